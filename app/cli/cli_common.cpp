@@ -1,0 +1,83 @@
+#include "cli_common.h"
+
+#include <sstream>
+
+#include "reef/engine.h"
+#ifdef REEF_HAVE_AUDIO
+#include "audio/audio_versions.h"
+#endif
+#ifdef REEF_HAVE_QT
+#include <QtGlobal>
+#endif
+#ifdef REEF_HAVE_SPDLOG
+#include <spdlog/version.h>
+#endif
+
+namespace reef::cli {
+
+void EngineFlags::add_to(CLI::App* cmd, bool model_required) {
+    auto* m = cmd->add_option("--model,-m", model_dir, "model folder (S2-Pro, S1-mini or a demo model)");
+    if (model_required) m->required();
+    cmd->add_option("--device", device, "cpu | cuda")->capture_default_str();
+    cmd->add_option("--precision", precision, "fp32 | bf16 | fp16")->capture_default_str();
+    cmd->add_option("--threads", threads, "CPU threads for libtorch (0 = default)");
+    cmd->add_option("--compile", compile, "eager | cuda-graph | aot-inductor")->capture_default_str();
+    cmd->add_option("--sdpa", sdpa, "auto | math | flash | efficient | cudnn | fish-speech")->capture_default_str();
+    cmd->add_option("--kv", kv, "active (attend over the filled prefix) | full (whole cache + mask)")->capture_default_str();
+}
+
+EngineConfig EngineFlags::to_config() const {
+    EngineConfig c;
+    c.model_dir = model_dir;
+    c.cpu_threads = threads;
+    auto need = [](auto parsed, const std::string& flag, const std::string& v) {
+        if (!parsed) throw CLI::ValidationError(flag, "unknown value '" + v + "'");
+        return *parsed;
+    };
+    c.device = need(parse_device(device), "--device", device);
+    c.precision = need(parse_precision(precision), "--precision", precision);
+    c.compile_mode = need(parse_compile_mode(compile), "--compile", compile);
+    c.sdpa_policy = need(parse_sdpa_policy(sdpa), "--sdpa", sdpa);
+    c.kv_mode = need(parse_kv_mode(kv), "--kv", kv);
+    return c;
+}
+
+void SamplingFlags::add_to(CLI::App* cmd) {
+    cmd->add_option("--temperature", params.temperature, "sampling temperature (0 = greedy)")->capture_default_str();
+    cmd->add_option("--top-p", params.top_p, "nucleus threshold")->capture_default_str();
+    cmd->add_option("--top-k", params.top_k, "top-k (1 = greedy)")->capture_default_str();
+    cmd->add_option("--repetition-penalty", params.repetition_penalty, "S1-mini repetition penalty")->capture_default_str();
+    cmd->add_option("--max-new-frames", params.max_new_frames, "frames per text batch (0 = up to max_seq_len)")
+        ->capture_default_str();
+    cmd->add_option("--chunk-length", params.chunk_length, "UTF-8 bytes per text batch")->capture_default_str();
+    cmd->add_option("--seed", params.seed, "random seed")->capture_default_str();
+}
+
+std::string format_versions() {
+    const VersionInfo v = Engine::versions();
+    std::ostringstream s;
+    s << "Reef " << v.reef << "\n";
+    s << "libtorch " << v.libtorch << " (CUDA " << (v.cuda_compiled ? "compiled in" : "not compiled in");
+    if (v.cuda_compiled) s << ", " << (v.cuda_available ? "available" : "no GPU visible");
+    if (!v.cuda_version.empty()) s << ", CUDA " << v.cuda_version;
+    if (!v.cudnn_version.empty()) s << ", cuDNN " << v.cudnn_version;
+    s << ")\n";
+#ifdef REEF_HAVE_QT
+    s << "Qt " << qVersion() << " (built with " << QT_VERSION_STR << ")\n";
+#else
+    s << "Qt (not built in)\n";
+#endif
+#ifdef REEF_HAVE_AUDIO
+    s << audio::portaudio_version() << "\n";
+    s << audio::sndfile_version() << "\n";
+    s << "libsoxr " << audio::soxr_version() << "\n";
+#else
+    s << "PortAudio, libsndfile (not built in)\n";
+#endif
+#ifdef REEF_HAVE_SPDLOG
+    s << "spdlog " << SPDLOG_VER_MAJOR << "." << SPDLOG_VER_MINOR << "." << SPDLOG_VER_PATCH << "\n";
+#endif
+    return s.str();
+}
+
+}  // namespace reef::cli

@@ -1,0 +1,39 @@
+// Shared pieces of reef-cli's commands: the command table and flag helpers.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reef/engine_types.h"
+
+namespace reef::cli {
+
+// Each command file defines one register function; cli_main.cpp calls them all.
+void register_version(CLI::App& app);
+void register_demo_model(CLI::App& app);
+void register_generate(CLI::App& app);
+void register_synth(CLI::App& app);
+void register_decode(CLI::App& app);
+void register_encode(CLI::App& app);
+void register_play(CLI::App& app);
+void register_bench(CLI::App& app);
+
+// The flags every engine-loading command shares (--model --device --precision --threads
+// --compile --sdpa --kv); filled into an EngineConfig after parsing.
+struct EngineFlags {
+    std::string model_dir, device = "cpu", precision = "fp32", compile = "eager", sdpa = "auto", kv = "active";
+    int threads = 0;
+    void add_to(CLI::App* cmd, bool model_required = true);
+    EngineConfig to_config() const;  // throws CLI::ValidationError on a bad name
+};
+
+struct SamplingFlags {
+    SamplingParams params;
+    void add_to(CLI::App* cmd);
+};
+
+std::string format_versions();
+
+}  // namespace reef::cli

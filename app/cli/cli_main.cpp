@@ -1,0 +1,20 @@
+// reef-cli: the headless front end. It calls exactly the engine API the GUI uses.
+#include <iostream>
+
+#include "cli_common.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"reef-cli: fish-speech text-to-speech and the SDPA A/B bench, without a display"};
+    app.require_subcommand(0, 1);
+    reef::cli::register_version(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    if (app.get_subcommands().empty()) {
+        std::cout << app.help();
+        return 0;
+    }
+    return 0;
+}

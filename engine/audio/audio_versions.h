@@ -1,0 +1,11 @@
+// Versions of the audio libraries, for --version and the About dialog.
+#pragma once
+#include <string>
+
+namespace reef::audio {
+
+std::string portaudio_version();
+std::string sndfile_version();
+std::string soxr_version();
+
+}  // namespace reef::audio

@@ -1,0 +1,101 @@
+#include "audio/wav_file.h"
+
+#include <sndfile.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+
+namespace reef::audio {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string temp_path_for(const std::string& path) {
+    return path + ".part-" + std::to_string(::getpid());
+}
+
+struct SndFileCloser {
+    SNDFILE* f = nullptr;
+    ~SndFileCloser() {
+        if (f) sf_close(f);
+    }
+};
+
+}  // namespace
+
+void write_wav(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
+               WavFormat format, const WavMetadata& meta) {
+    if (sample_rate <= 0 || channels <= 0) throw AudioError("write_wav: bad sample rate or channel count");
+    if (samples.size() % size_t(channels) != 0) throw AudioError("write_wav: sample count is not a multiple of channels");
+    const fs::path target(path);
+    if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
+        throw AudioError("cannot write " + path + ": folder " + target.parent_path().string() + " does not exist");
+    if (fs::is_directory(target)) throw AudioError("cannot write " + path + ": it is a folder");
+
+    const std::string tmp = temp_path_for(path);
+    SF_INFO info{};
+    info.samplerate = sample_rate;
+    info.channels = channels;
+    info.format = SF_FORMAT_WAV | (format == WavFormat::Pcm16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
+    {
+        SndFileCloser out{sf_open(tmp.c_str(), SFM_WRITE, &info)};
+        if (!out.f) throw AudioError("cannot write " + path + ": " + sf_strerror(nullptr));
+        if (!meta.title.empty()) sf_set_string(out.f, SF_STR_TITLE, meta.title.c_str());
+        if (!meta.software.empty()) sf_set_string(out.f, SF_STR_SOFTWARE, meta.software.c_str());
+        if (!meta.comment.empty()) sf_set_string(out.f, SF_STR_COMMENT, meta.comment.c_str());
+        // Clip rather than wrap: int16 conversion of values beyond [-1, 1] would overflow.
+        sf_command(out.f, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+        const sf_count_t frames = sf_count_t(samples.size() / size_t(channels));
+        const sf_count_t written = sf_writef_float(out.f, samples.data(), frames);
+        if (written != frames || sf_error(out.f) != SF_ERR_NO_ERROR) {
+            const std::string why = sf_strerror(out.f);
+            sf_close(out.f);
+            out.f = nullptr;
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throw AudioError("writing " + path + " failed after " + std::to_string(written) + " of " +
+                             std::to_string(frames) + " frames: " + why);
+        }
+        sf_write_sync(out.f);
+        if (sf_close(out.f) != 0) {
+            out.f = nullptr;
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throw AudioError("closing " + path + " failed (disk full?)");
+        }
+        out.f = nullptr;
+    }
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw AudioError("cannot move the finished export into place at " + path + ": " + ec.message());
+    }
+}
+
+AudioData read_audio(const std::string& path, double max_seconds) {
+    if (!fs::exists(path)) throw AudioError("audio file not found: " + path);
+    SF_INFO info{};
+    SndFileCloser in{sf_open(path.c_str(), SFM_READ, &info)};
+    if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
+    if (info.channels <= 0 || info.samplerate <= 0) throw AudioError("cannot read " + path + ": no audio channels");
+    if (info.frames <= 0) throw AudioError("cannot read " + path + ": the file holds no audio frames");
+    const double seconds = double(info.frames) / info.samplerate;
+    if (seconds > max_seconds)
+        throw AudioError(path + " is " + std::to_string(int(seconds)) + " s long; the limit is " +
+                         std::to_string(int(max_seconds)) + " s");
+    AudioData data;
+    data.sample_rate = info.samplerate;
+    data.channels = info.channels;
+    data.samples.resize(size_t(info.frames) * size_t(info.channels));
+    const sf_count_t got = sf_readf_float(in.f, data.samples.data(), info.frames);
+    if (got != info.frames)
+        throw AudioError("cannot read " + path + ": truncated or corrupt after " + std::to_string(got) + " of " +
+                         std::to_string(info.frames) + " frames (" + sf_strerror(in.f) + ")");
+    return data;
+}
+
+}  // namespace reef::audio

@@ -1,0 +1,73 @@
+// The A/B bench (design.md §3.5): every arm on the same prompt and seed, one report.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "reef/engine_types.h"
+#include "reef/result.h"
+
+namespace reef {
+
+struct BenchArm {
+    CompileMode compile_mode = CompileMode::Eager;
+    SdpaPolicy sdpa_policy = SdpaPolicy::Auto;
+    KvMode kv_mode = KvMode::ActivePrefix;
+    std::string name() const;   // "eager:math", "eager:auto:full"
+};
+// "eager:math", "cuda-graph:auto:full" -> arm; error names the bad part.
+Result<BenchArm> parse_bench_arm(const std::string& spec);
+
+struct BenchRequest {
+    std::string model_dir;
+    DeviceKind device = DeviceKind::Cpu;
+    Precision precision = Precision::Fp32;
+    int cpu_threads = 0;
+    std::vector<BenchArm> arms;
+    int reference_arm = 0;            // index into arms: the quality yardstick
+    std::string text = "Reef measures which attention backend decodes fish-speech fastest.";
+    uint64_t seed = 42;
+    int frames = 64;                  // decode steps per repeat (im_end is suppressed)
+    int warmup = 4;                   // steps excluded from the warm median
+    int repeats = 3;
+    int logit_steps = 16;             // K: steps compared for max |Δ logit|
+    double logit_tolerance = 0;       // 0 = derived from precision (fp32 1e-3, bf16/fp16 0.25)
+    bool decode_audio = true;
+};
+
+struct ArmQuality {
+    bool logits_finite = true;
+    double max_abs_logit_diff = 0;    // vs the reference arm, first logit_steps steps
+    bool within_tolerance = true;
+    int greedy_exact_prefix = 0;      // frames identical to the reference from the start
+    double greedy_agreement = 1.0;    // fraction of equal main tokens
+};
+
+struct ArmResult {
+    BenchArm arm;
+    bool ran = false;
+    std::string error;                // why it could not run (ineligible backend, mode unavailable)
+    double cold_first_frame_ms = 0;   // first repeat, first frame (includes one-time costs)
+    double prefill_ms = 0;            // median over repeats
+    double warm_frames_per_s = 0;     // median over repeats of per-repeat medians
+    double time_to_first_audio_ms = 0;
+    double codec_ms = 0;
+    double real_time_factor = 0;
+    MemoryStats memory;               // peak over the arm
+    std::vector<BackendUse> backends;
+    std::vector<double> step_ms;      // last repeat
+    ArmQuality quality;
+    std::vector<int32_t> greedy_tokens;   // main tokens of the greedy run
+    std::vector<float> audio;         // decoded greedy codes, for the per-arm WAV
+};
+
+struct BenchReport {
+    std::string reef_version, libtorch_version, device_name, model_name, model_dir;
+    std::string precision;
+    std::string started_at;           // ISO 8601
+    int cpu_threads = 0;
+    BenchRequest request;
+    double logit_tolerance = 0;
+    std::vector<ArmResult> arms;
+};
+
+}  // namespace reef

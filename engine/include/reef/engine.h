@@ -1,0 +1,43 @@
+// The engine facade: the one API that the GUI worker and reef-cli both call.
+#pragma once
+#include <functional>
+#include <memory>
+
+#include "reef/backend.h"
+#include "reef/bench.h"
+
+namespace reef {
+
+class Engine final : public TtsBackend {
+public:
+    Engine();
+    ~Engine() override;
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    Result<ModelInfo> load(const EngineConfig& config) override;
+    bool is_loaded() const override;
+    void unload();
+    Result<SynthesisResult> synthesize(const SynthesisRequest& request, const Callbacks& callbacks) override;
+    Result<Codes> encode_reference(const std::vector<float>& mono_44k) override;
+    Result<std::vector<float>> decode_codes(const Codes& codes);
+    DeviceCaps device_caps() const override;
+    // Runs the A/B matrix; progress(arm_index, message) may be empty.
+    Result<BenchReport> bench(const BenchRequest& request,
+                              const std::function<void(int, const std::string&)>& progress,
+                              const std::function<bool()>& should_abort);
+
+    static VersionInfo versions();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// Writes a deterministic random-weight model in the real file formats (design.md §3.1).
+// preset: "tiny" | "s1-mini" | "s2-pro"; layout: "s2" (safetensors + tokenizer.json) or
+// "s1" (model.pth + tokenizer.tiktoken). Writes into a temp folder, then renames.
+Status write_demo_model(const std::string& dir, const std::string& preset, const std::string& layout,
+                        uint64_t seed = 1234);
+
+}  // namespace reef

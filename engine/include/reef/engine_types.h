@@ -1,0 +1,195 @@
+// Plain value types of the engine's public surface. No torch, no Qt (design.md §2 rule 2).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace reef {
+
+inline constexpr int kSampleRate = 44100;       // codec output rate
+inline constexpr int kSamplesPerFrame = 2048;   // one code frame = 2048 samples = 46.44 ms
+inline constexpr double kFramesPerSecond = double(kSampleRate) / kSamplesPerFrame;  // 21.533
+
+enum class DeviceKind { Cpu, Cuda };
+enum class Precision { Fp32, Bf16, Fp16 };
+enum class CompileMode { Eager, CudaGraph, AotInductor };
+// fish-speech: MATH when compiled, automatic when eager (PR #1337's rule).
+enum class SdpaPolicy { Auto, Math, Flash, Efficient, Cudnn, FishSpeech };
+// ActivePrefix: attention over the filled cache prefix only (fish-speech #1312).
+// Full: attention over the whole allocated cache with a mask, as fish-speech HEAD does.
+enum class KvMode { ActivePrefix, Full };
+// The attention call sites whose backend is reported.
+enum class CallSite { SlowPrefill, SlowDecode, FastDecode, CodecWindow };
+inline constexpr int kNumCallSites = 4;
+// What at::_fused_sdp_choice / our own dispatch reports; Manual = explicit matmul+softmax.
+enum class SdpaBackend { Unknown, Math, Flash, Efficient, Cudnn, Overrideable, Manual };
+
+const char* to_string(DeviceKind v);
+const char* to_string(Precision v);
+const char* to_string(CompileMode v);
+const char* to_string(SdpaPolicy v);
+const char* to_string(KvMode v);
+const char* to_string(CallSite v);
+const char* to_string(SdpaBackend v);
+// Parsers accept the names to_string prints (lower-case, e.g. "bf16", "cuda-graph", "fish-speech").
+std::optional<DeviceKind> parse_device(const std::string& s);
+std::optional<Precision> parse_precision(const std::string& s);
+std::optional<CompileMode> parse_compile_mode(const std::string& s);
+std::optional<SdpaPolicy> parse_sdpa_policy(const std::string& s);
+std::optional<KvMode> parse_kv_mode(const std::string& s);
+
+struct EngineConfig {
+    std::string model_dir;                     // S2-Pro / S1-mini / demo folder (fish-speech-spec §1)
+    DeviceKind device = DeviceKind::Cpu;
+    Precision precision = Precision::Fp32;
+    int cpu_threads = 0;                       // 0 = libtorch default
+    CompileMode compile_mode = CompileMode::Eager;
+    SdpaPolicy sdpa_policy = SdpaPolicy::Auto;
+    KvMode kv_mode = KvMode::ActivePrefix;
+    int kv_margin = 64;                        // extra cache rows beyond prompt + max new frames
+    bool load_codec = true;
+};
+
+struct SamplingParams {
+    float temperature = 0.8f;   // 0 = greedy
+    float top_p = 0.8f;
+    int top_k = 30;             // 1 = greedy
+    float repetition_penalty = 1.1f;  // S1-mini only (S2 uses RAS)
+    int max_new_frames = 1024;  // 0 = up to the model's max_seq_len
+    int chunk_length = 200;     // UTF-8 bytes per text batch (speaker-turn batching)
+    uint64_t seed = 42;
+    bool greedy() const { return temperature <= 0.0f || top_k == 1; }
+};
+
+// Codes of one utterance: n_codebooks rows of n_frames, row-major (row 0 = semantic codebook).
+struct Codes {
+    int n_codebooks = 0;
+    int n_frames = 0;
+    std::vector<int32_t> data;
+    int32_t at(int row, int frame) const { return data[size_t(row) * n_frames + frame]; }
+};
+
+struct ReferenceVoice {
+    std::string text;           // transcript of the clip
+    std::string audio_path;     // encoded by the engine when codes are empty
+    Codes codes;                // cached codes (10, T), if already encoded
+};
+
+struct SynthesisRequest {
+    uint64_t id = 0;
+    std::string text;
+    std::vector<ReferenceVoice> references;
+    SamplingParams sampling;
+    bool decode_audio = true;
+    int stream_chunk_frames = 16;   // audio chunk size for streaming decode; 0 = decode at the end
+    int warmup_frames = 4;          // decode steps excluded from the warm frames/s median
+};
+
+struct AudioChunk {
+    uint64_t request_id = 0;
+    int64_t first_sample = 0;   // offset in the utterance
+    std::vector<float> samples; // mono, kSampleRate, within [-1, 1]
+    bool last = false;
+};
+
+struct BackendUse {
+    CallSite site = CallSite::SlowDecode;
+    SdpaBackend backend = SdpaBackend::Unknown;
+    int64_t calls = 0;
+    std::string shape;          // e.g. "q[1,32,1,128] k[1,8,235,128] bf16"
+};
+
+struct MemoryStats {
+    int64_t cpu_rss_bytes = 0;
+    int64_t cpu_peak_rss_bytes = 0;
+    int64_t cuda_allocated_bytes = -1;   // -1 where there is no CUDA
+    int64_t cuda_reserved_bytes = -1;
+    int64_t cuda_peak_allocated_bytes = -1;
+};
+
+// One live sample for the charts, sent at most every few frames.
+struct PerfSample {
+    uint64_t request_id = 0;
+    int frame = 0;
+    double t_ms = 0;                // since the request started
+    double step_ms = 0;             // last decode step
+    double frames_per_s = 0;        // recent window
+    MemoryStats memory;
+    SdpaBackend backend[kNumCallSites] = {};
+};
+
+struct RunMetrics {
+    double load_ms = 0;
+    double prefill_ms = 0;
+    double cold_first_frame_ms = 0;   // request start to first generated frame
+    double time_to_first_audio_ms = 0;
+    double decode_ms = 0;
+    double codec_ms = 0;
+    double total_ms = 0;
+    int prompt_tokens = 0;
+    int frames = 0;
+    double warm_frames_per_s = 0;     // median over steps after warm-up
+    double audio_seconds = 0;
+    double real_time_factor = 0;      // generation time / audio duration
+    MemoryStats memory;
+    std::vector<double> step_ms;      // per decode step
+    std::vector<BackendUse> backends; // which backend ran at each call site
+    std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
+};
+
+struct SynthesisResult {
+    uint64_t request_id = 0;
+    Codes codes;                      // all batches concatenated
+    std::vector<float> audio;         // mono 44.1 kHz
+    RunMetrics metrics;
+};
+
+struct Callbacks {
+    std::function<void(uint64_t request_id, int frame, const std::vector<int32_t>& column)> on_frame;
+    std::function<void(const AudioChunk&)> on_audio_chunk;
+    std::function<void(const PerfSample&)> on_perf;
+    std::function<bool()> should_abort;   // checked once per frame
+};
+
+struct ModelInfo {
+    std::string model_dir;
+    std::string model_type;   // "fish_qwen3_omni" (S2) or "dual_ar" (S1)
+    std::string name;         // e.g. "S2-Pro", "S1-mini", "demo tiny"
+    bool is_demo = false;     // random weights: the audio is noise
+    int64_t n_parameters = 0;
+    int64_t codec_parameters = 0;
+    int max_seq_len = 0;
+    int num_codebooks = 0;
+    DeviceKind device = DeviceKind::Cpu;
+    Precision precision = Precision::Fp32;
+};
+
+// What this build and machine can run, with a reason for everything it cannot.
+struct Capability {
+    bool available = false;
+    std::string reason;   // why not, when unavailable
+};
+struct DeviceCaps {
+    bool cuda_compiled = false;
+    bool cuda_available = false;
+    int cuda_device_count = 0;
+    std::string cuda_device_name;
+    std::map<std::string, Capability> devices;       // "cpu", "cuda"
+    std::map<std::string, Capability> precisions;    // per current device
+    std::map<std::string, Capability> compile_modes;
+    std::map<std::string, Capability> sdpa_policies;
+};
+
+struct VersionInfo {
+    std::string reef;
+    std::string libtorch;
+    bool cuda_compiled = false;
+    bool cuda_available = false;
+    std::string cuda_version;
+    std::string cudnn_version;
+};
+
+}  // namespace reef

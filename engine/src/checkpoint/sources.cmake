@@ -1,0 +1,2 @@
+# checkpoint sources of reef_engine
+target_sources(reef_engine PRIVATE)

@@ -1,0 +1,96 @@
+#include "runtime/device.h"
+
+#include <fstream>
+#include <string>
+
+#include <torch/cuda.h>
+
+#include "check.h"
+
+namespace reef {
+namespace {
+
+bool cuda_ok() { return at::hasCUDA() && torch::cuda::is_available(); }
+
+// /proc/self/status: VmRSS (now) and VmHWM (peak), in kB.
+int64_t read_status_kb(const char* field) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string key = std::string(field) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0) return std::stoll(line.substr(key.size())) * 1024;
+    return 0;
+}
+
+}  // namespace
+
+at::Device to_torch_device(DeviceKind device) {
+    return device == DeviceKind::Cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
+}
+
+at::ScalarType to_scalar_type(Precision precision) {
+    switch (precision) {
+    case Precision::Bf16: return at::kBFloat16;
+    case Precision::Fp16: return at::kHalf;
+    case Precision::Fp32: break;
+    }
+    return at::kFloat;
+}
+
+DeviceCaps query_device_caps(DeviceKind device) {
+    DeviceCaps caps;
+    caps.cuda_compiled = at::hasCUDA();
+    caps.cuda_available = cuda_ok();
+    caps.cuda_device_count = caps.cuda_available ? int(torch::cuda::device_count()) : 0;
+    caps.devices["cpu"] = {true, {}};
+    if (!caps.cuda_compiled)
+        caps.devices["cuda"] = {false, "this libtorch build has no CUDA (CPU wheel)"};
+    else if (!caps.cuda_available)
+        caps.devices["cuda"] = {false, "libtorch has CUDA but no GPU is visible"};
+    else
+        caps.devices["cuda"] = {true, {}};
+
+    const bool on_cuda = device == DeviceKind::Cuda && caps.cuda_available;
+    caps.precisions["fp32"] = {true, {}};
+    caps.precisions["bf16"] = {true, {}};
+    caps.precisions["fp16"] = on_cuda ? Capability{true, {}}
+                                      : Capability{true, "runs on the CPU, but slowly (no fp16 kernels for many ops)"};
+
+    caps.compile_modes["eager"] = {true, {}};
+    if (on_cuda)
+        caps.compile_modes["cuda-graph"] = {false, "CUDA-graph capture of the decode step is not implemented yet"};
+    else
+        caps.compile_modes["cuda-graph"] = {false, "needs a CUDA device"};
+    caps.compile_modes["aot-inductor"] = {false, "needs a .pt2 package produced by torch._inductor (not shipped)"};
+
+    caps.sdpa_policies["auto"] = {true, {}};
+    caps.sdpa_policies["math"] = {true, {}};
+    caps.sdpa_policies["fish-speech"] = {true, {}};
+    caps.sdpa_policies["flash"] = {true, on_cuda ? "" : "CPU flash kernel (needs an exact-length prefix, no mask)"};
+    caps.sdpa_policies["efficient"] = on_cuda ? Capability{true, {}} : Capability{false, "memory-efficient attention is CUDA-only"};
+    caps.sdpa_policies["cudnn"] = on_cuda ? Capability{true, {}} : Capability{false, "cuDNN attention is CUDA-only"};
+    return caps;
+}
+
+void require_device(DeviceKind device, Precision precision) {
+    if (device == DeviceKind::Cuda && !cuda_ok())
+        throw ReefError(ErrorCode::UnsupportedDevice,
+                        at::hasCUDA() ? "CUDA was requested but no GPU is visible"
+                                      : "CUDA was requested but this libtorch is a CPU build",
+                        "use --device cpu");
+    (void)precision;
+}
+
+MemoryStats query_memory(DeviceKind device) {
+    MemoryStats m;
+    m.cpu_rss_bytes = read_status_kb("VmRSS");
+    m.cpu_peak_rss_bytes = read_status_kb("VmHWM");
+    return m;
+}
+
+void reset_peak_memory(DeviceKind) {
+    // Linux lets a process reset its VmHWM by writing "5" to /proc/self/clear_refs.
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+}  // namespace reef

@@ -1,0 +1,6 @@
+# facade and shared pieces of reef_engine
+target_sources(reef_engine PRIVATE
+  src/types.cpp
+  src/engine.cpp
+  src/version.cpp
+)

@@ -1,0 +1,2 @@
+# text2semantic sources of reef_engine
+target_sources(reef_engine PRIVATE)

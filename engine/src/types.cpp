@@ -1,0 +1,80 @@
+// Names of the public enums and their parsers; one table per enum so both directions agree.
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "check.h"
+#include "reef/engine_types.h"
+#include "reef/result.h"
+
+namespace reef {
+namespace {
+
+template <class E, size_t N>
+const char* name_of(const std::array<std::pair<E, const char*>, N>& table, E v) {
+    for (const auto& [e, n] : table)
+        if (e == v) return n;
+    return "?";
+}
+template <class E, size_t N>
+std::optional<E> parse_of(const std::array<std::pair<E, const char*>, N>& table, const std::string& s) {
+    for (const auto& [e, n] : table)
+        if (s == n) return e;
+    return std::nullopt;
+}
+
+constexpr std::array kDevices{std::pair{DeviceKind::Cpu, "cpu"}, std::pair{DeviceKind::Cuda, "cuda"}};
+constexpr std::array kPrecisions{std::pair{Precision::Fp32, "fp32"}, std::pair{Precision::Bf16, "bf16"},
+                                 std::pair{Precision::Fp16, "fp16"}};
+constexpr std::array kCompileModes{std::pair{CompileMode::Eager, "eager"},
+                                   std::pair{CompileMode::CudaGraph, "cuda-graph"},
+                                   std::pair{CompileMode::AotInductor, "aot-inductor"}};
+constexpr std::array kSdpaPolicies{std::pair{SdpaPolicy::Auto, "auto"},      std::pair{SdpaPolicy::Math, "math"},
+                                   std::pair{SdpaPolicy::Flash, "flash"},    std::pair{SdpaPolicy::Efficient, "efficient"},
+                                   std::pair{SdpaPolicy::Cudnn, "cudnn"},    std::pair{SdpaPolicy::FishSpeech, "fish-speech"}};
+constexpr std::array kKvModes{std::pair{KvMode::ActivePrefix, "active"}, std::pair{KvMode::Full, "full"}};
+constexpr std::array kCallSites{std::pair{CallSite::SlowPrefill, "slow-prefill"},
+                                std::pair{CallSite::SlowDecode, "slow-decode"},
+                                std::pair{CallSite::FastDecode, "fast-decode"},
+                                std::pair{CallSite::CodecWindow, "codec-window"}};
+constexpr std::array kBackends{std::pair{SdpaBackend::Unknown, "unknown"},  std::pair{SdpaBackend::Math, "math"},
+                               std::pair{SdpaBackend::Flash, "flash"},      std::pair{SdpaBackend::Efficient, "efficient"},
+                               std::pair{SdpaBackend::Cudnn, "cudnn"},      std::pair{SdpaBackend::Overrideable, "overrideable"},
+                               std::pair{SdpaBackend::Manual, "manual"}};
+constexpr std::array kErrorCodes{
+    std::pair{ErrorCode::InvalidArgument, "invalid-argument"}, std::pair{ErrorCode::ModelNotFound, "model-not-found"},
+    std::pair{ErrorCode::CorruptModel, "corrupt-model"},       std::pair{ErrorCode::ShapeMismatch, "shape-mismatch"},
+    std::pair{ErrorCode::UnsupportedDevice, "unsupported-device"},
+    std::pair{ErrorCode::BackendUnavailable, "backend-unavailable"},
+    std::pair{ErrorCode::NotLoaded, "not-loaded"},             std::pair{ErrorCode::Cancelled, "cancelled"},
+    std::pair{ErrorCode::Io, "io"},                            std::pair{ErrorCode::Internal, "internal"}};
+
+}  // namespace
+
+const char* to_string(DeviceKind v) { return name_of(kDevices, v); }
+const char* to_string(Precision v) { return name_of(kPrecisions, v); }
+const char* to_string(CompileMode v) { return name_of(kCompileModes, v); }
+const char* to_string(SdpaPolicy v) { return name_of(kSdpaPolicies, v); }
+const char* to_string(KvMode v) { return name_of(kKvModes, v); }
+const char* to_string(CallSite v) { return name_of(kCallSites, v); }
+const char* to_string(SdpaBackend v) { return name_of(kBackends, v); }
+const char* error_code_name(ErrorCode code) { return name_of(kErrorCodes, code); }
+
+std::optional<DeviceKind> parse_device(const std::string& s) { return parse_of(kDevices, s); }
+std::optional<Precision> parse_precision(const std::string& s) { return parse_of(kPrecisions, s); }
+std::optional<CompileMode> parse_compile_mode(const std::string& s) { return parse_of(kCompileModes, s); }
+std::optional<SdpaPolicy> parse_sdpa_policy(const std::string& s) { return parse_of(kSdpaPolicies, s); }
+std::optional<KvMode> parse_kv_mode(const std::string& s) { return parse_of(kKvModes, s); }
+
+std::string EngineError::to_string() const {
+    std::string s = std::string(error_code_name(code)) + ": " + message;
+    if (!hint.empty()) s += " (" + hint + ")";
+    return s;
+}
+
+void fail_check(const char* cond, const char* file, int line, const std::string& msg) {
+    throw ReefError(ErrorCode::Internal,
+                    std::string("internal check failed: ") + cond + " at " + file + ":" + std::to_string(line) + ": " + msg);
+}
+
+}  // namespace reef

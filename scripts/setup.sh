@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Shared set-up for run.sh and test.sh: installs what is missing (Debian packages, a venv holding the
+# torch wheel that provides libtorch), then configures and builds Reef incrementally.
+# Sourced, not executed: it exports REEF_BUILD_DIR for the caller.
+set -euo pipefail
+REEF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REEF_BUILD_DIR="${REEF_BUILD_DIR:-$REEF_ROOT/build}"
+REEF_VENV="${REEF_VENV:-$REEF_ROOT/.venv}"
+REEF_TORCH_VERSION="2.13.0"
+REEF_JOBS="${REEF_JOBS:-2}"
+
+REEF_APT_PACKAGES=(
+  cmake ninja-build pkg-config g++ python3-venv
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev
+  portaudio19-dev libsndfile1-dev libsoxr-dev
+  libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
+  xvfb xauth
+)
+
+reef_log() { printf '\033[1;34m[reef]\033[0m %s\n' "$*"; }
+
+reef_install_apt() {
+  local missing=()
+  for p in "${REEF_APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    reef_log "installing Debian packages: ${missing[*]}"
+    local sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    reef_log "Debian packages: all present"
+  fi
+}
+
+reef_install_torch() {
+  if [[ -x "$REEF_VENV/bin/python" ]] &&
+     "$REEF_VENV/bin/python" -c "import torch,sys; sys.exit(0 if torch.__version__.startswith('$REEF_TORCH_VERSION') else 1)" 2>/dev/null; then
+    reef_log "libtorch: torch $REEF_TORCH_VERSION already in $REEF_VENV"
+  else
+    reef_log "creating venv $REEF_VENV with torch==$REEF_TORCH_VERSION (provides libtorch)"
+    python3 -m venv "$REEF_VENV"
+    "$REEF_VENV/bin/pip" install -q --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
+  fi
+  REEF_TORCH_CMAKE="$("$REEF_VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+}
+
+reef_configure_and_build() {
+  if [[ ! -f "$REEF_BUILD_DIR/CMakeCache.txt" ]]; then
+    reef_log "configuring $REEF_BUILD_DIR (Release)"
+    cmake -S "$REEF_ROOT" -B "$REEF_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python"
+  fi
+  reef_log "building (-j$REEF_JOBS)"
+  cmake --build "$REEF_BUILD_DIR" -j "$REEF_JOBS"
+}
+
+reef_setup() {
+  reef_install_apt
+  reef_install_torch
+  reef_configure_and_build
+}

@@ -1,0 +1,90 @@
+// A small check header for the non-Qt tests (llama.cpp tests/test-sampling.cpp style): each CHECK
+// prints file:line and the values on failure and the test exits non-zero at the end.
+#pragma once
+#undef NDEBUG
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace reef_test {
+
+inline int& failures() {
+    static int n = 0;
+    return n;
+}
+
+inline void report(bool ok, const char* expr, const char* file, int line, const std::string& detail = {}) {
+    if (ok) return;
+    ++failures();
+    std::fprintf(stderr, "FAIL %s:%d: %s %s\n", file, line, expr, detail.c_str());
+}
+
+struct Case {
+    const char* name;
+    std::function<void()> fn;
+};
+inline std::vector<Case>& cases() {
+    static std::vector<Case> c;
+    return c;
+}
+struct Register {
+    Register(const char* name, std::function<void()> fn) { cases().push_back({name, std::move(fn)}); }
+};
+
+// A fresh temp folder for one test case under $REEF_TEST_TMP (set by CTest).
+inline std::filesystem::path temp_dir(const std::string& name) {
+    const char* base = std::getenv("REEF_TEST_TMP");
+    std::filesystem::path p = std::filesystem::path(base ? base : "/tmp") / name;
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+    return p;
+}
+
+inline int run_all(int argc, char** argv) {
+    const std::string only = argc > 1 ? argv[1] : "";
+    int ran = 0, failed = 0;
+    for (const auto& c : cases()) {
+        if (!only.empty() && only != c.name) continue;
+        const int before = failures();
+        std::printf("[ RUN  ] %s\n", c.name);
+        std::fflush(stdout);
+        try {
+            c.fn();
+        } catch (const std::exception& e) {
+            ++failures();
+            std::fprintf(stderr, "FAIL %s: uncaught exception: %s\n", c.name, e.what());
+        }
+        ++ran;
+        const bool ok = failures() == before;
+        failed += ok ? 0 : 1;
+        std::printf("[ %s ] %s\n", ok ? " OK " : "FAIL", c.name);
+    }
+    std::printf("%d passed, %d failed\n", ran - failed, failed);
+    return failed ? 1 : 0;
+}
+
+}  // namespace reef_test
+
+#define TEST_CASE(name)                                                       \
+    static void name();                                                       \
+    static ::reef_test::Register reg_##name(#name, name);                     \
+    static void name()
+#define CHECK(cond) ::reef_test::report(bool(cond), #cond, __FILE__, __LINE__)
+#define CHECK_EQ(a, b)                                                                                  \
+    ::reef_test::report((a) == (b), #a " == " #b, __FILE__, __LINE__,                                   \
+                        "(" + std::to_string(a) + " vs " + std::to_string(b) + ")")
+#define CHECK_NEAR(a, b, tol)                                                                           \
+    ::reef_test::report(std::fabs(double(a) - double(b)) <= (tol), #a " ~= " #b, __FILE__, __LINE__,    \
+                        "(" + std::to_string(double(a)) + " vs " + std::to_string(double(b)) + ")")
+#define CHECK_THROWS(expr)                                                                              \
+    do {                                                                                                \
+        bool threw_ = false;                                                                            \
+        try { expr; } catch (...) { threw_ = true; }                                                    \
+        ::reef_test::report(threw_, "throws: " #expr, __FILE__, __LINE__);                              \
+    } while (0)
+#define TEST_MAIN() \
+    int main(int argc, char** argv) { return ::reef_test::run_all(argc, argv); }
