@@ -1,0 +1,39 @@
+// The one attention entry point of the engine: every call site (slow prefill, slow decode, fast
+// decode, codec window) goes through here so the backend that ran is recorded per site.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "reef/engine_types.h"
+
+namespace reef {
+
+// q: [B, Hq, Lq, D]; k, v: [B, Hkv, Lk, D] with Hq % Hkv == 0 (GQA is handled by SDPA's
+// enable_gqa, so repeated K/V heads are never materialised); mask: bool, broadcastable to
+// [B, Hq, Lq, Lk], true = attend. Scale is 1/sqrt(D). Returns [B, Hq, Lq, D].
+at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                     const std::optional<at::Tensor>& mask = std::nullopt);
+
+// Records which backend each call site used. One recorder is active per engine thread.
+class BackendRecorder {
+public:
+    void record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k);
+    void reset();
+    std::vector<BackendUse> uses() const;     // one entry per (site, backend) seen
+    SdpaBackend last(CallSite site) const;
+    static BackendRecorder& current();        // thread-local
+
+private:
+    struct Entry {
+        SdpaBackend backend = SdpaBackend::Unknown;
+        int64_t calls = 0;
+        std::string shape;
+    };
+    std::array<std::vector<Entry>, kNumCallSites> m_sites;
+    std::array<SdpaBackend, kNumCallSites> m_last{};
+};
+
+}  // namespace reef

@@ -1,0 +1,96 @@
+#include "runtime/sdpa_policy.h"
+
+#include <c10/util/Exception.h>
+
+#include "check.h"
+
+namespace reef {
+namespace {
+
+// Collects TORCH_WARN texts: libtorch explains why a fused kernel was rejected only as warnings.
+class CollectWarnings : public c10::WarningHandler {
+public:
+    void process(const c10::Warning& w) override {
+        if (!text.empty()) text += " ";
+        text += w.msg();
+    }
+    std::string text;
+};
+
+std::string shape_of(const at::Tensor& t) {
+    std::string s = "[";
+    for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "," : "") + std::to_string(t.size(i));
+    return s + "]";
+}
+
+}  // namespace
+
+SdpaPolicy resolve_policy(SdpaPolicy policy, CompileMode mode) {
+    if (policy != SdpaPolicy::FishSpeech) return policy;
+    return mode == CompileMode::Eager ? SdpaPolicy::Auto : SdpaPolicy::Math;
+}
+
+SdpaPolicyGuard::SdpaPolicyGuard(SdpaPolicy policy, CompileMode mode) {
+    auto& ctx = at::globalContext();
+    m_flash = ctx.userEnabledFlashSDP();
+    m_efficient = ctx.userEnabledMemEfficientSDP();
+    m_math = ctx.userEnabledMathSDP();
+    m_cudnn = ctx.userEnabledCuDNNSDP();
+    m_overrideable = ctx.userEnabledOverrideableSDP();
+    const SdpaPolicy p = resolve_policy(policy, mode);
+    if (p == SdpaPolicy::Auto) {
+        ctx.setSDPUseFlash(true);
+        ctx.setSDPUseMemEfficient(true);
+        ctx.setSDPUseMath(true);
+        ctx.setSDPUseCuDNN(true);
+        ctx.setSDPUseOverrideable(true);
+        return;
+    }
+    // A forced policy enables exactly one backend, so an ineligible call fails loudly
+    // instead of silently falling back to math.
+    ctx.setSDPUseFlash(p == SdpaPolicy::Flash);
+    ctx.setSDPUseMemEfficient(p == SdpaPolicy::Efficient);
+    ctx.setSDPUseMath(p == SdpaPolicy::Math);
+    ctx.setSDPUseCuDNN(p == SdpaPolicy::Cudnn);
+    ctx.setSDPUseOverrideable(false);
+}
+
+SdpaPolicyGuard::~SdpaPolicyGuard() {
+    auto& ctx = at::globalContext();
+    ctx.setSDPUseFlash(m_flash);
+    ctx.setSDPUseMemEfficient(m_efficient);
+    ctx.setSDPUseMath(m_math);
+    ctx.setSDPUseCuDNN(m_cudnn);
+    ctx.setSDPUseOverrideable(m_overrideable);
+}
+
+SdpaBackend backend_from_choice(int64_t choice) {
+    switch (choice) {
+    case 0: return SdpaBackend::Math;
+    case 1: return SdpaBackend::Flash;
+    case 2: return SdpaBackend::Efficient;
+    case 3: return SdpaBackend::Cudnn;
+    case 4: return SdpaBackend::Overrideable;
+    default: return SdpaBackend::Unknown;
+    }
+}
+
+SdpaBackend probe_backend(const AttentionProbe& p, SdpaPolicy policy_for_message) {
+    CollectWarnings warnings;
+    c10::WarningUtils::WarningHandlerGuard guard(&warnings);
+    try {
+        const bool gqa = p.q.size(1) != p.k.size(1);
+        const int64_t choice = at::_fused_sdp_choice(p.q, p.k, p.v, p.mask, 0.0, false, std::nullopt, gqa);
+        return backend_from_choice(choice);
+    } catch (const c10::Error& e) {
+        std::string why = warnings.text.empty() ? e.what_without_backtrace() : warnings.text;
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        std::string("SDPA backend '") + to_string(policy_for_message) + "' cannot run the " +
+                            to_string(p.site) + " attention (q" + shape_of(p.q) + " k" + shape_of(p.k) + " " +
+                            std::string(c10::toString(p.q.scalar_type())) + (p.mask ? ", masked" : "") + " on " +
+                            p.q.device().str() + "): " + why,
+                        "choose the 'auto' or 'math' SDPA policy, or another KV mode");
+    }
+}
+
+}  // namespace reef

@@ -1,0 +1,49 @@
+// Conversation / ContentSequence port (fish-speech-spec §3.2, §4.9): text and reference codes ->
+// the prompt tensor (N+1, L) int64 on the CPU. Row 0 = token ids; rows 1..N = codes at VQ positions.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <string>
+#include <vector>
+
+#include "text2semantic/tokenizer.h"
+
+namespace reef {
+
+struct PromptReference {
+    std::string text;   // transcript
+    at::Tensor codes;   // (N, T) int64
+};
+
+// split_text_by_speaker + group_turns_into_batches: turns are "<|speaker:N|>..." segments; text
+// before the first tag is dropped; no tag at all = one batch; a batch closes at 5 turns or when
+// adding a turn would exceed chunk_length UTF-8 bytes. Turns are joined with "\n".
+std::vector<std::string> split_text_batches(const std::string& text, int chunk_length);
+
+// The S2 iterative conversation: system (+ references), then per batch user + open assistant;
+// after a batch is generated its codes are appended as the assistant's VQ message.
+class S2Conversation {
+public:
+    S2Conversation(const Tokenizer& tokenizer, int num_codebooks, std::vector<PromptReference> references);
+    void add_user(const std::string& batch_text);
+    void add_assistant_codes(const at::Tensor& codes);  // (N, T) int64
+    // The whole history + an open "<|im_start|>assistant\n<|voice|>" header: (N+1, L) int64.
+    at::Tensor encode_for_inference() const;
+
+private:
+    struct Part {
+        bool is_vq = false;
+        std::string text;
+        at::Tensor codes;
+    };
+    const Tokenizer& m_tokenizer;
+    int m_num_codebooks;
+    std::vector<Part> m_parts;
+};
+
+// S1 interleave format: <|interleave|>, per reference <|speaker:0|>text VQ <|im_end|>, then
+// <|speaker:0|>text with no end token. (N+1, L) int64.
+at::Tensor build_s1_prompt(const Tokenizer& tokenizer, int num_codebooks, const std::vector<PromptReference>& references,
+                           const std::string& text);
+
+}  // namespace reef
