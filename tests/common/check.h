@@ -2,6 +2,11 @@
 // prints file:line and the values on failure and the test exits non-zero at the end.
 #pragma once
 #undef NDEBUG
+// Tests and engine/src both have a "check.h"; whichever one an include finds, a test that can see the
+// engine also gets the engine's ReefError / REEF_CHECK, so the two never shadow each other.
+#if __has_include("reef/result.h")
+#include "../../engine/src/check.h"
+#endif
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

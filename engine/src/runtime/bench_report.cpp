@@ -1,0 +1,208 @@
+// The bench report in three formats. The JSON is the contract (docs/bench-schema.md); Markdown
+// and CSV are views of the same fields.
+#include "reef/bench_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace reef {
+namespace {
+
+using nlohmann::json;
+
+json memory_json(const MemoryStats& m) {
+    json j{{"cpu_rss_bytes", m.cpu_rss_bytes}, {"cpu_peak_rss_bytes", m.cpu_peak_rss_bytes}};
+    if (m.cuda_allocated_bytes >= 0) {
+        j["cuda_allocated_bytes"] = m.cuda_allocated_bytes;
+        j["cuda_reserved_bytes"] = m.cuda_reserved_bytes;
+        j["cuda_peak_allocated_bytes"] = m.cuda_peak_allocated_bytes;
+    } else {
+        j["cuda_allocated_bytes"] = nullptr;
+        j["cuda_reserved_bytes"] = nullptr;
+        j["cuda_peak_allocated_bytes"] = nullptr;
+    }
+    return j;
+}
+
+json backends_json(const std::vector<BackendUse>& uses) {
+    json a = json::array();
+    for (const auto& u : uses)
+        a.push_back({{"call_site", to_string(u.site)}, {"backend", to_string(u.backend)}, {"calls", u.calls},
+                     {"shape", u.shape}});
+    return a;
+}
+
+// "slow-decode: flash ×64; fast-decode: math ×576"
+std::string backends_text(const std::vector<BackendUse>& uses) {
+    std::string s;
+    for (const auto& u : uses) {
+        if (!s.empty()) s += "; ";
+        s += std::string(to_string(u.site)) + ": " + to_string(u.backend) + " x" + std::to_string(u.calls);
+    }
+    return s.empty() ? "-" : s;
+}
+
+std::string fmt(double v, int digits = 2) {
+    if (!std::isfinite(v)) return "inf";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string mib(int64_t bytes) { return bytes < 0 ? "-" : fmt(double(bytes) / (1024.0 * 1024.0), 1); }
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string bench_report_json(const BenchReport& r) {
+    json arms = json::array();
+    for (const auto& a : r.arms) {
+        json j{{"arm", a.arm.name()},
+               {"compile_mode", to_string(a.arm.compile_mode)},
+               {"sdpa_policy", to_string(a.arm.sdpa_policy)},
+               {"kv_mode", to_string(a.arm.kv_mode)},
+               {"ran", a.ran},
+               {"error", a.ran ? json(nullptr) : json(a.error)}};
+        if (a.ran) {
+            j["cold_first_frame_ms"] = a.cold_first_frame_ms;
+            j["prefill_ms"] = a.prefill_ms;
+            j["warm_frames_per_s"] = a.warm_frames_per_s;
+            j["time_to_first_audio_ms"] = a.time_to_first_audio_ms;
+            j["codec_ms"] = a.codec_ms;
+            j["real_time_factor"] = a.real_time_factor;
+            j["memory"] = memory_json(a.memory);
+            j["backends"] = backends_json(a.backends);
+            j["step_ms"] = a.step_ms;
+            j["quality"] = {{"logits_finite", a.quality.logits_finite},
+                            {"max_abs_logit_diff", a.quality.max_abs_logit_diff},
+                            {"within_tolerance", a.quality.within_tolerance},
+                            {"greedy_exact_prefix", a.quality.greedy_exact_prefix},
+                            {"greedy_agreement", a.quality.greedy_agreement}};
+        }
+        arms.push_back(std::move(j));
+    }
+    const BenchRequest& q = r.request;
+    json root{{"schema", "reef-bench/1"},
+              {"reef_version", r.reef_version},
+              {"libtorch_version", r.libtorch_version},
+              {"device", r.device_name},
+              {"model", {{"name", r.model_name}, {"dir", r.model_dir}}},
+              {"precision", r.precision},
+              {"cpu_threads", r.cpu_threads},
+              {"started_at", r.started_at},
+              {"request",
+               {{"text", q.text},
+                {"seed", q.seed},
+                {"frames", q.frames},
+                {"warmup", q.warmup},
+                {"repeats", q.repeats},
+                {"logit_steps", q.logit_steps},
+                {"reference_arm", q.reference_arm < int(r.arms.size()) ? r.arms[size_t(q.reference_arm)].arm.name()
+                                                                      : std::string()}}},
+              {"logit_tolerance", r.logit_tolerance},
+              {"arms", arms}};
+    return root.dump(2) + "\n";
+}
+
+std::string bench_report_markdown(const BenchReport& r) {
+    std::ostringstream s;
+    const BenchRequest& q = r.request;
+    s << "# Reef A/B bench: " << r.model_name << "\n\n";
+    s << "- Reef " << r.reef_version << ", libtorch " << r.libtorch_version << ", device: " << r.device_name
+      << ", precision: " << r.precision << ", CPU threads: " << r.cpu_threads << "\n";
+    s << "- " << r.started_at << "; text: \"" << q.text << "\"; seed " << q.seed << "; " << q.frames
+      << " frames per repeat (im_end suppressed), " << q.warmup << " warm-up steps, " << q.repeats << " repeats\n";
+    s << "- Warm frames/s = median over repeats of the per-repeat median step rate after warm-up; cold = the first "
+         "frame of the first repeat (prefill included).\n";
+    if (q.reference_arm < int(r.arms.size()))
+        s << "- Quality reference: `" << r.arms[size_t(q.reference_arm)].arm.name()
+          << "`; max |Δ logit| over the first " << q.logit_steps << " decode steps, tolerance "
+          << fmt(r.logit_tolerance, 4) << "\n";
+    s << "\n| arm | warm frames/s | cold first frame ms | prefill ms | first audio ms | RTF | peak RSS MiB | peak CUDA MiB "
+         "| finite | max Δlogit | greedy prefix | agreement | backends |\n";
+    s << "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
+    for (const auto& a : r.arms) {
+        if (!a.ran) {
+            s << "| `" << a.arm.name() << "` | not run: " << a.error << " |||||||||||\n";
+            continue;
+        }
+        s << "| `" << a.arm.name() << "` | " << fmt(a.warm_frames_per_s) << " | " << fmt(a.cold_first_frame_ms, 1)
+          << " | " << fmt(a.prefill_ms, 1) << " | " << fmt(a.time_to_first_audio_ms, 1) << " | "
+          << fmt(a.real_time_factor, 3) << " | " << mib(a.memory.cpu_peak_rss_bytes) << " | "
+          << mib(a.memory.cuda_peak_allocated_bytes) << " | " << (a.quality.logits_finite ? "yes" : "**NO**") << " | "
+          << fmt(a.quality.max_abs_logit_diff, 6) << (a.quality.within_tolerance ? "" : " **over**") << " | "
+          << a.quality.greedy_exact_prefix << " | " << fmt(100.0 * a.quality.greedy_agreement, 1) << "% | "
+          << backends_text(a.backends) << " |\n";
+    }
+    return s.str();
+}
+
+std::string bench_report_csv(const BenchReport& r) {
+    std::ostringstream s;
+    s << "arm,compile_mode,sdpa_policy,kv_mode,ran,error,warm_frames_per_s,cold_first_frame_ms,prefill_ms,"
+         "time_to_first_audio_ms,codec_ms,real_time_factor,cpu_peak_rss_bytes,cuda_peak_allocated_bytes,"
+         "logits_finite,max_abs_logit_diff,within_tolerance,greedy_exact_prefix,greedy_agreement,backends\n";
+    for (const auto& a : r.arms) {
+        s << csv_field(a.arm.name()) << "," << to_string(a.arm.compile_mode) << "," << to_string(a.arm.sdpa_policy)
+          << "," << to_string(a.arm.kv_mode) << "," << (a.ran ? 1 : 0) << "," << csv_field(a.error) << ","
+          << fmt(a.warm_frames_per_s, 4) << "," << fmt(a.cold_first_frame_ms, 3) << "," << fmt(a.prefill_ms, 3)
+          << "," << fmt(a.time_to_first_audio_ms, 3) << "," << fmt(a.codec_ms, 3) << ","
+          << fmt(a.real_time_factor, 5) << "," << a.memory.cpu_peak_rss_bytes << ","
+          << a.memory.cuda_peak_allocated_bytes << "," << (a.quality.logits_finite ? 1 : 0) << ","
+          << fmt(a.quality.max_abs_logit_diff, 8) << "," << (a.quality.within_tolerance ? 1 : 0) << ","
+          << a.quality.greedy_exact_prefix << "," << fmt(a.quality.greedy_agreement, 4) << ","
+          << csv_field(backends_text(a.backends)) << "\n";
+    }
+    return s.str();
+}
+
+Status write_text_file_atomic(const std::string& path, const std::string& text) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
+        return EngineError{ErrorCode::Io, "cannot write " + path + ": folder does not exist", {}};
+    const std::string tmp = path + ".part-" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return EngineError{ErrorCode::Io, "cannot write " + path + ": cannot create a file there", {}};
+        out << text;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return EngineError{ErrorCode::Io, "writing " + path + " failed (disk full?)", {}};
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        return EngineError{ErrorCode::Io, "cannot move the report into place at " + path + ": " + ec.message(), {}};
+    }
+    return Ok{};
+}
+
+Status write_bench_json(const BenchReport& r, const std::string& path) {
+    return write_text_file_atomic(path, bench_report_json(r));
+}
+Status write_bench_markdown(const BenchReport& r, const std::string& path) {
+    return write_text_file_atomic(path, bench_report_markdown(r));
+}
+Status write_bench_csv(const BenchReport& r, const std::string& path) {
+    return write_text_file_atomic(path, bench_report_csv(r));
+}
+
+}  // namespace reef
