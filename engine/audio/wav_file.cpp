@@ -3,6 +3,7 @@
 #include <sndfile.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -23,6 +24,25 @@ struct SndFileCloser {
         if (f) sf_close(f);
     }
 };
+
+// libsndfile reads a WAV whose data chunk runs past the end of the file without complaint,
+// clipping the frame count; only its log says "data : <declared> (should be <actual>)".
+// Such a file was cut off (an interrupted copy or export), so report it instead of using half.
+std::string truncation_note(SNDFILE* f) {
+    char log[8192] = {};
+    sf_command(f, SFC_GET_LOG_INFO, log, sizeof log);
+    const std::string text(log);
+    for (size_t at = text.find("data : "); at != std::string::npos; at = text.find("data : ", at + 1)) {
+        if (at != 0 && text[at - 1] != '\n') continue;
+        const size_t eol = text.find('\n', at);
+        const std::string line = text.substr(at, eol == std::string::npos ? std::string::npos : eol - at);
+        long long declared = 0, actual = 0;
+        if (std::sscanf(line.c_str(), "data : %lld (should be %lld)", &declared, &actual) == 2 && actual < declared)
+            return "truncated: the header announces " + std::to_string(declared) + " bytes of audio but only " +
+                   std::to_string(actual) + " are present";
+    }
+    return {};
+}
 
 }  // namespace
 
@@ -83,10 +103,13 @@ AudioData read_audio(const std::string& path, double max_seconds) {
     if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
     if (info.channels <= 0 || info.samplerate <= 0) throw AudioError("cannot read " + path + ": no audio channels");
     if (info.frames <= 0) throw AudioError("cannot read " + path + ": the file holds no audio frames");
+    if (const std::string note = truncation_note(in.f); !note.empty()) throw AudioError("cannot read " + path + ": " + note);
     const double seconds = double(info.frames) / info.samplerate;
-    if (seconds > max_seconds)
-        throw AudioError(path + " is " + std::to_string(int(seconds)) + " s long; the limit is " +
-                         std::to_string(int(max_seconds)) + " s");
+    if (seconds > max_seconds) {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, " is %.1f s long; the limit is %.1f s", seconds, max_seconds);
+        throw AudioError(path + msg);
+    }
     AudioData data;
     data.sample_rate = info.samplerate;
     data.channels = info.channels;
@@ -96,6 +119,17 @@ AudioData read_audio(const std::string& path, double max_seconds) {
         throw AudioError("cannot read " + path + ": truncated or corrupt after " + std::to_string(got) + " of " +
                          std::to_string(info.frames) + " frames (" + sf_strerror(in.f) + ")");
     return data;
+}
+
+WavMetadata read_metadata(const std::string& path) {
+    SF_INFO info{};
+    SndFileCloser in{sf_open(path.c_str(), SFM_READ, &info)};
+    if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
+    auto get = [&](int id) {
+        const char* s = sf_get_string(in.f, id);
+        return std::string(s ? s : "");
+    };
+    return {get(SF_STR_TITLE), get(SF_STR_SOFTWARE), get(SF_STR_COMMENT)};
 }
 
 }  // namespace reef::audio

@@ -1,17 +1,12 @@
 // WAV export and audio import through libsndfile. Exports are atomic: a temp file beside the
 // target is written and renamed, so a failed export never leaves a broken file or clobbers one.
 #pragma once
-#include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace reef::audio {
+#include "audio/audio_error.h"
 
-class AudioError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+namespace reef::audio {
 
 enum class WavFormat { Pcm16, Float32 };
 
@@ -32,7 +27,11 @@ struct AudioData {
     long long frames() const { return channels ? (long long)samples.size() / channels : 0; }
 };
 
-// Reads WAV, FLAC, OGG, ... through libsndfile. Throws AudioError with libsndfile's reason.
+// Reads WAV, FLAC, OGG, ... through libsndfile. Throws AudioError naming the file and the reason:
+// missing, not audio/corrupt, no frames, truncated data, or longer than max_seconds.
 AudioData read_audio(const std::string& path, double max_seconds = 600.0);
+
+// The INFO strings write_wav stored (title, software, comment); empty where absent.
+WavMetadata read_metadata(const std::string& path);
 
 }  // namespace reef::audio

@@ -1,7 +1,12 @@
 // WAV export and import through libsndfile: round trips, atomic writes, broken inputs.
+#include <csignal>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "audio/wav_file.h"
 #include "check.h"
@@ -55,6 +60,105 @@ TEST_CASE(corrupt_file_is_a_specific_error) {
         CHECK(std::string(e.what()).find("bad.wav") != std::string::npos);
     }
     CHECK(threw);
+}
+
+static std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+static std::string error_of(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const AudioError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST_CASE(metadata_round_trip) {
+    const auto dir = reef_test::temp_dir("wav_meta");
+    const auto path = (dir / "m.wav").string();
+    write_wav(path, tone(4410, 440, 44100), 44100, 1, WavFormat::Pcm16, {"Hello there", "Reef 0.1.0", "seed 42"});
+    const WavMetadata m = read_metadata(path);
+    CHECK(m.title == "Hello there");
+    CHECK(m.software.rfind("Reef 0.1.0", 0) == 0);  // libsndfile appends its own name
+    CHECK(m.comment == "seed 42");
+    CHECK_EQ(read_audio(path).frames(), 4410);  // the INFO chunk does not disturb the audio
+}
+
+TEST_CASE(stereo_round_trip) {
+    const auto dir = reef_test::temp_dir("wav_stereo");
+    const auto path = (dir / "s.wav").string();
+    std::vector<float> s(2000);
+    for (size_t i = 0; i < s.size(); ++i) s[i] = (i % 2 ? -0.25f : 0.5f);
+    write_wav(path, s, 48000, 2, WavFormat::Float32);
+    const AudioData d = read_audio(path);
+    CHECK_EQ(d.channels, 2);
+    CHECK_EQ(d.sample_rate, 48000);
+    CHECK(d.samples == s);
+}
+
+TEST_CASE(full_disk_leaves_no_partial_file) {
+    // A file-size limit makes write() fail with EFBIG midway, as a full disk would (ENOSPC).
+    // It runs in a child so the limit cannot leak into the rest of the test.
+    const auto dir = reef_test::temp_dir("wav_full_disk");
+    const auto path = dir / "take.wav";
+    write_wav(path.string(), tone(1000, 440, 44100), 44100);  // an earlier export to keep
+    const std::string before = slurp(path);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::signal(SIGXFSZ, SIG_IGN);  // get EFBIG instead of being killed
+        rlimit lim{64 * 1024, 64 * 1024};
+        ::setrlimit(RLIMIT_FSIZE, &lim);
+        int code = 3;
+        try {
+            write_wav(path.string(), tone(441000, 440, 44100), 44100);  // ~860 KB
+            code = 1;
+        } catch (const AudioError& e) {
+            code = std::string(e.what()).find("take.wav") != std::string::npos ? 0 : 2;
+        }
+        std::_Exit(code);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK_EQ(WEXITSTATUS(status), 0);  // 1: no error raised, 2: error without the file name
+    size_t entries = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        (void)e;
+        ++entries;
+    }
+    CHECK_EQ(entries, size_t(1));  // no .part file left behind
+    CHECK(slurp(path) == before);  // the earlier export is untouched
+}
+
+TEST_CASE(truncated_file_is_a_specific_error) {
+    const auto dir = reef_test::temp_dir("wav_truncated");
+    for (auto fmt : {WavFormat::Pcm16, WavFormat::Float32}) {
+        const auto path = dir / "cut.wav";
+        write_wav(path.string(), tone(44100, 440, 44100), 44100, 1, fmt);
+        std::filesystem::resize_file(path, 20000);  // an interrupted copy
+        const std::string err = error_of([&] { read_audio(path.string()); });
+        CHECK(err.find("cut.wav") != std::string::npos);
+        CHECK(err.find("truncated") != std::string::npos);
+        std::filesystem::resize_file(path, 30);  // cut inside the header
+        const std::string err2 = error_of([&] { read_audio(path.string()); });
+        CHECK(err2.find("cut.wav") != std::string::npos);
+        CHECK(err2 != "(no error)");
+    }
+}
+
+TEST_CASE(missing_empty_and_too_long) {
+    const auto dir = reef_test::temp_dir("wav_limits");
+    CHECK(error_of([&] { read_audio((dir / "nope.wav").string()); }).find("not found") != std::string::npos);
+    const auto empty = (dir / "empty.wav").string();
+    write_wav(empty, {}, 44100);
+    CHECK(error_of([&] { read_audio(empty); }).find("no audio frames") != std::string::npos);
+    const auto longer = (dir / "long.wav").string();
+    write_wav(longer, tone(44100 * 3, 440, 44100), 44100);
+    const std::string err = error_of([&] { read_audio(longer, 2.0); });
+    CHECK(err.find("3.0 s long") != std::string::npos);
 }
 
 TEST_MAIN()
