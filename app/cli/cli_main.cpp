@@ -7,6 +7,9 @@ int main(int argc, char** argv) {
     CLI::App app{"reef-cli: fish-speech text-to-speech and the SDPA A/B bench, without a display"};
     app.require_subcommand(0, 1);
     reef::cli::register_version(app);
+#ifdef REEF_HAVE_AUDIO
+    reef::cli::register_play(app);
+#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
