@@ -60,10 +60,10 @@ public:
     int64_t length() const;    // frames in the clip so far
     bool stream_ended() const;
     // Times the callback ran dry after playback had begun and before the end of the stream
-    // (one per gap, not per silent callback). Reset by set_clip / begin_stream.
+    // (one per gap, not per silent callback). Reset, like first_sample_time(), by set_clip,
+    // begin_stream, stop and play() after Finished (each starts a new listening).
     uint64_t underruns() const { return underruns_.load(std::memory_order_relaxed); }
     // When the callback first handed a clip sample to the device (for time-to-first-audio).
-    // Reset by set_clip / begin_stream / stop.
     std::optional<std::chrono::steady_clock::time_point> first_sample_time() const;
     // Blocks until the clip has played out and the device went idle; false on timeout.
     bool wait_until_finished(std::chrono::milliseconds timeout);
