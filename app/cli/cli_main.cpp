@@ -10,6 +10,12 @@ int main(int argc, char** argv) {
 #ifdef REEF_HAVE_AUDIO
     reef::cli::register_play(app);
 #endif
+    reef::cli::register_demo_model(app);
+    reef::cli::register_synth(app);
+    reef::cli::register_generate(app);
+    reef::cli::register_decode(app);
+    reef::cli::register_encode(app);
+    reef::cli::register_bench(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,53 @@
+#include "cli_engine.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+namespace reef::cli {
+namespace {
+std::atomic<bool> g_interrupted{false};
+}
+
+void fail(const EngineError& error, int exit_code) {
+    std::cerr << "error: " << error.message << "\n";
+    if (!error.hint.empty()) std::cerr << "hint: " << error.hint << "\n";
+    throw CLI::RuntimeError(exit_code);
+}
+
+void fail(const std::string& message, int exit_code) {
+    std::cerr << "error: " << message << "\n";
+    throw CLI::RuntimeError(exit_code);
+}
+
+ModelInfo load_or_fail(Engine& engine, const EngineConfig& config) {
+    auto info = unwrap(engine.load(config));
+    std::cerr << "loaded " << info.name << " (" << info.model_type << ", " << info.n_parameters / 1e6
+              << " M parameters" << (info.codec_parameters ? ", codec " + std::to_string(info.codec_parameters / 1000000) + " M" : "")
+              << ") on " << to_string(info.device) << " " << to_string(info.precision) << "\n";
+    if (info.is_demo) std::cerr << "note: this is a demo model with random weights: its audio is noise\n";
+    return info;
+}
+
+void print_metrics(const RunMetrics& m) {
+    std::fprintf(stderr,
+                 "frames %d (%.2f s audio) | prompt %d tokens | prefill %.1f ms | first frame %.1f ms | "
+                 "first audio %.1f ms\nwarm %.2f frames/s | decode %.1f ms | codec %.1f ms | total %.1f ms | "
+                 "RTF %.3f (%.2fx real time) | peak RSS %.1f MiB | stop: %s\n",
+                 m.frames, m.audio_seconds, m.prompt_tokens, m.prefill_ms, m.cold_first_frame_ms,
+                 m.time_to_first_audio_ms, m.warm_frames_per_s, m.decode_ms, m.codec_ms, m.total_ms,
+                 m.real_time_factor, m.real_time_factor > 0 ? 1.0 / m.real_time_factor : 0.0,
+                 double(m.memory.cpu_peak_rss_bytes) / (1024.0 * 1024.0), m.stop_reason.c_str());
+    for (const auto& b : m.backends)
+        std::fprintf(stderr, "  attention %-13s %-10s x%lld  %s\n", to_string(b.site), to_string(b.backend),
+                     (long long)b.calls, b.shape.c_str());
+}
+
+bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }
+
+void install_interrupt_handler() {
+    std::signal(SIGINT, [](int) { g_interrupted.store(true); });
+}
+
+}  // namespace reef::cli

@@ -1,0 +1,111 @@
+// reef-cli bench: the A/B matrix of compile mode x SDPA policy x KV mode on one prompt and seed.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli_common.h"
+#include "cli_engine.h"
+#include "reef/bench_report.h"
+#ifdef REEF_HAVE_AUDIO
+#include "audio/wav_file.h"
+#endif
+
+namespace reef::cli {
+namespace {
+
+struct BenchOptions {
+    EngineFlags engine;
+    std::string arms = "eager:math,eager:flash,eager:auto,eager:fish-speech";
+    std::string reference;
+    std::string json, md, csv, wav_dir;
+    BenchRequest req;
+};
+
+std::vector<BenchArm> parse_arms(const std::string& list) {
+    std::vector<BenchArm> arms;
+    std::stringstream ss(list);
+    for (std::string item; std::getline(ss, item, ',');) {
+        if (item.empty()) continue;
+        arms.push_back(unwrap(parse_bench_arm(item)));
+    }
+    if (arms.empty()) fail("--arms lists no arm");
+    return arms;
+}
+
+void write_arm_wavs(const BenchReport& report, const std::string& dir) {
+#ifdef REEF_HAVE_AUDIO
+    std::filesystem::create_directories(dir);
+    for (const auto& a : report.arms) {
+        if (!a.ran || a.audio.empty()) continue;
+        std::string name = a.arm.name();
+        for (char& c : name)
+            if (c == ':') c = '_';
+        const std::string path = (std::filesystem::path(dir) / (name + ".wav")).string();
+        try {
+            audio::write_wav(path, a.audio, kSampleRate, 1, audio::WavFormat::Pcm16, {"Reef bench " + a.arm.name(), "Reef", ""});
+        } catch (const std::exception& e) {
+            fail(e.what());
+        }
+        std::cerr << "wrote " << path << "\n";
+    }
+#else
+    fail("this build cannot write WAV files (REEF_BUILD_AUDIO=OFF); drop --wav-dir");
+#endif
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app) {
+    auto o = std::make_shared<BenchOptions>();
+    auto* cmd = app.add_subcommand("bench", "A/B bench: warm frames/s, cold latency, memory, backend per call site, quality");
+    cmd->add_option("--model,-m", o->engine.model_dir, "model folder")->required();
+    cmd->add_option("--device", o->engine.device, "cpu | cuda")->capture_default_str();
+    cmd->add_option("--precision", o->engine.precision, "fp32 | bf16 | fp16")->capture_default_str();
+    cmd->add_option("--threads", o->engine.threads, "CPU threads (0 = libtorch default)");
+    cmd->add_option("--arms", o->arms, "comma-separated <compile>:<sdpa>[:<kv>] arms")->capture_default_str();
+    cmd->add_option("--reference", o->reference, "the quality reference arm (default: the first)");
+    cmd->add_option("--text", o->req.text, "prompt text")->capture_default_str();
+    cmd->add_option("--seed", o->req.seed, "seed")->capture_default_str();
+    cmd->add_option("--frames", o->req.frames, "decode steps per repeat")->capture_default_str();
+    cmd->add_option("--warmup", o->req.warmup, "steps excluded from the warm median")->capture_default_str();
+    cmd->add_option("--repeats", o->req.repeats, "repeats per arm")->capture_default_str();
+    cmd->add_option("--logit-steps", o->req.logit_steps, "decode steps compared for max |Δ logit|")->capture_default_str();
+    cmd->add_option("--tolerance", o->req.logit_tolerance, "max |Δ logit| tolerance (0 = by precision)");
+    cmd->add_flag("!--no-audio", o->req.decode_audio, "skip the codec (no WAVs, no time to first audio)");
+    cmd->add_option("--json", o->json, "write the JSON report (schema: docs/bench-schema.md)");
+    cmd->add_option("--md", o->md, "write the Markdown report");
+    cmd->add_option("--csv", o->csv, "write the CSV report");
+    cmd->add_option("--wav-dir", o->wav_dir, "write one WAV per arm here");
+    cmd->callback([o] {
+        install_interrupt_handler();
+        const EngineConfig c = o->engine.to_config();
+        BenchRequest req = o->req;
+        req.model_dir = c.model_dir;
+        req.device = c.device;
+        req.precision = c.precision;
+        req.cpu_threads = c.cpu_threads;
+        req.arms = parse_arms(o->arms);
+        if (!o->reference.empty()) {
+            const BenchArm ref = unwrap(parse_bench_arm(o->reference));
+            req.reference_arm = -1;
+            for (size_t i = 0; i < req.arms.size(); ++i)
+                if (req.arms[i].name() == ref.name()) req.reference_arm = int(i);
+            if (req.reference_arm < 0) fail("--reference " + o->reference + " is not one of --arms");
+        }
+        Engine engine;
+        auto report = unwrap(engine.bench(
+            req, [](int arm, const std::string& msg) { std::cerr << "[arm " << arm + 1 << "] " << msg << "\n"; },
+            [] { return interrupted(); }));
+        std::cout << bench_report_markdown(report);
+        for (auto [path, writer] : {std::pair{o->json, &write_bench_json}, std::pair{o->md, &write_bench_markdown},
+                                    std::pair{o->csv, &write_bench_csv}}) {
+            if (path.empty()) continue;
+            auto st = writer(report, path);
+            if (!st) fail(st.error());
+            std::cerr << "wrote " << path << "\n";
+        }
+        if (!o->wav_dir.empty()) write_arm_wavs(report, o->wav_dir);
+    });
+}
+
+}  // namespace reef::cli

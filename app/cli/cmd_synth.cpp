@@ -1,0 +1,171 @@
+// reef-cli synth / generate: text (+ reference voices) -> WAV, or -> codes.npy.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli_common.h"
+#include "cli_engine.h"
+#include "npy.h"
+#ifdef REEF_HAVE_AUDIO
+#include "audio/resample.h"
+#include "audio/wav_file.h"
+#include "cli_playback.h"
+#endif
+
+namespace reef::cli {
+namespace {
+
+struct SynthOptions {
+    EngineFlags engine;
+    SamplingFlags sampling;
+    std::string text, text_file, out, codes_out, format = "pcm16";
+    std::vector<std::string> references, reference_texts, reference_codes;
+    bool play = false;
+    int stream_chunk = 16;
+};
+
+std::string read_text(const SynthOptions& o) {
+    if (o.text_file.empty()) return o.text;
+    std::ifstream in(o.text_file);
+    if (!in) fail("cannot read text file " + o.text_file);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<ReferenceVoice> load_references(Engine& engine, const SynthOptions& o) {
+    const size_t n = o.references.size() + o.reference_codes.size();
+    if (o.reference_texts.size() != n)
+        fail("give one --reference-text per --reference/--reference-codes (" + std::to_string(n) + " clips, " +
+             std::to_string(o.reference_texts.size()) + " texts)");
+    std::vector<ReferenceVoice> refs;
+    size_t t = 0;
+    for (const auto& path : o.references) {
+        ReferenceVoice r;
+        r.text = o.reference_texts[t++];
+        r.audio_path = path;
+#ifdef REEF_HAVE_AUDIO
+        std::vector<float> pcm;
+        try {
+            pcm = audio::load_reference_audio(path);
+        } catch (const std::exception& e) {
+            fail(e.what());
+        }
+        r.codes = unwrap(engine.encode_reference(pcm));
+        std::cerr << "encoded reference " << path << ": " << r.codes.n_frames << " frames\n";
+#else
+        fail("this build has no audio import (REEF_BUILD_AUDIO=OFF); pass --reference-codes ref.npy instead");
+#endif
+        refs.push_back(std::move(r));
+    }
+    for (const auto& path : o.reference_codes) {
+        ReferenceVoice r;
+        r.text = o.reference_texts[t++];
+        r.codes = unwrap(read_codes_npy(path));
+        refs.push_back(std::move(r));
+    }
+    return refs;
+}
+
+void add_common(CLI::App* cmd, SynthOptions& o) {
+    o.engine.add_to(cmd);
+    o.sampling.add_to(cmd);
+    auto* text = cmd->add_option("--text,-t", o.text, "text to speak (speaker tags like <|speaker:0|> allowed)");
+    auto* file = cmd->add_option("--text-file", o.text_file, "read the text from a file");
+    text->excludes(file);
+    cmd->add_option("--reference,-r", o.references, "reference clip for voice cloning (WAV/FLAC/OGG); repeatable");
+    cmd->add_option("--reference-codes", o.reference_codes, "reference codes (.npy from reef-cli encode); repeatable");
+    cmd->add_option("--reference-text", o.reference_texts, "transcript of each reference, in order; repeatable");
+}
+
+SynthesisRequest make_request(Engine& engine, const SynthOptions& o, bool decode_audio) {
+    SynthesisRequest req;
+    req.id = 1;
+    req.text = read_text(o);
+    req.references = load_references(engine, o);
+    req.sampling = o.sampling.params;
+    req.decode_audio = decode_audio;
+    req.stream_chunk_frames = o.stream_chunk;
+    return req;
+}
+
+}  // namespace
+
+void register_synth(CLI::App& app) {
+    auto o = std::make_shared<SynthOptions>();
+    auto* cmd = app.add_subcommand("synth", "text to speech: the whole pipeline, text -> WAV");
+    add_common(cmd, *o);
+    cmd->add_option("--out,-o", o->out, "WAV file to write");
+    cmd->add_option("--codes-out", o->codes_out, "also write the generated codes (.npy)");
+    cmd->add_option("--format", o->format, "pcm16 | float")->check(CLI::IsMember({"pcm16", "float"}))->capture_default_str();
+    cmd->add_option("--stream-chunk", o->stream_chunk, "frames per streamed audio chunk (0 = decode at the end)")
+        ->capture_default_str();
+    cmd->add_flag("--play", o->play, "play through the default audio output while generating");
+    cmd->callback([o] {
+        if (o->out.empty() && !o->play) fail("give --out FILE.wav and/or --play");
+        install_interrupt_handler();
+        Engine engine;
+        const ModelInfo info = load_or_fail(engine, o->engine.to_config());
+        SynthesisRequest req = make_request(engine, *o, true);
+        Callbacks cb;
+        cb.should_abort = [] { return interrupted(); };
+#ifdef REEF_HAVE_AUDIO
+        std::unique_ptr<CliPlayback> playback;
+        if (o->play) {
+            playback = std::make_unique<CliPlayback>();
+            cb.on_audio_chunk = [&](const AudioChunk& c) { playback->append(c); };
+        }
+#else
+        if (o->play) fail("this build has no audio output (REEF_BUILD_AUDIO=OFF)");
+#endif
+        auto result = unwrap(engine.synthesize(req, cb));
+        print_metrics(result.metrics);
+#ifdef REEF_HAVE_AUDIO
+        if (playback) playback->finish_and_report();
+        if (!o->out.empty()) {
+            audio::WavMetadata meta;
+            meta.title = req.text.substr(0, 200);
+            meta.software = "Reef " REEF_VERSION;
+            meta.comment = "model " + info.name + "; seed " + std::to_string(req.sampling.seed) + "; temperature " +
+                           std::to_string(req.sampling.temperature) + "; top_p " + std::to_string(req.sampling.top_p);
+            try {
+                audio::write_wav(o->out, result.audio, kSampleRate, 1,
+                                 o->format == "float" ? audio::WavFormat::Float32 : audio::WavFormat::Pcm16, meta);
+            } catch (const std::exception& e) {
+                fail(e.what());
+            }
+            std::cout << "wrote " << o->out << " (" << result.metrics.audio_seconds << " s)\n";
+        }
+#else
+        if (!o->out.empty()) fail("this build cannot write WAV files (REEF_BUILD_AUDIO=OFF)");
+#endif
+        if (!o->codes_out.empty()) {
+            auto st = write_codes_npy(o->codes_out, result.codes);
+            if (!st) fail(st.error());
+        }
+    });
+}
+
+void register_generate(CLI::App& app) {
+    auto o = std::make_shared<SynthesisRequest>();
+    auto opts = std::make_shared<SynthOptions>();
+    auto* cmd = app.add_subcommand("generate", "text to semantic codes (10, T) only, written as .npy");
+    add_common(cmd, *opts);
+    cmd->add_option("--out,-o", opts->out, "codes file to write (.npy)")->required();
+    cmd->callback([opts] {
+        install_interrupt_handler();
+        Engine engine;
+        EngineConfig config = opts->engine.to_config();
+        load_or_fail(engine, config);
+        SynthesisRequest req = make_request(engine, *opts, false);
+        Callbacks cb;
+        cb.should_abort = [] { return interrupted(); };
+        auto result = unwrap(engine.synthesize(req, cb));
+        print_metrics(result.metrics);
+        auto st = write_codes_npy(opts->out, result.codes);
+        if (!st) fail(st.error());
+        std::cout << "wrote " << opts->out << " (" << result.codes.n_codebooks << " x " << result.codes.n_frames << ")\n";
+    });
+}
+
+}  // namespace reef::cli
