@@ -1,0 +1,142 @@
+// .pth (torch zip) read and write: caffe2's PyTorchStreamReader/Writer handle the zip records,
+// our restricted unpickler (pickle_reader.h) and pickler (pickle_writer.h) the data.pkl record.
+#include "checkpoint/pth_reader.h"
+
+#include <caffe2/serialize/inline_container.h>
+
+#include <filesystem>
+#include <map>
+
+#include "check.h"
+#include "checkpoint/atomic_file.h"
+#include "checkpoint/dtype_names.h"
+#include "checkpoint/pickle_reader.h"
+#include "checkpoint/pickle_writer.h"
+
+namespace reef {
+
+namespace {
+
+using pickle::Kind;
+using pickle::Value;
+using pickle::ValuePtr;
+
+[[noreturn]] void corrupt(const std::string& path, const std::string& what) {
+    throw ReefError(ErrorCode::CorruptModel, path + ": " + what, "re-download or re-create the model files");
+}
+
+// Storage records by key; a key read twice (views of one storage) is shared, not copied.
+class StorageLoader {
+public:
+    StorageLoader(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path)
+        : m_reader(reader), m_path(path) {}
+
+    // pid: ('storage', torch.<Type>Storage, key, location, numel) -> Storage value, a flat [numel] tensor
+    ValuePtr operator()(const Value& pid) {
+        const auto& it = pid.items;
+        if (pid.kind != Kind::Tuple || it.size() != 5 || it[0]->kind != Kind::Str || it[0]->s != "storage" ||
+            it[1]->kind != Kind::Global || it[2]->kind != Kind::Str || it[4]->kind != Kind::Int)
+            corrupt(m_path, "malformed storage persistent id");
+        const auto dtype = dtype_from_storage_name(it[1]->s.substr(it[1]->s.rfind('.') + 1));
+        if (!dtype) corrupt(m_path, "storage type '" + it[1]->s + "' is not a tensor storage");
+        const std::string& key = it[2]->s;
+        const int64_t numel = it[4]->i;
+        const at::Storage storage = record(key);
+        const int64_t item = int64_t(c10::elementSize(*dtype));
+        if (numel < 0 || uint64_t(numel) > storage.nbytes() / uint64_t(item))
+            corrupt(m_path, "storage 'data/" + key + "' holds " + std::to_string(storage.nbytes()) +
+                                " bytes, fewer than " + std::to_string(numel) + " elements of " + c10::toString(*dtype));
+        auto v = std::make_shared<Value>();
+        v->kind = Kind::Storage;
+        v->tensor = at::empty({0}, at::TensorOptions().dtype(*dtype)).set_(storage, 0, {numel}, {1});
+        return v;
+    }
+
+private:
+    at::Storage record(const std::string& key) {
+        auto found = m_cache.find(key);
+        if (found != m_cache.end()) return found->second;
+        const std::string name = "data/" + key;
+        if (key.find('/') != std::string::npos || !m_reader.hasRecord(name))
+            corrupt(m_path, "missing storage record '" + name + "'");
+        auto [ptr, size] = m_reader.getRecord(name);
+        at::Storage s(at::Storage::use_byte_size_t(), size, std::move(ptr), nullptr, false);
+        m_cache.emplace(key, s);
+        return s;
+    }
+
+    caffe2::serialize::PyTorchStreamReader& m_reader;
+    const std::string& m_path;
+    std::map<std::string, at::Storage> m_cache;
+};
+
+void flatten(const Value& dict, const std::string& prefix, TensorMap& out, const std::string& path, int depth) {
+    if (depth > 32) corrupt(path, "dicts nested deeper than 32 levels (a cycle?)");
+    for (const auto& [k, v] : dict.dict) {
+        std::string key;
+        if (k->kind == Kind::Str) key = k->s;
+        else if (k->kind == Kind::Int) key = std::to_string(k->i);
+        else continue;  // non-string keys cannot name a weight
+        key = prefix + key;
+        if (v->kind == Kind::Tensor) out[key] = v->tensor;
+        else if (v->kind == Kind::Dict) flatten(*v, key + ".", out, path, depth + 1);
+        // other leaves (epoch counters, config values, lists) carry no weights
+    }
+}
+
+}  // namespace
+
+TensorMap load_pth(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw ReefError(ErrorCode::ModelNotFound, "checkpoint not found: '" + path + "'");
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path);
+        if (!reader.hasRecord("data.pkl")) corrupt(path, "torch zip without a data.pkl record");
+        auto [pkl, pkl_size] = reader.getRecord("data.pkl");
+        StorageLoader storages(reader, path);
+        const ValuePtr root = pickle::unpickle(static_cast<const uint8_t*>(pkl.get()), pkl_size,
+                                               [&](const Value& pid) { return storages(pid); }, path);
+        struct Release {  // breaks memo cycles on every exit path
+            ValuePtr v;
+            ~Release() { pickle::release(v); }
+        } release{root};
+        if (root->kind != Kind::Dict)
+            corrupt(path, std::string("the pickled object is a ") + pickle::kind_name(root->kind) + ", not a state_dict");
+        TensorMap out;
+        flatten(*root, "", out, path, 0);
+        return out;
+    } catch (const c10::Error& e) {
+        // PyTorchStreamReader reports a truncated or non-zip file (including legacy pre-1.6 .pth) this way.
+        const std::string msg = e.what_without_backtrace();
+        corrupt(path, "not a readable torch zip checkpoint: " + msg.substr(0, msg.find('\n')));
+    }
+}
+
+void save_pth(const std::string& path, const TensorMap& tensors) {
+    std::vector<std::pair<std::string, at::Tensor>> flat;
+    for (const auto& [name, t] : tensors) {
+        REEF_CHECK(t.defined(), "undefined tensor '" + name + "' passed to save_pth");
+        flat.emplace_back(name, t.to(at::kCPU).contiguous());
+    }
+    const std::string pkl = pickle::pickle_state_dict(flat);
+
+    AtomicFileWriter out(path);
+    try {
+        // The writer_func form names the archive folder "archive", as torch.save does for buffers.
+        caffe2::serialize::PyTorchStreamWriter writer([&](const void* data, size_t n) {
+            out.write(data, n);
+            return n;
+        });
+        writer.writeRecord("data.pkl", pkl.data(), pkl.size());
+        writer.writeRecord("byteorder", "little", 6);
+        for (size_t i = 0; i < flat.size(); ++i)
+            writer.writeRecord("data/" + std::to_string(i), flat[i].second.data_ptr(), flat[i].second.nbytes());
+        writer.writeEndOfFile();  // also writes the "version" record
+    } catch (const c10::Error& e) {
+        throw ReefError(ErrorCode::Io, "cannot write '" + path + "': " + e.what_without_backtrace());
+    }
+    out.commit();
+}
+
+}  // namespace reef
