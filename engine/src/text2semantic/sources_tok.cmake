@@ -8,4 +8,5 @@ target_sources(reef_engine PRIVATE
   src/text2semantic/tokenizer_hf.cpp
   src/text2semantic/tokenizer_tiktoken.cpp
   src/text2semantic/demo_tokenizer.cpp
+  src/text2semantic/prompt_builder.cpp
 )

@@ -14,11 +14,14 @@ public:
     // Throws ReefError(ModelNotFound / CorruptModel) naming the file.
     static std::unique_ptr<Tokenizer> load(const std::string& model_dir);
 
-    // add_special_tokens=False semantics; special tokens written inline are recognised.
+    // add_special_tokens=False semantics; special tokens written inline are recognised. Thread-safe.
     virtual std::vector<int32_t> encode(const std::string& text) const = 0;
+    // Unknown / gap ids are skipped; invalid UTF-8 becomes U+FFFD (as HF and tiktoken decode).
     virtual std::string decode(const std::vector<int32_t>& ids) const = 0;
     // Id of a token string (special or regular); -1 when absent.
     virtual int32_t token_id(const std::string& token) const = 0;
+    // Highest id + 1 (ids may have gaps: S2 specials sit at fixed high ids). The model's embedding
+    // table (config vocab_size) must be at least this large.
     virtual int64_t vocab_size() const = 0;
 
     // Min/max id over <|semantic:0..4095|> present in the vocab (fish-speech-spec §2.2 step 2).
