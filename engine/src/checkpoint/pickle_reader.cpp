@@ -167,6 +167,9 @@ private:
     ValuePtr reduce(const Value& fn, const Value& args);
     ValuePtr rebuild_tensor(const Value& args);
     bool step(uint8_t op);
+    bool step_value(uint8_t op);
+    bool step_container(uint8_t op);
+    bool step_call(uint8_t op);
 
     const uint8_t* m_data;
     size_t m_size;
@@ -229,11 +232,13 @@ ValuePtr Unpickler::reduce(const Value& fn, const Value& args) {
     fail("refuses to call '" + fn.s + "'");
 }
 
-bool Unpickler::step(uint8_t op) {
+bool Unpickler::step(uint8_t op) { return step_value(op) || step_container(op) || step_call(op); }
+
+// Opcodes that push a literal (or only frame the stream).
+bool Unpickler::step_value(uint8_t op) {
     switch (op) {
         case 0x80: read_u8(); return true;          // PROTO
         case 0x95: read_le(8); return true;         // FRAME: framing is only a read-ahead hint
-        case '(': m_marks.push_back(m_stack.size()); return true;  // MARK
         case 'N': push(make(Kind::None)); return true;
         case 0x88: case 0x89: {                     // NEWTRUE, NEWFALSE
             auto v = make(Kind::Bool);
@@ -264,6 +269,14 @@ bool Unpickler::step(uint8_t op) {
         case 'X': case 'T': case 'B': push(str_value(read_bytes(read_le(4)))); return true;  // BINUNICODE, BINSTRING, BINBYTES
         case 0x8c: case 'U': case 'C': push(str_value(read_bytes(read_u8()))); return true;  // SHORT_BINUNICODE/STRING/BYTES
         case 0x8d: push(str_value(read_bytes(read_le(8)))); return true;                     // BINUNICODE8
+        default: return false;
+    }
+}
+
+// Opcodes that build containers, move values between stack and memo, or mark the stack.
+bool Unpickler::step_container(uint8_t op) {
+    switch (op) {
+        case '(': m_marks.push_back(m_stack.size()); return true;  // MARK
         case '}': push(make(Kind::Dict)); return true;
         case ']': push(make(Kind::List)); return true;
         case ')': push(tuple({})); return true;
@@ -292,6 +305,13 @@ bool Unpickler::step(uint8_t op) {
         case 'u': { auto kv = pop_mark(); set_items(*top(), kv); return true; }          // SETITEMS
         case 'a': { std::vector<ValuePtr> it{pop()}; append_items(*top(), it); return true; }  // APPEND
         case 'e': { auto it = pop_mark(); append_items(*top(), it); return true; }        // APPENDS
+        default: return false;
+    }
+}
+
+// Opcodes that name or call globals, or load persistent ids: the only way to code, so allow-listed.
+bool Unpickler::step_call(uint8_t op) {
+    switch (op) {
         case 'c': {                                                            // GLOBAL
             const std::string module = read_line();
             global(module, read_line());
