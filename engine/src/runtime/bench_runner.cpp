@@ -1,0 +1,182 @@
+#include "runtime/bench_runner.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <torch/version.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "check.h"
+#include "runtime/device.h"
+#include "runtime/perf.h"
+#include "runtime/synthesis.h"
+
+namespace reef {
+namespace {
+
+std::string iso_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+void validate(const BenchRequest& r) {
+    auto bad = [](const std::string& m) { throw ReefError(ErrorCode::InvalidArgument, "bench: " + m); };
+    if (r.arms.empty()) bad("no arms");
+    if (r.reference_arm < 0 || r.reference_arm >= int(r.arms.size())) bad("the reference arm is not one of the arms");
+    if (r.frames < 1) bad("frames must be >= 1");
+    if (r.repeats < 1) bad("repeats must be >= 1");
+    if (r.warmup < 0 || r.warmup >= r.frames) bad("warmup must be in [0, frames)");
+    if (r.logit_steps < 0) bad("logit_steps must be >= 0");
+}
+
+// What one arm produced for the quality comparison: raw logits of the first frames and all codes.
+struct ArmTrace {
+    std::vector<at::Tensor> logits;
+    std::vector<int32_t> main_tokens;
+    Codes codes;
+};
+
+MemoryStats peak_of(const MemoryStats& a, const MemoryStats& b) {
+    MemoryStats m = b;
+    m.cpu_peak_rss_bytes = std::max(a.cpu_peak_rss_bytes, b.cpu_peak_rss_bytes);
+    m.cuda_peak_allocated_bytes = std::max(a.cuda_peak_allocated_bytes, b.cuda_peak_allocated_bytes);
+    return m;
+}
+
+void run_arm(Pipeline& p, const BenchRequest& req, ArmResult& a, ArmTrace& trace, const std::function<bool()>& abort) {
+    RunOptions o;
+    o.policy = a.arm.sdpa_policy;
+    o.compile_mode = a.arm.compile_mode;
+    o.kv_mode = a.arm.kv_mode;
+    o.kv_margin = p.config.kv_margin;
+    o.suppress_im_end = true;
+    o.capture_logits_frames = req.logit_steps + 1;  // frame 0 = the prefill's logits
+
+    SynthesisRequest s;
+    s.text = req.text;
+    s.sampling.temperature = 0;  // greedy: the arms must be comparable token by token
+    s.sampling.seed = req.seed;
+    s.sampling.max_new_frames = req.frames;
+    s.sampling.chunk_length = 1 << 20;  // one batch
+    s.decode_audio = false;
+    s.warmup_frames = req.warmup;
+    Callbacks cb;
+    cb.should_abort = abort;
+
+    // Each arm starts cold: its cache allocation belongs to its own first-run latency.
+    p.caches = Text2SemanticCaches{};
+    std::vector<double> fps, prefill;
+    for (int rep = 0; rep < req.repeats; ++rep) {
+        RunCapture cap;
+        SynthesisResult res = run_synthesis(p, s, cb, o, rep == 0 ? &cap : nullptr);
+        if (rep == 0) {
+            a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
+            trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
+        }
+        fps.push_back(res.metrics.warm_frames_per_s);
+        prefill.push_back(res.metrics.prefill_ms);
+        a.step_ms = res.metrics.step_ms;
+        a.backends = res.metrics.backends;
+        a.memory = peak_of(a.memory, res.metrics.memory);
+    }
+    a.warm_frames_per_s = median(fps);
+    a.prefill_ms = median(prefill);
+    a.greedy_tokens = trace.main_tokens;
+
+    if (req.decode_audio && p.codec) {  // one more run with streaming decode: first audio, codec, RTF, WAV
+        s.decode_audio = true;
+        s.stream_chunk_frames = 16;
+        SynthesisResult res = run_synthesis(p, s, cb, o);
+        a.time_to_first_audio_ms = res.metrics.time_to_first_audio_ms;
+        a.codec_ms = res.metrics.codec_ms;
+        a.real_time_factor = res.metrics.real_time_factor;
+        a.audio = std::move(res.audio);
+        a.memory = peak_of(a.memory, res.metrics.memory);
+    }
+    a.ran = true;
+}
+
+void compare(const ArmTrace& ref, const ArmTrace& t, int logit_steps, double tolerance, ArmQuality& q) {
+    q.logits_finite = std::all_of(t.logits.begin(), t.logits.end(), [](const at::Tensor& l) { return at::isfinite(l).all().item<bool>(); });
+    // Frames are identical inputs up to the first column (any codebook) that differs.
+    const int n = std::min(ref.codes.n_frames, t.codes.n_frames);
+    int prefix = 0;
+    for (; prefix < n; ++prefix) {
+        bool same = ref.main_tokens[size_t(prefix)] == t.main_tokens[size_t(prefix)];
+        for (int r = 0; same && r < ref.codes.n_codebooks; ++r) same = ref.codes.at(r, prefix) == t.codes.at(r, prefix);
+        if (!same) break;
+    }
+    q.greedy_exact_prefix = prefix;
+    int equal = 0;
+    const size_t m = std::min(ref.main_tokens.size(), t.main_tokens.size());
+    for (size_t i = 0; i < m; ++i) equal += ref.main_tokens[i] == t.main_tokens[i];
+    q.greedy_agreement = m ? double(equal) / double(m) : 0;
+    // Logits of frame j depend on frames < j: compare while the inputs were identical.
+    const int steps = std::min({int(ref.logits.size()), int(t.logits.size()), logit_steps + 1, prefix + 1});
+    double worst = 0;
+    for (int j = 0; j < steps; ++j) worst = std::max(worst, (ref.logits[size_t(j)] - t.logits[size_t(j)]).abs().max().item<double>());
+    q.max_abs_logit_diff = worst;
+    q.within_tolerance = q.logits_finite && worst <= tolerance;
+}
+
+}  // namespace
+
+double default_logit_tolerance(Precision precision) {
+    switch (precision) {
+    case Precision::Fp32: return 1e-3;
+    case Precision::Fp16: return 0.25;
+    case Precision::Bf16: return 0.5;
+    }
+    return 1e-3;
+}
+
+BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<void(int, const std::string&)>& progress,
+                      const std::function<bool()>& should_abort) {
+    validate(req);
+    BenchReport report;
+    report.reef_version = REEF_VERSION;
+    report.libtorch_version = TORCH_VERSION;
+    const DeviceCaps caps = query_device_caps(req.device);
+    report.device_name = req.device == DeviceKind::Cuda ? (caps.cuda_device_name.empty() ? "cuda" : caps.cuda_device_name) : "cpu";
+    report.model_name = p.info.name;
+    report.model_dir = p.info.model_dir;
+    report.precision = to_string(req.precision);
+    report.started_at = iso_now();
+    report.cpu_threads = at::get_num_threads();
+    report.request = req;
+    report.logit_tolerance = req.logit_tolerance > 0 ? req.logit_tolerance : default_logit_tolerance(req.precision);
+
+    std::vector<ArmTrace> traces(req.arms.size());
+    for (size_t i = 0; i < req.arms.size(); ++i) {
+        ArmResult a;
+        a.arm = req.arms[i];
+        if (progress) progress(int(i), "running " + a.arm.name());
+        try {
+            run_arm(p, req, a, traces[i], should_abort);
+            if (progress)
+                progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");
+        } catch (const ReefError& e) {
+            if (e.error().code == ErrorCode::Cancelled) throw;
+            a.error = e.error().message;
+            if (progress) progress(int(i), a.arm.name() + " not run: " + a.error);
+        }
+        report.arms.push_back(std::move(a));
+    }
+    const ArmResult& ref = report.arms[size_t(req.reference_arm)];
+    for (size_t i = 0; i < report.arms.size(); ++i) {
+        ArmResult& a = report.arms[i];
+        if (!a.ran) continue;
+        if (!ref.ran) {
+            a.quality.within_tolerance = false;
+            continue;
+        }
+        compare(traces[size_t(req.reference_arm)], traces[i], req.logit_steps, report.logit_tolerance, a.quality);
+    }
+    return report;
+}
+
+}  // namespace reef
