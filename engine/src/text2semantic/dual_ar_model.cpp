@@ -1,0 +1,171 @@
+#include "text2semantic/dual_ar_model.h"
+
+#include <cmath>
+
+#include "check.h"
+#include "checkpoint/verify.h"
+#include "text2semantic/model_weights.h"
+#include "text2semantic/rope.h"
+
+namespace reef {
+using t2s::precompute_freqs_cis;
+using t2s::rms_norm;
+
+namespace {
+
+at::Tensor take(const TensorMap& w, const std::string& key) {
+    auto it = w.find(key);
+    if (it == w.end()) throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: missing " + key);
+    return it->second;
+}
+
+at::Tensor take_optional(const TensorMap& w, const std::string& key) {
+    auto it = w.find(key);
+    return it == w.end() ? at::Tensor() : it->second;
+}
+
+BlockWeights take_block(const TensorMap& w, const std::string& p, bool qkv_bias, bool o_bias, bool qk_norm) {
+    BlockWeights b;
+    b.attention.wqkv = take(w, p + "attention.wqkv.weight");
+    if (qkv_bias) b.attention.wqkv_bias = take(w, p + "attention.wqkv.bias");
+    b.attention.wo = take(w, p + "attention.wo.weight");
+    if (o_bias) b.attention.wo_bias = take(w, p + "attention.wo.bias");
+    if (qk_norm) {
+        b.attention.q_norm = take(w, p + "attention.q_norm.weight");
+        b.attention.k_norm = take(w, p + "attention.k_norm.weight");
+    }
+    b.attention_norm = take(w, p + "attention_norm.weight");
+    b.ffn_norm = take(w, p + "ffn_norm.weight");
+    b.feed_forward.w1 = take(w, p + "feed_forward.w1.weight");
+    b.feed_forward.w2 = take(w, p + "feed_forward.w2.weight");
+    b.feed_forward.w3 = take(w, p + "feed_forward.w3.weight");
+    return b;
+}
+
+}  // namespace
+
+DualArModel::DualArModel(DualArConfig config, const TensorMap& w) : m_config(std::move(config)) {
+    const auto& c = m_config;
+    verify_state_dict(w, expected_shapes(c), "text2semantic weights");
+    m_dims = {c.n_head, c.n_local_heads, c.head_dim, c.norm_eps};
+    // fast layers take norm_eps and rope_base from the text config (dataclasses.replace)
+    m_fast_dims = {c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.norm_eps};
+    m_embeddings = take(w, "embeddings.weight");
+    m_codebook_embeddings = take(w, "codebook_embeddings.weight");
+    for (int64_t i = 0; i < c.n_layer; ++i)
+        m_layers.push_back(take_block(w, "layers." + std::to_string(i) + ".", c.attention_qkv_bias,
+                                      c.attention_o_bias, c.attention_qk_norm));
+    m_norm = take(w, "norm.weight");
+    if (!c.tie_word_embeddings) m_output = take(w, "output.weight");
+    if (c.has_fast_project_in()) {
+        m_fast_project_in_w = take(w, "fast_project_in.weight");
+        m_fast_project_in_b = take_optional(w, "fast_project_in.bias");
+    }
+    m_fast_embeddings = take(w, "fast_embeddings.weight");
+    for (int64_t i = 0; i < c.n_fast_layer; ++i)
+        m_fast_layers.push_back(take_block(w, "fast_layers." + std::to_string(i) + ".", c.fast_attention_qkv_bias,
+                                           c.fast_attention_o_bias, c.fast_attention_qk_norm));
+    m_fast_norm = take(w, "fast_norm.weight");
+    m_fast_output = take(w, "fast_output.weight");
+
+    const auto fopts = at::TensorOptions().dtype(at::kFloat).device(device());
+    m_freqs_cis = precompute_freqs_cis(c.max_seq_len, c.head_dim, c.rope_base).to(fopts);
+    m_fast_freqs_cis = precompute_freqs_cis(c.num_codebooks, c.fast_head_dim, c.rope_base).to(fopts);
+    m_codebook_offsets =
+        (at::arange(c.num_codebooks, at::TensorOptions().dtype(at::kLong).device(device())) * c.codebook_size)
+            .view({1, c.num_codebooks, 1});
+    for (const auto& [k, t] : w) m_n_parameters += t.numel();
+}
+
+void DualArModel::set_semantic_range(int64_t begin, int64_t end) {
+    REEF_CHECK(begin >= 0 && begin <= end && end < m_config.vocab_size, "semantic range outside the vocab");
+    m_config.semantic_begin_id = begin;
+    m_config.semantic_end_id = end;
+}
+
+KvCache DualArModel::make_slow_cache(int64_t capacity) const {
+    return KvCache(m_config.n_layer, m_config.n_local_heads, m_config.head_dim, capacity,
+                   m_embeddings.options());
+}
+
+KvCache DualArModel::make_fast_cache() const {
+    // num_codebooks rows, not rounded (fish-speech DualARTransformer.setup_caches)
+    return KvCache(m_config.n_fast_layer, m_config.fast_n_local_heads, m_config.fast_head_dim,
+                   m_config.num_codebooks, m_embeddings.options());
+}
+
+at::Tensor DualArModel::embed(const at::Tensor& inp) const {
+    // inp: [1, N+1, S] -> x: [1, S, C]
+    const auto& c = m_config;
+    const at::Tensor tokens = inp.select(1, 0);                                     // [1, S]
+    const at::Tensor codes = inp.narrow(1, 1, c.num_codebooks) + m_codebook_offsets;  // [1, N, S]
+    at::Tensor vq_sum = at::embedding(m_codebook_embeddings, codes).sum(1);           // [1, S, C]
+    const at::Tensor is_semantic = tokens.ge(c.semantic_begin_id).logical_and(tokens.le(c.semantic_end_id));
+    const at::Tensor sem = is_semantic.unsqueeze(-1);                                  // [1, S, 1]
+    vq_sum = vq_sum.masked_fill(sem.logical_not(), 0);
+    at::Tensor x = at::embedding(m_embeddings, tokens) + vq_sum;
+    if (c.scale_codebook_embeddings) x = at::where(sem, x / std::sqrt(double(c.num_codebooks + 1)), x);
+    return x;
+}
+
+ForwardResult DualArModel::forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode) const {
+    // inp: [1, N+1, S] -> logits [1, 1, V], hidden [1, 1, Cf]
+    const auto& c = m_config;
+    REEF_CHECK(inp.dim() == 3 && inp.size(1) == c.num_codebooks + 1, "forward_generate: inp must be [1, N+1, S]");
+    const int64_t seq_len = inp.size(2);
+    REEF_CHECK(start >= 0 && start + seq_len <= c.max_seq_len, "forward_generate: positions beyond max_seq_len");
+    at::Tensor x = embed(inp);
+    const at::Tensor freqs = m_freqs_cis.narrow(0, start, seq_len);
+    const AttentionSpan span = attention_span(mode, start, seq_len, cache.capacity(), device());
+    const CallSite site = seq_len > 1 ? CallSite::SlowPrefill : CallSite::SlowDecode;
+    for (size_t il = 0; il < m_layers.size(); ++il)
+        x = block_forward(x, m_layers[il], m_dims, freqs, CacheSlot{&cache, int64_t(il), start, &span, site});
+    if (seq_len > 1) x = x.narrow(1, seq_len - 1, 1);
+    const at::Tensor slow_out = rms_norm(x, m_norm, c.norm_eps);
+    ForwardResult r;
+    r.logits = at::linear(slow_out, c.tie_word_embeddings ? m_embeddings : m_output);
+    r.hidden_states = c.norm_fastlayer_input ? slow_out : x;
+    if (m_fast_project_in_w.defined())
+        r.hidden_states = m_fast_project_in_b.defined()
+                              ? at::linear(r.hidden_states, m_fast_project_in_w, m_fast_project_in_b)
+                              : at::linear(r.hidden_states, m_fast_project_in_w);
+    return r;
+}
+
+at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t pos, KvCache& fast_cache,
+                                              KvMode mode) const {
+    // x: [1, 1, Cf] -> logits [1, 1, K]
+    const auto& c = m_config;
+    REEF_CHECK(pos >= 0 && pos < c.num_codebooks, "forward_generate_fast: position outside the codebooks");
+    at::Tensor x = x_in.reshape({x_in.size(0), 1, -1});
+    const at::Tensor freqs = m_fast_freqs_cis.narrow(0, pos, 1);
+    const AttentionSpan span = attention_span(mode, pos, 1, fast_cache.capacity(), device());
+    for (size_t il = 0; il < m_fast_layers.size(); ++il)
+        x = block_forward(x, m_fast_layers[il], m_fast_dims, freqs,
+                          CacheSlot{&fast_cache, int64_t(il), pos, &span, CallSite::FastDecode});
+    return at::linear(rms_norm(x, m_fast_norm, c.norm_eps), m_fast_output);
+}
+
+at::Tensor DualArModel::embed_fast(const at::Tensor& code) const {
+    return at::embedding(m_fast_embeddings, code.reshape({1, 1}));
+}
+
+std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, const TensorMap& weights,
+                                                at::Device device, at::ScalarType dtype, const std::string& what) {
+    verify_state_dict(weights, expected_shapes(config), what);
+    const ExpectedShapes expected = expected_shapes(config);
+    TensorMap converted;
+    for (const auto& [k, t] : weights)
+        if (expected.count(k)) converted[k] = t.to(device, dtype).contiguous();
+    return std::make_unique<DualArModel>(config, converted);
+}
+
+std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
+                                                at::ScalarType dtype) {
+    const DualArConfig config = load_model_config(model_dir);
+    std::string source;
+    const TensorMap weights = read_text2semantic_weights(model_dir, &source);
+    return make_dual_ar_model(config, weights, device, dtype, source);
+}
+
+}  // namespace reef

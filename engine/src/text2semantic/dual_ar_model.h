@@ -1,0 +1,78 @@
+// port of llama.py: DualARTransformer (inference paths only). A slow transformer over tokens
+// (forward_generate) and a fast transformer over the codebooks of one frame
+// (forward_generate_fast). Stateless apart from the caches the caller passes in.
+// N=num_codebooks, S=positions in this call, C=dim, Cf=fast_dim, V=vocab, K=codebook_size.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "checkpoint/tensor_map.h"
+#include "reef/engine_types.h"
+#include "text2semantic/kv_cache.h"
+#include "text2semantic/layers.h"
+#include "text2semantic/model_config.h"
+
+namespace reef {
+
+struct ForwardResult {
+    at::Tensor logits;         // [1, 1, V]
+    at::Tensor hidden_states;  // [1, 1, Cf]: normed (S2) or un-normed (S1) last position, projected
+};
+
+class DualArModel {
+public:
+    // weights: internal names (expected_shapes), already on the run device and dtype. Throws
+    // ReefError(ShapeMismatch) naming the first missing or mis-shaped key.
+    DualArModel(DualArConfig config, const TensorMap& weights);
+
+    const DualArConfig& config() const { return m_config; }
+    at::Device device() const { return m_embeddings.device(); }
+    at::ScalarType dtype() const { return m_embeddings.scalar_type(); }
+    int64_t n_parameters() const { return m_n_parameters; }
+    // fish-speech injects these from the tokenizer at load (§2.2 step 2).
+    void set_semantic_range(int64_t begin, int64_t end);
+
+    // Caches in the model dtype/device: slow [1, n_local_heads, capacity, head_dim] per layer;
+    // fast [1, fast_n_local_heads, num_codebooks, fast_head_dim] per fast layer.
+    KvCache make_slow_cache(int64_t capacity) const;
+    KvCache make_fast_cache() const;
+
+    // port of BaseTransformer.forward_generate + DualARTransformer.forward_generate.
+    // inp: [1, N+1, S] int64 at positions start..start+S-1 -> logits of the last position.
+    // Prompts use CallSite::SlowPrefill (S > 1), steps SlowDecode.
+    ForwardResult forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode) const;
+
+    // port of DualARTransformer.forward_generate_fast. x: [1, 1, Cf] at fast position pos -> [1, 1, K]
+    at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast_cache, KvMode mode) const;
+
+    // fast_embeddings[code]: code [1] int64 -> [1, 1, Cf]
+    at::Tensor embed_fast(const at::Tensor& code) const;
+
+private:
+    at::Tensor embed(const at::Tensor& inp) const;  // [1, N+1, S] -> [1, S, C]
+
+    DualArConfig m_config;
+    BlockDims m_dims, m_fast_dims;
+    at::Tensor m_embeddings, m_codebook_embeddings, m_norm, m_output;
+    std::vector<BlockWeights> m_layers, m_fast_layers;
+    at::Tensor m_fast_project_in_w, m_fast_project_in_b;
+    at::Tensor m_fast_embeddings, m_fast_norm, m_fast_output;
+    at::Tensor m_freqs_cis, m_fast_freqs_cis;  // [max_seq_len, D/2, 2], [N, Df/2, 2] float32
+    at::Tensor m_codebook_offsets;             // [1, N, 1] = i·K
+    int64_t m_n_parameters = 0;
+};
+
+// Loads a model folder: config.json, weight files (read_text2semantic_weights), strict
+// verification against expected_shapes, conversion to device/dtype.
+std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
+                                                at::ScalarType dtype);
+// The same from an in-memory state dict (internal names), verified strictly; `what` names the
+// source in errors.
+std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, const TensorMap& weights,
+                                                at::Device device, at::ScalarType dtype,
+                                                const std::string& what = "state dict");
+
+}  // namespace reef

@@ -1,0 +1,84 @@
+// port of fish-speech text2semantic/inference.py: decode_one_token_ar, decode_n_tokens, generate
+// (HEAD rules for S2 folders, S1-era rules of d3df505 for S1 folders; fish-speech-spec §4).
+// N=num_codebooks, T=prompt length, n=generated frames, V=vocab, K=codebook_size.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reef/engine_types.h"
+#include "text2semantic/dual_ar_model.h"
+#include "text2semantic/kv_cache.h"
+#include "text2semantic/sampler.h"
+
+namespace reef {
+
+struct TokenIds {
+    int64_t semantic_begin = 0, semantic_end = 0, im_end = -1;
+};
+
+// The caches a loaded model keeps between requests; generate() sizes them to each request.
+struct Text2SemanticCaches {
+    KvCache slow, fast;
+    // Allocates on first use, grows the slow cache (copy) when `capacity` rows are needed.
+    void prepare(const DualArModel& model, int64_t capacity);
+};
+
+struct GenerateOptions {
+    SampleKnobs knobs;                 // temperature / top_p / top_k; greedy when t <= 0 or top_k == 1
+    double repetition_penalty = 1.1;   // S1 decoding only
+    int64_t max_new_tokens = 1024;     // frames; 0 = up to max_seq_len − T (fish-speech)
+    KvMode kv_mode = KvMode::ActivePrefix;
+    int64_t kv_margin = 64;            // cache rows beyond T + max_new_tokens
+    bool suppress_im_end = false;      // bench: run exactly max_new_tokens frames
+    int capture_logits_frames = 0;     // keep the raw slow logits of the first K frames (frame 0 = prefill)
+    std::function<bool()> should_abort;  // checked before every frame
+    // frame index (within this generate call), column [main, c0..c_{N-1}], ms of that frame
+    std::function<void(int frame, const std::vector<int32_t>& column, double frame_ms)> on_frame;
+};
+
+struct GenerateStats {
+    int64_t prompt_tokens = 0;
+    double prefill_ms = 0;            // prefill forward + the first frame's fast steps
+    std::vector<double> step_ms;      // one per decode frame after the first
+    int frames = 0;                   // columns generated, the im_end column included
+    std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
+    std::vector<at::Tensor> captured_logits;  // [V] float32 CPU, raw (unbiased) slow logits
+    int64_t kv_capacity = 0;          // slow cache rows after sizing
+};
+
+// Everything one decode step needs besides the model and caches.
+struct DecodeContext {
+    const DualArModel* model = nullptr;
+    Text2SemanticCaches* caches = nullptr;
+    TokenIds ids;
+    SampleKnobs knobs, high_knobs;  // high_knobs: the RAS fallback (temperature 1.0, top_p 0.9)
+    double repetition_penalty = 1.0;
+    at::Tensor semantic_logit_bias;  // [V] float32 (S2 only)
+    KvMode kv_mode = KvMode::ActivePrefix;
+    at::Generator* gen = nullptr;
+    bool s1 = false;
+};
+
+// port of decode_one_token_ar: one slow forward over x ([1, N+1, S] at positions start..) and the
+// N fast steps. ras / rep are null at prefill. captured (if not null) receives the raw logits.
+// -> the column [main, c0, .., c_{N-1}]
+std::vector<int64_t> decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, RasWindow* ras,
+                                      RepetitionWindow* rep, at::Tensor* captured);
+
+// port of decode_n_tokens: feeds `first` back at input_pos, then each new column, until
+// num_new_tokens frames, im_end (kept in the output) or an abort. Appends to columns / stats.
+void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int64_t input_pos,
+                     int64_t num_new_tokens, const GenerateOptions& opts, std::vector<std::vector<int64_t>>& columns,
+                     GenerateStats& stats);
+
+// port of generate: prompt [N+1, T] int64 -> codes [N, n] int64 on the CPU, without the im_end
+// column when generation stopped on it (fish-speech's generate_long drops the last column
+// always, even without im_end; we keep real frames). Runs under c10::InferenceMode.
+// Throws ReefError(InvalidArgument) when T >= max_seq_len or the prompt is malformed.
+at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const at::Tensor& prompt,
+                    const TokenIds& ids, const GenerateOptions& opts, at::Generator& gen, GenerateStats& stats);
+
+}  // namespace reef

@@ -1,0 +1,89 @@
+#include "text2semantic/kv_cache.h"
+
+#include <algorithm>
+#include <string>
+
+#include "check.h"
+#include "text2semantic/model_config.h"
+
+namespace reef {
+
+KvCache::KvCache(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t capacity, at::TensorOptions options)
+    : m_capacity(find_multiple(capacity, 8)) {
+    REEF_CHECK(n_layer > 0 && n_heads > 0 && head_dim > 0 && capacity > 0, "KvCache: bad sizes");
+    for (int64_t il = 0; il < n_layer; ++il) {
+        m_k.push_back(at::zeros({1, n_heads, m_capacity, head_dim}, options));
+        m_v.push_back(at::zeros({1, n_heads, m_capacity, head_dim}, options));
+    }
+}
+
+int64_t KvCache::bytes() const {
+    int64_t n = 0;
+    for (size_t i = 0; i < m_k.size(); ++i) n += m_k[i].nbytes() + m_v[i].nbytes();
+    return n;
+}
+
+void KvCache::ensure_capacity(int64_t capacity) {
+    REEF_CHECK(!empty(), "KvCache::ensure_capacity on an unallocated cache");
+    if (capacity <= m_capacity) return;
+    const int64_t grown = find_multiple(capacity, 8);
+    for (size_t il = 0; il < m_k.size(); ++il) {
+        for (auto* t : {&m_k[il], &m_v[il]}) {
+            auto sizes = t->sizes().vec();
+            sizes[2] = grown;
+            at::Tensor bigger = at::zeros(sizes, t->options());
+            bigger.narrow(2, 0, m_capacity).copy_(*t);
+            *t = bigger;
+        }
+    }
+    m_capacity = grown;
+}
+
+void KvCache::update(int64_t il, int64_t start, const at::Tensor& k, const at::Tensor& v) {
+    // k, v: [1, H, S, D] -> rows start..start+S-1 of layer il
+    const int64_t s = k.size(2);
+    REEF_CHECK(il >= 0 && il < n_layer(), "KvCache::update: layer out of range");
+    if (start < 0 || start + s > m_capacity)
+        throw ReefError(ErrorCode::Internal, "KV cache overflow: positions " + std::to_string(start) + ".." +
+                                                 std::to_string(start + s - 1) + " but capacity " +
+                                                 std::to_string(m_capacity));
+    m_k[size_t(il)].narrow(2, start, s).copy_(k);
+    m_v[size_t(il)].narrow(2, start, s).copy_(v);
+}
+
+at::Tensor KvCache::keys(int64_t il, int64_t len) const {
+    REEF_CHECK(len >= 1 && len <= m_capacity, "KvCache::keys: length outside the cache");
+    return m_k[size_t(il)].narrow(2, 0, len);
+}
+
+at::Tensor KvCache::values(int64_t il, int64_t len) const {
+    REEF_CHECK(len >= 1 && len <= m_capacity, "KvCache::values: length outside the cache");
+    return m_v[size_t(il)].narrow(2, 0, len);
+}
+
+void KvCache::reset() {
+    for (size_t il = 0; il < m_k.size(); ++il) {
+        m_k[il].zero_();
+        m_v[il].zero_();
+    }
+}
+
+int64_t kv_capacity_for(int64_t prompt_len, int64_t max_new_tokens, int64_t margin, int64_t max_seq_len) {
+    const int64_t want = find_multiple(prompt_len + max_new_tokens + std::max<int64_t>(margin, 0), 8);
+    return std::min(want, find_multiple(max_seq_len, 8));
+}
+
+AttentionSpan attention_span(KvMode mode, int64_t start, int64_t seq_len, int64_t capacity, at::Device device) {
+    AttentionSpan span;
+    span.kv_len = mode == KvMode::Full ? capacity : start + seq_len;
+    REEF_CHECK(start + seq_len <= capacity, "attention_span: positions beyond the cache");
+    if (mode == KvMode::ActivePrefix && seq_len == 1) return span;
+    // key j is visible to query i iff j <= start + i (causal_mask[input_pos, :kv_len])
+    const auto opts = at::TensorOptions().dtype(at::kLong).device(device);
+    const at::Tensor q_pos = at::arange(start, start + seq_len, opts).view({seq_len, 1});
+    const at::Tensor k_pos = at::arange(span.kv_len, opts).view({1, span.kv_len});
+    span.mask = k_pos.le(q_pos).view({1, 1, seq_len, span.kv_len});
+    return span;
+}
+
+}  // namespace reef

@@ -1,0 +1,61 @@
+#include "text2semantic/layers.h"
+
+#include "check.h"
+#include "runtime/attention.h"
+#include "text2semantic/rope.h"
+
+namespace reef {
+using t2s::apply_rotary_emb;
+using t2s::rms_norm;
+
+namespace {
+
+at::Tensor linear(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b) {
+    return b.defined() ? at::linear(x, w, b) : at::linear(x, w);
+}
+
+}  // namespace
+
+at::Tensor t2s::rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
+    const at::Tensor xf = x.to(at::kFloat);
+    const at::Tensor normed = xf * at::rsqrt(xf.mul(xf).mean(-1, /*keepdim=*/true) + eps);
+    return normed.to(x.scalar_type()) * weight;
+}
+
+at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
+    return at::linear(at::silu(at::linear(x, w.w1)) * at::linear(x, w.w3), w.w2);
+}
+
+at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
+                             const at::Tensor& freqs_cis, const CacheSlot& slot) {
+    const int64_t bsz = x.size(0), seqlen = x.size(1);
+    const int64_t q_size = dims.n_head * dims.head_dim, kv_size = dims.n_local_heads * dims.head_dim;
+    const auto parts = linear(x, w.wqkv, w.wqkv_bias).split_with_sizes({q_size, kv_size, kv_size}, -1);
+    at::Tensor q = parts[0].view({bsz, seqlen, dims.n_head, dims.head_dim});
+    at::Tensor k = parts[1].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
+    at::Tensor v = parts[2].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
+    if (w.q_norm.defined()) {
+        // torch.nn.RMSNorm over the head dim, before RoPE (Qwen3-style qk norm)
+        q = at::rms_norm(q, {dims.head_dim}, w.q_norm, dims.norm_eps);
+        k = at::rms_norm(k, {dims.head_dim}, w.k_norm, dims.norm_eps);
+    }
+    q = apply_rotary_emb(q, freqs_cis).transpose(1, 2);  // [B, H, S, D]
+    k = apply_rotary_emb(k, freqs_cis).transpose(1, 2);  // [B, Hkv, S, D]
+    v = v.transpose(1, 2);
+
+    REEF_CHECK(slot.cache != nullptr && slot.span != nullptr, "attention_forward needs a cache slot");
+    slot.cache->update(slot.layer, slot.start, k, v);
+    const at::Tensor keys = slot.cache->keys(slot.layer, slot.span->kv_len);
+    const at::Tensor values = slot.cache->values(slot.layer, slot.span->kv_len);
+    const at::Tensor y = attention(slot.site, q, keys, values, slot.span->mask);  // [B, H, S, D]
+    return linear(y.transpose(1, 2).contiguous().view({bsz, seqlen, q_size}), w.wo, w.wo_bias);
+}
+
+at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
+                         const at::Tensor& freqs_cis, const CacheSlot& slot) {
+    const at::Tensor h = x + attention_forward(rms_norm(x, w.attention_norm, dims.norm_eps), w.attention, dims,
+                                               freqs_cis, slot);
+    return h + feed_forward(rms_norm(h, w.ffn_norm, dims.norm_eps), w.feed_forward);
+}
+
+}  // namespace reef

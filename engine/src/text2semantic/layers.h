@@ -1,0 +1,66 @@
+// The building blocks of fish-speech's TransformerBlock (llama.py: RMSNorm, Attention, FeedForward,
+// TransformerBlock) as plain functions over weight structs: no torch::nn, no module state.
+// B=batch (1), S=positions in this call, C=model dim, H=query heads, Hkv=kv heads, D=head dim.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <optional>
+
+#include "reef/engine_types.h"
+#include "text2semantic/kv_cache.h"
+
+namespace reef {
+
+struct AttentionWeights {
+    at::Tensor wqkv;            // [(H + 2·Hkv)·D, C]: rows q, then k, then v
+    at::Tensor wqkv_bias;       // undefined unless attention_qkv_bias
+    at::Tensor wo;              // [C, H·D]
+    at::Tensor wo_bias;         // undefined unless attention_o_bias
+    at::Tensor q_norm, k_norm;  // [D]; undefined unless attention_qk_norm
+};
+
+struct FeedForwardWeights {
+    at::Tensor w1, w3;  // [I, C]
+    at::Tensor w2;      // [C, I]
+};
+
+struct BlockWeights {
+    AttentionWeights attention;
+    FeedForwardWeights feed_forward;
+    at::Tensor attention_norm, ffn_norm;  // [C]
+};
+
+struct BlockDims {
+    int64_t n_head = 0, n_local_heads = 0, head_dim = 0;
+    double norm_eps = 1e-5;
+};
+
+// Where a block reads and writes its keys and values in this call.
+struct CacheSlot {
+    KvCache* cache = nullptr;
+    int64_t layer = 0;
+    int64_t start = 0;          // position of the first query (input_pos[0])
+    const AttentionSpan* span = nullptr;
+    CallSite site = CallSite::SlowDecode;
+};
+
+namespace t2s {
+// port of llama.py: RMSNorm.forward — x·rsqrt(mean(x²) + eps) in fp32, cast back, then × weight.
+// x: [..., C] -> [..., C]
+at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps);
+}  // namespace t2s
+
+// port of llama.py: FeedForward.forward (SwiGLU) — w2(silu(w1 x) ⊙ w3 x). x: [B, S, C] -> [B, S, C]
+at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w);
+
+// port of llama.py: Attention.forward with a KV cache; GQA through SDPA's enable_gqa (no
+// repeat_interleave). x: [B, S, C], freqs_cis: [S, D/2, 2] -> [B, S, C]
+at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
+                             const at::Tensor& freqs_cis, const CacheSlot& slot);
+
+// port of llama.py: TransformerBlock.forward — pre-norm residual attention then FFN.
+// x: [B, S, C] -> [B, S, C]
+at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
+                         const at::Tensor& freqs_cis, const CacheSlot& slot);
+
+}  // namespace reef

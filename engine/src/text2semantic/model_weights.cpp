@@ -1,0 +1,152 @@
+#include "text2semantic/model_weights.h"
+
+#include <filesystem>
+
+#include "check.h"
+#include "checkpoint/pth_reader.h"
+#include "checkpoint/safetensors.h"
+
+namespace reef {
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+void add_block(ExpectedShapes& out, const std::string& p, int64_t dim, int64_t n_head, int64_t n_local, int64_t hd,
+               int64_t inter, bool qkv_bias, bool o_bias, bool qk_norm) {
+    const int64_t qkv = (n_head + 2 * n_local) * hd;
+    out[p + "attention.wqkv.weight"] = {qkv, dim};
+    if (qkv_bias) out[p + "attention.wqkv.bias"] = {qkv};
+    out[p + "attention.wo.weight"] = {dim, n_head * hd};
+    if (o_bias) out[p + "attention.wo.bias"] = {dim};
+    if (qk_norm) {
+        out[p + "attention.q_norm.weight"] = {hd};
+        out[p + "attention.k_norm.weight"] = {hd};
+    }
+    out[p + "attention_norm.weight"] = {dim};
+    out[p + "ffn_norm.weight"] = {dim};
+    out[p + "feed_forward.w1.weight"] = {inter, dim};
+    out[p + "feed_forward.w3.weight"] = {inter, dim};
+    out[p + "feed_forward.w2.weight"] = {dim, inter};
+}
+
+}  // namespace
+
+ExpectedShapes expected_shapes(const DualArConfig& c) {
+    ExpectedShapes out;
+    out["embeddings.weight"] = {c.vocab_size, c.dim};
+    out["codebook_embeddings.weight"] = {c.codebook_size * c.num_codebooks, c.dim};
+    for (int64_t i = 0; i < c.n_layer; ++i)
+        add_block(out, "layers." + std::to_string(i) + ".", c.dim, c.n_head, c.n_local_heads, c.head_dim,
+                  c.intermediate_size, c.attention_qkv_bias, c.attention_o_bias, c.attention_qk_norm);
+    out["norm.weight"] = {c.dim};
+    if (!c.tie_word_embeddings) out["output.weight"] = {c.vocab_size, c.dim};
+    if (c.has_fast_project_in()) {
+        out["fast_project_in.weight"] = {c.fast_dim, c.dim};
+        out["fast_project_in.bias"] = {c.fast_dim};
+    }
+    out["fast_embeddings.weight"] = {c.codebook_size, c.fast_dim};
+    for (int64_t i = 0; i < c.n_fast_layer; ++i)
+        add_block(out, "fast_layers." + std::to_string(i) + ".", c.fast_dim, c.fast_n_head, c.fast_n_local_heads,
+                  c.fast_head_dim, c.fast_intermediate_size, c.fast_attention_qkv_bias, c.fast_attention_o_bias,
+                  c.fast_attention_qk_norm);
+    out["fast_norm.weight"] = {c.fast_dim};
+    out["fast_output.weight"] = {c.codebook_size, c.fast_dim};
+    return out;
+}
+
+TensorMap remap_fish_qwen3_omni_keys(TensorMap weights) {
+    bool hf = false;
+    for (const auto& [k, v] : weights) hf = hf || starts_with(k, "text_model.") || starts_with(k, "audio_decoder.");
+    if (!hf) return weights;
+    TensorMap out;
+    for (auto& [k, v] : weights) {
+        std::string key = k;
+        if (starts_with(k, "text_model.model.")) {
+            key = k.substr(std::string("text_model.model.").size());
+        } else if (starts_with(k, "audio_decoder.")) {
+            const std::string suffix = k.substr(std::string("audio_decoder.").size());
+            key = starts_with(suffix, "codebook_embeddings.") ? suffix : "fast_" + suffix;
+        }
+        out[key] = std::move(v);
+    }
+    return out;
+}
+
+TensorMap to_fish_qwen3_omni_keys(const TensorMap& weights) {
+    TensorMap out;
+    for (const auto& [k, v] : weights) {
+        if (starts_with(k, "codebook_embeddings."))
+            out["audio_decoder." + k] = v;
+        else if (starts_with(k, "fast_"))
+            out["audio_decoder." + k.substr(5)] = v;
+        else
+            out["text_model.model." + k] = v;
+    }
+    return out;
+}
+
+TensorMap normalize_pth_keys(TensorMap weights) {
+    // load_pth flattens a {"state_dict": {...}} wrapper to "state_dict.<key>".
+    bool wrapped = false;
+    for (const auto& [k, v] : weights) wrapped = wrapped || starts_with(k, "state_dict.");
+    if (wrapped) {
+        TensorMap inner;
+        for (auto& [k, v] : weights)
+            if (starts_with(k, "state_dict.")) inner[k.substr(11)] = std::move(v);
+        weights = std::move(inner);
+    }
+    bool prefixed = !weights.empty();
+    for (const auto& [k, v] : weights) prefixed = prefixed && starts_with(k, "model.");
+    TensorMap out;
+    for (auto& [k, v] : weights) {
+        std::string key = k;
+        if (prefixed)  // Python's k.replace("model.", ""): every occurrence
+            for (size_t pos; (pos = key.find("model.")) != std::string::npos;) key.erase(pos, 6);
+        if (key.find("audio_") != std::string::npos) continue;
+        out[key] = std::move(v);
+    }
+    return out;
+}
+
+void merge_split_qkv(TensorMap& weights) {
+    std::vector<std::string> prefixes;
+    for (const auto& [k, v] : weights) {
+        const auto pos = k.rfind("wq.weight");
+        if (pos != std::string::npos && pos + 9 == k.size()) prefixes.push_back(k.substr(0, pos));
+    }
+    for (const auto& p : prefixes) {
+        auto q = weights.find(p + "wq.weight"), k = weights.find(p + "wk.weight"), v = weights.find(p + "wv.weight");
+        if (k == weights.end() || v == weights.end())
+            throw ReefError(ErrorCode::ShapeMismatch, p + "wq.weight present without " + p + "wk/wv.weight");
+        weights[p + "wqkv.weight"] = at::cat({q->second, k->second, v->second}, 0);
+        weights.erase(p + "wq.weight");
+        weights.erase(p + "wk.weight");
+        weights.erase(p + "wv.weight");
+    }
+}
+
+TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source) {
+    namespace fs = std::filesystem;
+    const fs::path dir(model_dir);
+    TensorMap weights;
+    std::string file;
+    if (fs::exists(dir / "model.safetensors.index.json")) {
+        file = (dir / "model.safetensors.index.json").string();
+        weights = remap_fish_qwen3_omni_keys(load_safetensors_index(file));
+    } else if (fs::exists(dir / "model.safetensors")) {
+        file = (dir / "model.safetensors").string();
+        weights = remap_fish_qwen3_omni_keys(load_safetensors(file));
+    } else if (fs::exists(dir / "model.pth")) {
+        file = (dir / "model.pth").string();
+        weights = normalize_pth_keys(load_pth(file));
+    } else {
+        throw ReefError(ErrorCode::ModelNotFound,
+                        model_dir + ": no model weights (model.safetensors.index.json, model.safetensors or model.pth)",
+                        "choose a fish-speech model folder or create a demo model");
+    }
+    merge_split_qkv(weights);
+    if (source) *source = file;
+    return weights;
+}
+
+}  // namespace reef

@@ -1,0 +1,80 @@
+// Sampling (fish-speech-spec §4.1, §4.2, §4.9): pure functions over one logits row plus the two
+// stateful windows (RAS for S2, the S1 repetition-penalty window). Probabilities are computed in
+// fp32 (fish-speech uses the model dtype; the distribution is the same). V=vocab or codebook width.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace reef {
+
+inline constexpr int kRasWinSize = 10;      // RAS_WIN_SIZE
+inline constexpr double kRasHighTemp = 1.0;  // RAS_HIGH_TEMP
+inline constexpr double kRasHighTopP = 0.9;  // RAS_HIGH_TOP_P
+inline constexpr int kS1PenaltyWindow = 16;  // S1-era decode_n_tokens win_size
+inline constexpr int64_t kS1FastLogits = 1024;  // S1-era short_logits width
+
+struct SampleKnobs {
+    double temperature = 0.8;
+    double top_p = 0.8;
+    int64_t top_k = 30;  // >= V disables top-k (S1 has none)
+    bool greedy() const { return temperature <= 0.0 || top_k == 1; }
+};
+
+// Rounds temperature / top_p through the model dtype, as fish-speech builds them as tensors of it
+// (0.8 in bf16 = 0.80078125).
+SampleKnobs round_knobs(const SampleKnobs& knobs, at::ScalarType dtype);
+
+// port of inference.py: logits_to_probs. logits: [V] -> probs [V] float32.
+// Top-p on the UN-tempered softmax with the exclusive crossing rule (the token whose cumulative
+// probability crosses top_p is removed), rank 0 always kept, ranks >= top_k removed, then
+// ÷ max(temperature, 1e-5) and softmax.
+at::Tensor logits_to_probs(const at::Tensor& logits, double temperature, double top_p, int64_t top_k);
+
+// port of inference.py: multinomial_sample_one_no_sync — argmax(probs / −log U), U = rand_like(probs)
+// drawn from `gen` (one draw of probs.numel() values). probs: [V] -> [1] int64
+at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen);
+
+// port of inference.py: sample — logits_to_probs then the exponential race; greedy = argmax with
+// no RNG draw. logits: [V] (any shape, flattened) -> [1] int64 on the logits' device.
+at::Tensor sample(const at::Tensor& logits, const SampleKnobs& knobs, at::Generator& gen);
+
+// The constrained-decoding bias of generate(): 0 on [semantic_begin, semantic_end] and at im_end
+// (unless suppressed, for fixed-length bench runs), −inf elsewhere. -> [V] float32
+at::Tensor semantic_logit_bias(int64_t vocab_size, int64_t semantic_begin, int64_t semantic_end, int64_t im_end,
+                               bool suppress_im_end, at::Device device);
+
+// S1-era logits_to_probs penalty: for each id in `window` (duplicates count once),
+// score < 0 ? score·rp : score/rp. logits: [V] float32, modified in place.
+void apply_repetition_penalty(at::Tensor& logits, const std::vector<int64_t>& window, double repetition_penalty);
+
+// RAS window of decode_n_tokens: the last kRasWinSize main tokens, zero-initialised; the prefill
+// token is not inserted. A semantic candidate found here is replaced by the high-temperature draw.
+class RasWindow {
+public:
+    RasWindow() : m_ids(kRasWinSize, 0) {}
+    bool contains(int64_t id) const;
+    void accept(int64_t id);
+
+private:
+    std::deque<int64_t> m_ids;
+};
+
+// S1-era previous_tokens window per row (row 0 = main token, row k+1 = codebook k): the first
+// kS1PenaltyWindow slots are zeros until filled, then the last kS1PenaltyWindow tokens.
+class RepetitionWindow {
+public:
+    explicit RepetitionWindow(int64_t rows) : m_history(size_t(rows)) {}
+    std::vector<int64_t> window(int64_t row) const;
+    void accept(const std::vector<int64_t>& column);  // one value per row
+
+private:
+    std::vector<std::vector<int64_t>> m_history;
+};
+
+// A per-request generator on the logits' device, seeded like torch.manual_seed(seed) on it.
+at::Generator make_request_generator(at::Device device, uint64_t seed);
+
+}  // namespace reef

@@ -1,0 +1,13 @@
+# text2semantic model sources of reef_engine: config, weights, layers, RoPE, KV cache, dual-AR
+# model, sampler, generator, demo writer.
+target_sources(reef_engine PRIVATE
+  src/text2semantic/model_config.cpp
+  src/text2semantic/model_weights.cpp
+  src/text2semantic/rope.cpp
+  src/text2semantic/layers.cpp
+  src/text2semantic/kv_cache.cpp
+  src/text2semantic/dual_ar_model.cpp
+  src/text2semantic/sampler.cpp
+  src/text2semantic/generator.cpp
+  src/text2semantic/demo_text2semantic.cpp
+)

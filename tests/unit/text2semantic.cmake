@@ -1,0 +1,6 @@
+# text2semantic model tests: config, sampler, KV cache, dual-AR model, generator (tiny in-memory models).
+reef_add_test(tst_model_config SOURCES tst_model_config.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_sampler SOURCES tst_sampler.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_dual_ar SOURCES tst_dual_ar.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_kv_cache SOURCES tst_kv_cache.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_generator SOURCES tst_generator.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)

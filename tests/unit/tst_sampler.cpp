@@ -1,0 +1,178 @@
+// Sampling on hand-made distributions, without a model (style-anchors rule 6): the top-p crossing
+// rule, top-k, temperature, greedy, the exponential race's frequencies, the bias, RAS and the S1
+// repetition penalty.
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+#include <vector>
+
+#include "check.h"
+#include "text2semantic/sampler.h"
+
+using namespace reef;
+
+namespace {
+
+at::Tensor logits_of(const std::vector<double>& probs) {
+    return at::log(at::tensor(probs, at::kDouble)).to(at::kFloat);
+}
+
+}  // namespace
+
+TEST_CASE(top_p_removes_the_crossing_token) {
+    // sorted probs 0.5, 0.3, 0.15, 0.05: cum 0.5, 0.8, 0.95, 1.0
+    const at::Tensor logits = logits_of({0.15, 0.5, 0.05, 0.3});
+    // top_p 0.7: cum 0.8 > 0.7 removes rank 1 (the crossing token); only rank 0 is kept (HF keeps it)
+    at::Tensor p = logits_to_probs(logits, 1.0, 0.7, 100);
+    CHECK_NEAR(p[1].item<float>(), 1.0, 1e-6);
+    CHECK_NEAR(p[3].item<float>(), 0.0, 0);
+    // top_p 0.85: ranks 0, 1 kept (cum 0.5, 0.8), renormalised 0.5/0.8, 0.3/0.8
+    p = logits_to_probs(logits, 1.0, 0.85, 100);
+    CHECK_NEAR(p[1].item<float>(), 0.625, 1e-6);
+    CHECK_NEAR(p[3].item<float>(), 0.375, 1e-6);
+    CHECK_NEAR(p[0].item<float>(), 0.0, 0);
+    // top_p tiny: rank 0 is always kept
+    p = logits_to_probs(logits, 1.0, 1e-6, 100);
+    CHECK_NEAR(p[1].item<float>(), 1.0, 1e-6);
+    // top_p 1.0: nothing removed (cum never exceeds 1 by more than rounding) -> original probs
+    p = logits_to_probs(logits, 1.0, 1.0, 100);
+    CHECK_NEAR(p[2].item<float>(), 0.05, 1e-5);
+}
+
+TEST_CASE(top_p_uses_untempered_probabilities) {
+    // With temperature 0.5 the tempered probs would be sharper, but the cut is on the raw softmax.
+    const at::Tensor logits = logits_of({0.5, 0.3, 0.2});
+    const at::Tensor p = logits_to_probs(logits, 0.5, 0.85, 100);
+    // kept: ranks 0, 1; tempered: 0.5², 0.3² renormalised
+    CHECK_NEAR(p[0].item<float>(), 0.25 / 0.34, 1e-5);
+    CHECK_NEAR(p[1].item<float>(), 0.09 / 0.34, 1e-5);
+    CHECK_NEAR(p[2].item<float>(), 0.0, 0);
+}
+
+TEST_CASE(top_k_and_temperature) {
+    const at::Tensor logits = logits_of({0.1, 0.2, 0.3, 0.4});
+    at::Tensor p = logits_to_probs(logits, 1.0, 1.0, 2);
+    CHECK_NEAR(p[3].item<float>(), 0.4 / 0.7, 1e-5);
+    CHECK_NEAR(p[2].item<float>(), 0.3 / 0.7, 1e-5);
+    CHECK_NEAR(p[1].item<float>(), 0.0, 0);
+    // temperature 2: p ∝ sqrt(p)
+    p = logits_to_probs(logits, 2.0, 1.0, 100);
+    const double z = std::sqrt(0.1) + std::sqrt(0.2) + std::sqrt(0.3) + std::sqrt(0.4);
+    CHECK_NEAR(p[0].item<float>(), std::sqrt(0.1) / z, 1e-5);
+    // temperature 0 is clipped to 1e-5: one-hot on the argmax
+    p = logits_to_probs(logits, 0.0, 1.0, 100);
+    CHECK_NEAR(p[3].item<float>(), 1.0, 1e-6);
+}
+
+TEST_CASE(greedy_takes_the_argmax_without_rng) {
+    at::Generator gen = make_request_generator(at::kCPU, 1);
+    at::Generator ref = make_request_generator(at::kCPU, 1);
+    const at::Tensor logits = logits_of({0.1, 0.2, 0.6, 0.1});
+    CHECK_EQ(sample(logits, SampleKnobs{0.0, 0.8, 30}, gen).item<int64_t>(), 2);
+    CHECK_EQ(sample(logits, SampleKnobs{0.8, 0.8, 1}, gen).item<int64_t>(), 2);
+    // no draw was made: the generator still gives the reference stream
+    CHECK_NEAR(at::rand({1}, gen).item<float>(), at::rand({1}, ref).item<float>(), 0);
+}
+
+TEST_CASE(exponential_race_matches_the_distribution) {
+    const std::vector<double> probs{0.05, 0.4, 0.25, 0.2, 0.1};
+    const at::Tensor logits = logits_of(probs);
+    at::Generator gen = make_request_generator(at::kCPU, 1234);
+    const int n = 20000;
+    std::vector<int> counts(probs.size(), 0);
+    for (int i = 0; i < n; ++i) ++counts[size_t(sample(logits, SampleKnobs{1.0, 1.0, 100}, gen).item<int64_t>())];
+    double chi2 = 0;
+    for (size_t i = 0; i < probs.size(); ++i) {
+        const double e = n * probs[i];
+        chi2 += (counts[i] - e) * (counts[i] - e) / e;
+    }
+    // 4 degrees of freedom: P(chi2 > 18.47) = 0.001
+    CHECK(chi2 < 18.47);
+    // top_p 0.7 (cum 0.4, 0.65, 0.85): ranks 0, 1 kept -> only ids 1 and 2, 0.4:0.25
+    std::vector<int> cut(probs.size(), 0);
+    for (int i = 0; i < 4000; ++i) ++cut[size_t(sample(logits, SampleKnobs{1.0, 0.7, 100}, gen).item<int64_t>())];
+    CHECK_EQ(cut[0] + cut[3] + cut[4], 0);
+    CHECK_NEAR(double(cut[1]) / 4000, 0.4 / 0.65, 0.03);
+}
+
+TEST_CASE(same_seed_same_draws) {
+    const at::Tensor logits = at::randn({1000});
+    at::Generator a = make_request_generator(at::kCPU, 99), b = make_request_generator(at::kCPU, 99);
+    at::Generator c = make_request_generator(at::kCPU, 100);
+    int same_c = 0;
+    for (int i = 0; i < 50; ++i) {
+        const int64_t x = sample(logits, SampleKnobs{1.0, 0.95, 200}, a).item<int64_t>();
+        const int64_t y = sample(logits, SampleKnobs{1.0, 0.95, 200}, b).item<int64_t>();
+        const int64_t z = sample(logits, SampleKnobs{1.0, 0.95, 200}, c).item<int64_t>();
+        CHECK_EQ(x, y);
+        same_c += x == z;
+    }
+    CHECK(same_c < 50);
+}
+
+TEST_CASE(stream_matches_torch_manual_seed_order) {
+    // multinomial_sample_one_no_sync consumes exactly one rand_like(probs) per call, so a
+    // generator seeded like torch.manual_seed(s) reproduces fish-speech's q = -log(U) draws.
+    at::Generator gen = make_request_generator(at::kCPU, 42);
+    at::Generator ref = at::make_generator<at::CPUGeneratorImpl>(42);
+    const at::Tensor probs = at::softmax(at::randn({300}), -1);
+    const int64_t got = multinomial_sample_one_no_sync(probs, gen).item<int64_t>();
+    const at::Tensor u = at::rand({300}, ref);
+    CHECK_EQ(got, at::argmax(probs / -at::log(u)).item<int64_t>());
+}
+
+TEST_CASE(semantic_bias_allows_semantic_ids_and_im_end) {
+    const at::Tensor bias = semantic_logit_bias(20, 10, 15, 3, false, at::kCPU);
+    CHECK_NEAR(bias[10].item<float>(), 0, 0);
+    CHECK_NEAR(bias[15].item<float>(), 0, 0);
+    CHECK_NEAR(bias[3].item<float>(), 0, 0);
+    CHECK(std::isinf(bias[9].item<float>()) && bias[9].item<float>() < 0);
+    CHECK(std::isinf(bias[16].item<float>()));
+    const at::Tensor suppressed = semantic_logit_bias(20, 10, 15, 3, true, at::kCPU);
+    CHECK(std::isinf(suppressed[3].item<float>()));
+    // biased sampling never leaves the allowed set
+    at::Generator gen = make_request_generator(at::kCPU, 3);
+    const at::Tensor logits = at::randn({20});
+    for (int i = 0; i < 200; ++i) {
+        const int64_t t = sample(logits + bias, SampleKnobs{1.0, 1.0, 30}, gen).item<int64_t>();
+        CHECK(t == 3 || (t >= 10 && t <= 15));
+    }
+}
+
+TEST_CASE(ras_window_holds_the_last_ten) {
+    RasWindow w;
+    CHECK(w.contains(0));  // zero-initialised
+    for (int64_t i = 1; i <= 10; ++i) w.accept(100 + i);
+    CHECK(!w.contains(0));
+    CHECK(w.contains(101));
+    w.accept(200);
+    CHECK(!w.contains(101));
+    CHECK(w.contains(110) && w.contains(200));
+}
+
+TEST_CASE(s1_repetition_penalty_and_window) {
+    at::Tensor logits = at::tensor(std::vector<float>{2.0f, -2.0f, 1.0f, 0.5f});
+    apply_repetition_penalty(logits, {0, 1, 1}, 2.0);  // duplicates penalise once
+    CHECK_NEAR(logits[0].item<float>(), 1.0, 1e-6);
+    CHECK_NEAR(logits[1].item<float>(), -4.0, 1e-6);
+    CHECK_NEAR(logits[2].item<float>(), 1.0, 1e-6);
+
+    RepetitionWindow rep(2);
+    std::vector<int64_t> w = rep.window(0);
+    CHECK_EQ(w.size(), size_t(kS1PenaltyWindow));
+    CHECK_EQ(w[0], 0);
+    for (int64_t i = 1; i <= 20; ++i) rep.accept({i, 100 + i});
+    w = rep.window(1);
+    CHECK_EQ(w.front(), 105);  // the last 16 of 101..120
+    CHECK_EQ(w.back(), 120);
+}
+
+TEST_CASE(knobs_round_through_the_model_dtype) {
+    const SampleKnobs k = round_knobs(SampleKnobs{0.8, 0.9, 30}, at::kBFloat16);
+    CHECK_NEAR(k.temperature, 0.80078125, 0);
+    CHECK_NEAR(k.top_p, 0.8984375, 0);  // torch.tensor(0.9, dtype=bfloat16)
+    CHECK_NEAR(round_knobs(SampleKnobs{0.8, 0.9, 30}, at::kFloat).temperature, double(0.8f), 0);
+}
+
+TEST_MAIN()
