@@ -91,6 +91,31 @@ TEST_CASE(kv_cached_decode_equals_full_recompute_s1) {
     check_cached_equals_recompute(ModelLayout::S1, KvMode::Full);
 }
 
+TEST_CASE(project_in_and_bias_paths) {
+    // fast_dim != dim (fast_project_in with bias), qkv / o biases, MQA in the fast stack.
+    c10::InferenceMode guard;
+    DualArConfig c = small_config(ModelLayout::S1);
+    c.attention_qkv_bias = c.attention_o_bias = c.fast_attention_qkv_bias = c.fast_attention_o_bias = true;
+    c.fast_dim = 16, c.fast_n_head = 2, c.fast_n_local_heads = 1, c.fast_head_dim = 8, c.fast_intermediate_size = 32;
+    const ExpectedShapes shapes = expected_shapes(c);
+    CHECK((shapes.at("fast_project_in.weight") == std::vector<int64_t>{16, 32}));
+    CHECK(shapes.count("layers.0.attention.wqkv.bias") == 1 && shapes.count("fast_layers.0.attention.wo.bias") == 1);
+    TensorMap w = random_weights(c, 4);
+    for (auto& [k, t] : w)
+        if (k.find("bias") != std::string::npos) t = 0.1 * at::randn(t.sizes());
+    auto m = make_dual_ar_model(c, w, at::kCPU, at::kFloat);
+    const at::Tensor seq = make_prompt(c, 5, 3, 12);
+    KvCache cache = m->make_slow_cache(16);
+    ForwardResult r = m->forward_generate(seq.narrow(1, 0, 6).unsqueeze(0), 0, cache, KvMode::ActivePrefix);
+    for (int64_t t = 6; t < seq.size(1); ++t) r = m->forward_generate(seq.narrow(1, t, 1).unsqueeze(0), t, cache, KvMode::ActivePrefix);
+    const ForwardResult full = full_forward(*m, seq, KvMode::Full);
+    CHECK_EQ(r.hidden_states.size(2), 16);
+    CHECK(max_abs_diff(r.logits, full.logits) < 1e-4);
+    CHECK(max_abs_diff(r.hidden_states, full.hidden_states) < 1e-4);
+    KvCache fast = m->make_fast_cache();
+    CHECK_EQ(m->forward_generate_fast(r.hidden_states, 0, fast, KvMode::ActivePrefix).size(2), c.codebook_size);
+}
+
 TEST_CASE(active_prefix_equals_full_mode_per_step) {
     c10::InferenceMode guard;
     auto m = small_model(ModelLayout::S2);
