@@ -1,0 +1,101 @@
+// The modded-DAC codec of fish-speech (spec §5): codes (10, T) <-> 44.1 kHz mono PCM, 2048
+// samples per frame. Decode, streaming decode and encode; weights from codec.pth or safetensors.
+// Every entry point runs under c10::InferenceMode on the calling thread.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkpoint/tensor_map.h"
+#include "codec/codec_config.h"
+#include "codec/codec_layers.h"
+#include "codec/codec_transformer.h"
+
+namespace reef {
+
+class StreamingDecoder;
+
+class Codec {
+public:
+    // Reads <model_dir>/codec_config.json (real numbers when absent) and <model_dir>/codec.pth
+    // (else codec.safetensors), unwraps/fuses, verifies every key and shape strictly.
+    static std::unique_ptr<Codec> load(const std::string& model_dir, at::Device device, at::ScalarType dtype);
+    // The same from an in-memory state dict as read from a file (raw: wrappers and weight norm
+    // allowed). `what` names the source in errors.
+    static std::unique_ptr<Codec> from_state_dict(const CodecConfig& config, TensorMap raw, at::Device device,
+                                                  at::ScalarType dtype, const std::string& what);
+
+    Codec(const Codec&) = delete;
+    Codec& operator=(const Codec&) = delete;
+
+    // codes: (N, T) integer, any device -> (T * frame_length) float32 CPU in [-1, 1].
+    at::Tensor decode(const at::Tensor& codes) const;
+    // pcm: (S) float mono at sample_rate -> (N, ceil(S / frame_length)) int64 CPU.
+    at::Tensor encode(const at::Tensor& pcm) const;
+    std::unique_ptr<StreamingDecoder> streaming_decoder() const;
+
+    int64_t n_parameters() const;
+    const CodecConfig& config() const { return m_config; }
+    at::Device device() const { return m_device; }
+    at::ScalarType dtype() const { return m_dtype; }
+
+    // Pieces of the decode path, for StreamingDecoder and tests.
+    // codes (N, T) -> clamped [1, N, T] int64 on the codec device.
+    at::Tensor prepare_codes(const at::Tensor& codes) const;
+    // [1, N, T] -> codebook projections summed -> post_module -> [1, D, T] (cache: continue a stream).
+    at::Tensor codes_to_latent(const at::Tensor& codes, WindowKvCache* cache = nullptr) const;
+    // upsample + decoder: [1, D, T] -> [1, 1, T * frame_length].
+    at::Tensor latent_to_pcm(const at::Tensor& z) const;
+
+private:
+    Codec(CodecConfig config, TensorMap fused, at::Device device, at::ScalarType dtype);
+    at::Tensor run_encoder(const at::Tensor& audio) const;  // [1, 1, S] -> [1, D, S / hop]
+    at::Tensor run_decoder(const at::Tensor& z) const;      // [1, D, 4T] -> [1, 1, 2048 T]
+
+    CodecConfig m_config;
+    CodecWeights m_w;
+    at::Device m_device;
+    at::ScalarType m_dtype;
+    std::unique_ptr<WindowTransformer> m_pre;
+    std::unique_ptr<WindowTransformer> m_post;
+    std::vector<std::unique_ptr<WindowTransformer>> m_encoder_transformers;  // per encoder block, may be null
+};
+
+// Frame-by-frame decode as codes arrive, equal to Codec::decode of the whole utterance within
+// float rounding (see tst_codec_stream). The post_module transformer continues exactly through a
+// per-layer K/V cache of the last window-1 positions; the causal conv stack (upsample + decoder)
+// is re-run over [context + new] latent frames with context_frames() of left context (its
+// receptive field, computed from the config), and only the new samples are emitted.
+class StreamingDecoder {
+public:
+    explicit StreamingDecoder(const Codec& codec);
+    // new_codes: (N, t), t >= 0 -> (t * frame_length) float32 CPU, the samples of these frames.
+    at::Tensor push(const at::Tensor& new_codes);
+    // Samples still held back: none (the decoder is causal), so an empty tensor; resets the stream.
+    at::Tensor finish();
+    int64_t context_frames() const { return m_context_frames; }
+    int64_t frames_pushed() const { return m_frames; }
+
+private:
+    const Codec& m_codec;
+    WindowKvCache m_cache;
+    at::Tensor m_context;  // last latent frames after post_module: [1, D, <= context_frames]
+    int64_t m_context_frames = 0;
+    int64_t m_frames = 0;
+};
+
+// Left receptive field of upsample + decoder, in latent (code) frames, rounded up, plus one.
+int64_t decoder_context_frames(const CodecConfig& config);
+
+// Writes <dir>/codec.pth (real key names; weight norm stored as the real file does:
+// parametrizations original0/1 for the causal convs, weight_g/weight_v for the VQ projections)
+// plus codec_config.json and a fish-speech codec_config.yaml. Deterministic for a seed; norms,
+// g, snake alpha and layer scales are perturbed away from identity.
+void write_demo_codec(const std::string& dir, const std::string& preset, uint64_t seed);
+// The raw (stored-form) state dict write_demo_codec saves, for tests and other writers.
+TensorMap make_demo_codec_state_dict(const CodecConfig& config, uint64_t seed);
+
+}  // namespace reef

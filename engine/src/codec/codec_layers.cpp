@@ -1,0 +1,75 @@
+#include "codec/codec_layers.h"
+
+#include <cmath>
+
+#include "check.h"
+
+namespace reef {
+
+const at::Tensor& CodecWeights::operator()(const std::string& key) const {
+    auto it = m_tensors.find(key);
+    REEF_CHECK(it != m_tensors.end(), "codec weight missing after verification: " + key);
+    return it->second;
+}
+
+at::Tensor snake(const at::Tensor& x, const at::Tensor& alpha) {
+    // Keep dac's +1e-9 and reciprocal form so the numerics match (reference-run §5.3).
+    return x + (alpha + 1e-9).reciprocal() * at::sin(alpha * x).pow(2);
+}
+
+at::Tensor causal_conv1d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, int64_t stride,
+                         int64_t dilation, int64_t groups) {
+    // x: [B, C_in, L] -> [B, C_out, ceil(L / stride)]
+    const int64_t k_eff = (weight.size(2) - 1) * dilation + 1;
+    const int64_t pad = k_eff - stride;
+    const int64_t length = x.size(-1);
+    // get_extra_padding_for_conv1d, in the same float arithmetic as fish-speech.
+    const double n_frames = double(length - k_eff + pad) / double(stride) + 1.0;
+    const int64_t ideal = (int64_t(std::ceil(n_frames)) - 1) * stride + (k_eff - pad);
+    const int64_t extra = ideal - length;
+    REEF_CHECK(pad >= 0 && extra >= 0, "causal conv padding must be non-negative");
+    const auto padded = at::constant_pad_nd(x, {pad, extra}, 0.0);
+    const std::vector<int64_t> st{stride}, zero{0}, dil{dilation};
+    return at::conv1d(padded, weight, bias, st, zero, dil, groups);
+}
+
+at::Tensor causal_conv_transpose1d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
+                                   int64_t stride) {
+    // x: [B, C_in, L] -> full [B, C_out, (L-1)*s + k] -> trim (k - s) on the right -> [B, C_out, L*s]
+    const int64_t k = weight.size(2);
+    const std::vector<int64_t> st{stride}, zero{0}, one{1};
+    const auto y = at::conv_transpose1d(x, weight, bias, st, zero, zero, 1, one);
+    return y.narrow(-1, 0, y.size(-1) - (k - stride)).contiguous();
+}
+
+at::Tensor conv_at(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t stride,
+                   int64_t dilation, int64_t groups) {
+    return causal_conv1d(x, w(prefix + ".conv.weight"), w(prefix + ".conv.bias"), stride, dilation, groups);
+}
+
+at::Tensor snake_at(const CodecWeights& w, const std::string& prefix, const at::Tensor& x) {
+    return snake(x, w(prefix + ".alpha"));
+}
+
+at::Tensor residual_unit(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t dilation) {
+    const std::string b = prefix + ".block.";
+    auto y = snake_at(w, b + "0", x);
+    y = conv_at(w, b + "1", y, 1, dilation);
+    y = snake_at(w, b + "2", y);
+    y = conv_at(w, b + "3", y);
+    return x + y;  // causal padding keeps the lengths equal: no crop
+}
+
+at::Tensor convnext_block(const CodecWeights& w, const std::string& prefix, const at::Tensor& x) {
+    const int64_t dim = x.size(1);
+    auto y = conv_at(w, prefix + ".dwconv", x, 1, 1, dim);  // depthwise
+    y = y.permute({0, 2, 1});                                // [B, C, L] -> [B, L, C]
+    y = at::layer_norm(y, {dim}, w(prefix + ".norm.weight"), w(prefix + ".norm.bias"), 1e-6);
+    y = at::linear(y, w(prefix + ".pwconv1.weight"), w(prefix + ".pwconv1.bias"));
+    y = at::gelu(y);  // exact erf form (nn.GELU default)
+    y = at::linear(y, w(prefix + ".pwconv2.weight"), w(prefix + ".pwconv2.bias"));
+    y = w(prefix + ".gamma") * y;
+    return x + y.permute({0, 2, 1});  // [B, L, C] -> [B, C, L]
+}
+
+}  // namespace reef

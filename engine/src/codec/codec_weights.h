@@ -1,0 +1,50 @@
+// The codec's state dict: the key/shape list derived from the config (spec §5.7), reading
+// codec.pth / safetensors, unwrapping fish-speech's containers and fusing weight norm at load.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "checkpoint/tensor_map.h"
+#include "codec/codec_config.h"
+
+namespace reef {
+
+// How a parameter is stored in fish-speech's codec.pth.
+enum class WeightNormKind {
+    None,            // a plain tensor
+    Parametrization, // <base>.parametrizations.weight.original0 (g) / original1 (v): the causal convs
+    Legacy,          // <base>.weight_g / <base>.weight_v: dac's WNConv1d (VQ in_proj / out_proj)
+};
+
+// What initialises a parameter in a demo model (so norms, scales and g are not left at identity).
+enum class ParamRole { Weight, Bias, Norm, NormBias, Scale, Alpha, Codebook };
+
+struct CodecParam {
+    std::string key;              // fused name, e.g. "decoder.model.0.conv.weight"
+    std::vector<int64_t> shape;   // fused shape (ConvTranspose1d: in, out, k)
+    WeightNormKind weight_norm = WeightNormKind::None;
+    ParamRole role = ParamRole::Weight;
+};
+
+// Every tensor of the DAC module tree for this config, in fused form.
+std::vector<CodecParam> codec_params(const CodecConfig& config);
+ExpectedShapes codec_expected_shapes(const CodecConfig& config);
+
+// Unwraps an optional "state_dict." level and keeps/strips "generator." keys when any key has
+// them (load_codec_model, spec §5.6), then fuses both weight-norm encodings into "<base>.weight":
+// W = g * v / ||v||, the norm over every dim but 0 (for ConvTranspose1d dim 0 is the *input*
+// channel, so g is (in, 1, 1)). Throws ReefError naming `what` and the key for a lone g or v or a
+// g whose shape does not match v. Fused tensors are float32.
+TensorMap prepare_codec_state_dict(TensorMap raw, const std::string& what);
+
+// The inverse for writers: splits fused weights back into the stored encoding of `params`.
+// (Used by the demo writer with its own g and v; exposed for tests.)
+std::string weight_norm_g_key(const std::string& fused_key, WeightNormKind kind);
+std::string weight_norm_v_key(const std::string& fused_key, WeightNormKind kind);
+
+// codec.pth (torch zip) or *.safetensors, by extension. Throws ModelNotFound when absent.
+TensorMap read_codec_file(const std::string& path);
+// <dir>/codec.pth, else <dir>/codec.safetensors; a path to a file is returned as is.
+std::string find_codec_file(const std::string& model_dir);
+
+}  // namespace reef

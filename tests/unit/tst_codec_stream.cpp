@@ -1,0 +1,118 @@
+// Streaming decode: chunked output equals the whole-utterance decode (max abs difference below
+// 1e-4) for chunk sizes down to 1 frame, including past the transformer window and the conv
+// context; the window transformer continued through its cache equals one pass.
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+
+#include "check.h"
+#include "codec/codec.h"
+#include "codec/codec_weights.h"
+
+using namespace reef;
+
+// The tiny codec's tensors gain nothing from intra-op threads, and on a loaded 2-core machine
+// oversubscription makes this binary 10x slower.
+static const bool one_thread = [] {
+    at::set_num_threads(1);
+    return true;
+}();
+
+namespace {
+
+constexpr double kTolerance = 1e-4;
+
+at::Tensor random_codes(const CodecConfig& c, int64_t t, uint64_t seed) {
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+    auto codes = at::randint(c.codebook_size, {c.n_total_codebooks(), t}, gen, at::kLong);
+    codes[0] = at::randint(c.semantic_codebook_size, {t}, gen, at::kLong);
+    return codes;
+}
+
+std::unique_ptr<Codec> make_codec(const CodecConfig& config, uint64_t seed) {
+    return Codec::from_state_dict(config, make_demo_codec_state_dict(config, seed), at::kCPU, at::kFloat, "demo");
+}
+
+// Pushes `codes` in chunks of `chunk` frames and returns the concatenated samples.
+at::Tensor stream(const Codec& codec, const at::Tensor& codes, int64_t chunk) {
+    auto dec = codec.streaming_decoder();
+    std::vector<at::Tensor> parts;
+    for (int64_t s = 0; s < codes.size(1); s += chunk) {
+        const int64_t n = std::min(chunk, codes.size(1) - s);
+        const auto out = dec->push(codes.narrow(1, s, n));
+        CHECK_EQ(out.numel(), n * 2048);  // every push returns exactly its frames' samples
+        parts.push_back(out);
+    }
+    CHECK_EQ(dec->finish().numel(), 0);
+    return at::cat(parts);
+}
+
+double max_diff(const at::Tensor& a, const at::Tensor& b) { return (a - b).abs().max().item<double>(); }
+
+}  // namespace
+
+TEST_CASE(context_frames_cover_receptive_field) {
+    const int64_t real = decoder_context_frames(codec_preset("s2-pro"));
+    const int64_t tiny = decoder_context_frames(codec_preset("tiny"));
+    std::printf("decoder context: %lld frames (the same for tiny: %lld)\n", (long long)real, (long long)tiny);
+    CHECK_EQ(real, tiny);  // depends on kernels and strides only
+    CHECK(real >= 8 && real <= 32);
+}
+
+TEST_CASE(window_transformer_cache_equals_one_pass) {
+    c10::InferenceMode guard;
+    auto config = codec_preset("tiny");
+    config.quantizer_module.window_size = 5;
+    const auto raw = make_demo_codec_state_dict(config, 8);
+    CodecWeights w(prepare_codec_state_dict(raw, "demo"));
+    WindowTransformer tr(w, {"quantizer.post_module", 2, 2, 32, 5, 10000.0, 1e-5});
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(4);
+    const auto x = at::randn({1, 64, 23}, gen);
+    const auto full = tr.forward(x);
+    WindowKvCache cache;
+    std::vector<at::Tensor> parts;
+    for (int64_t s = 0, n = 1; s < 23; s += n, n = n % 4 + 1) parts.push_back(tr.forward(x.narrow(2, s, std::min<int64_t>(n, 23 - s)), &cache));
+    CHECK(max_diff(at::cat(parts, 2), full) < 1e-5);
+    CHECK_EQ(cache.next_pos, 23);
+    CHECK_EQ(cache.k[0].size(2), 4);  // window - 1 positions kept
+    // The window really limits attention: two layers of window 5 reach 2 * (window - 1) = 8 frames
+    // back, so changing frame 0 leaves frames >= 9 unchanged.
+    auto x2 = x.clone();
+    x2.narrow(2, 0, 1).add_(1.0);
+    const auto full2 = tr.forward(x2);
+    CHECK(max_diff(full2.narrow(2, 9, 14), full.narrow(2, 9, 14)) < 1e-6);
+    CHECK(max_diff(full2.narrow(2, 0, 1), full.narrow(2, 0, 1)) > 1e-4);
+}
+
+TEST_CASE(tiny_stream_equals_whole_decode) {
+    const auto codec = make_codec(codec_preset("tiny"), 1234);
+    const auto codes = random_codes(codec->config(), 40, 3);
+    const auto whole = codec->decode(codes);
+    for (int64_t chunk : {1, 3, 8, 40}) {
+        const double d = max_diff(stream(*codec, codes, chunk), whole);
+        std::printf("tiny chunk %lld: max |stream - whole| = %.3g\n", (long long)chunk, d);
+        CHECK(d < kTolerance);
+    }
+}
+
+TEST_CASE(small_window_stream_past_window_and_context) {
+    // Window 4 and 60 frames: the KV cache and the conv context are both truncated many times.
+    auto config = codec_preset("tiny");
+    config.quantizer_module.window_size = 4;
+    const auto codec = make_codec(config, 77);
+    const auto codes = random_codes(config, 60, 9);
+    const auto whole = codec->decode(codes);
+    for (int64_t chunk : {1, 2, 7}) {
+        const double d = max_diff(stream(*codec, codes, chunk), whole);
+        std::printf("window-4 chunk %lld: max |stream - whole| = %.3g\n", (long long)chunk, d);
+        CHECK(d < kTolerance);
+    }
+    // finish() resets: a second utterance on the same decoder starts from position 0 again.
+    auto dec = codec->streaming_decoder();
+    dec->push(codes.narrow(1, 0, 5));
+    dec->finish();
+    CHECK_EQ(dec->frames_pushed(), 0);
+    CHECK(max_diff(dec->push(codes.narrow(1, 0, 6)), whole.narrow(0, 0, 6 * 2048)) < kTolerance);
+    CHECK_EQ(dec->push(codes.narrow(1, 0, 0)).numel(), 0);
+}
+
+TEST_MAIN()
