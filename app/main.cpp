@@ -1,14 +1,51 @@
 // reef: the desktop app. Wires the engine, the Qt glue and the widgets; nothing else.
 #include <QApplication>
+#include <QDir>
+#include <QStandardPaths>
 
+#include "qt/engine_controller.h"
+#include "qt/playback_controller.h"
+#include "qt/settings.h"
+#include "qt/voice_list_model.h"
+#include "reef/engine.h"
 #include "widgets/main_window.h"
+
+namespace {
+
+reef::Result<reef::BenchReport> runEngineBench(reef::TtsBackend& backend, const reef::BenchRequest& request,
+                                               const std::function<void(int, const std::string&)>& progress,
+                                               const std::function<bool()>& shouldAbort) {
+    // The controller is built with a reef::Engine below, so the backend is always one.
+    return static_cast<reef::Engine&>(backend).bench(request, progress, shouldAbort);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Reef"));
     QApplication::setOrganizationName(QStringLiteral("Reef"));
     QApplication::setApplicationVersion(QStringLiteral(REEF_VERSION));
-    reef::ui::MainWindow window;
+
+    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dataDir);
+    reef::ui::Settings settings;
+    reef::ui::VoiceListModel voices(QDir(dataDir).filePath(QStringLiteral("voices")));
+    reef::ui::EngineController engine(std::make_unique<reef::Engine>(), &runEngineBench);
+
+    QString noDevice;
+    std::unique_ptr<reef::ui::PlaybackSink> sink = reef::ui::makeDeviceSink(&noDevice);
+    if (sink && !settings.audioDevice().isEmpty()) {
+        try {
+            sink->openDevice(settings.audioDevice());
+        } catch (const std::exception&) {
+            // the default device is opened on the first play; the player reports its own error
+        }
+    }
+    reef::ui::PlaybackController playback(std::move(sink));   // null -> silent ClockSink
+
+    reef::ui::MainWindow window(engine, settings, playback, voices);
     window.show();
+    window.startUp(dataDir);
     return QApplication::exec();
 }

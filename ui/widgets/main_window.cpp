@@ -1,99 +1,332 @@
 #include "widgets/main_window.h"
 
-#include <QComboBox>
 #include <QDockWidget>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHBoxLayout>
+#include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSlider>
-#include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "qt/app_versions.h"
+#include "qt/engine_controller.h"
+#include "qt/file_export.h"
+#include "qt/perf_history_model.h"
+#include "qt/playback_controller.h"
+#include "qt/reference_audio.h"
+#include "qt/settings.h"
+#include "qt/takes_model.h"
+#include "qt/voice_list_model.h"
 #include "widgets/about_dialog.h"
+#include "widgets/banner.h"
+#include "widgets/compare_view.h"
+#include "widgets/perf_chart_widget.h"
+#include "widgets/player_bar.h"
+#include "widgets/settings_panel.h"
+#include "widgets/synthesis_panel.h"
+#include "widgets/takes_view.h"
+#include "widgets/voice_library_dialog.h"
 
 namespace reef::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(EngineController& engine, Settings& settings, PlaybackController& playback,
+                       VoiceListModel& voices, QWidget* parent)
+    : QMainWindow(parent), m_engine(engine), m_settings(settings), m_playback(playback), m_voices(voices) {
     setWindowTitle(QStringLiteral("Reef"));
+    m_perf = new PerfHistoryModel(1200, this);
+    m_takes = new TakesModel(50, this);
     setupUi();
-    resize(1200, 780);
+    setupMenus();
+    connectEngine();
+    playback.setAutoplay(settings.autoplay());
+    connect(&settings, &Settings::playbackOptionsChanged, this, [this] { m_playback.setAutoplay(m_settings.autoplay()); });
+    m_settingsPanel->setDeviceCaps(engine.deviceCaps());
+    m_settingsPanel->setAudioDevices(playback.sink().devices());
+    updateState();
+    resize(1280, 860);
 }
+
+MainWindow::~MainWindow() = default;
 
 void MainWindow::setupUi() {
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Reef"), this, &MainWindow::showAbout);
+    m_banner = new Banner;
+    m_synthesis = new SynthesisPanel(m_voices);
+    m_chart = new PerfChartWidget(*m_perf);
+    m_takesView = new TakesView(*m_takes);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_synthesis);
+    split->addWidget(m_chart);
+    split->addWidget(m_takesView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
+
+    m_compare = new CompareView(m_engine, m_settings, m_playback);
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(split, tr("Synthesis"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    m_player = new PlayerBar(m_playback);
 
     auto* central = new QWidget;
-    auto* layout = new QVBoxLayout(central);
-    m_text = new QPlainTextEdit;
-    m_text->setPlaceholderText(tr("Type the text to speak. Use <|speaker:0|> tags for dialogue."));
-    m_generate = new QPushButton(tr("Generate"));
-    m_generate->setEnabled(false);
-    m_generate->setToolTip(tr("Load a model first"));
-    layout->addWidget(m_text, 3);
-    layout->addWidget(m_generate);
-    layout->addWidget(createChartArea(), 2);
-    layout->addWidget(createPlayerBar());
+    auto* v = new QVBoxLayout(central);
+    v->addWidget(m_banner);
+    v->addWidget(m_tabs, 1);
+    v->addWidget(m_player);
     setCentralWidget(central);
 
+    m_settingsPanel = new SettingsPanel(m_settings);
     auto* dock = new QDockWidget(tr("Settings"), this);
     dock->setObjectName(QStringLiteral("settingsDock"));
-    dock->setWidget(createSettingsPanel());
+    dock->setWidget(m_settingsPanel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, dock);
 
-    const AppVersions v = appVersions();
-    m_deviceLabel = new QLabel(v.deviceSummary);
+    m_stateLabel = new QLabel;
+    m_deviceLabel = new QLabel(appVersions().deviceSummary);
+    statusBar()->addWidget(m_stateLabel, 1);
     statusBar()->addPermanentWidget(m_deviceLabel);
-    statusBar()->showMessage(tr("No model loaded"));
+
+    connect(m_synthesis, &SynthesisPanel::generateRequested, this, &MainWindow::generate);
+    connect(m_synthesis, &SynthesisPanel::stopRequested, &m_engine, &EngineController::cancel);
+    connect(m_synthesis, &SynthesisPanel::manageVoicesRequested, this, &MainWindow::manageVoices);
+    connect(m_settingsPanel, &SettingsPanel::loadRequested, this, &MainWindow::loadModel);
+    connect(m_player, &PlayerBar::exportRequested, this, [this] { exportInteractive(&m_playback.samples(), -1); });
+    connect(m_takesView, &TakesView::replayRequested, this, [this](int row) {
+        if (row < 0)
+            return;
+        m_playback.setClip(m_takes->take(row).audio);
+        m_playback.play();
+    });
+    connect(m_takesView, &TakesView::exportRequested, this, [this](int row) {
+        if (row >= 0)
+            exportInteractive(&m_takes->take(row).audio, row);
+    });
+    connect(&m_playback, &PlaybackController::playbackError, this,
+            [this](const QString& reason) { statusBar()->showMessage(tr("Playback: %1").arg(reason), 8000); });
 }
 
-QWidget* MainWindow::createSettingsPanel() {
-    auto* box = new QGroupBox(tr("Engine"));
-    auto* form = new QFormLayout(box);
-    auto* compile = new QComboBox;
-    compile->addItems({QStringLiteral("eager"), QStringLiteral("cuda-graph"), QStringLiteral("aot-inductor")});
-    auto* sdpa = new QComboBox;
-    sdpa->addItems({QStringLiteral("auto"), QStringLiteral("math"), QStringLiteral("flash"), QStringLiteral("efficient"),
-                    QStringLiteral("cudnn"), QStringLiteral("fish-speech")});
-    auto* seed = new QSpinBox;
-    for (QWidget* w : {static_cast<QWidget*>(compile), static_cast<QWidget*>(sdpa), static_cast<QWidget*>(seed)}) {
-        w->setEnabled(false);
-        w->setToolTip(tr("Available once a model is loaded"));
+void MainWindow::setupMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open model folder…"), this, &MainWindow::openModelFolder);
+    file->addAction(tr("&Reload model"), this, &MainWindow::loadModel);
+    file->addAction(tr("&Voice library…"), this, &MainWindow::manageVoices);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close);
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Reef"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::connectEngine() {
+    EngineController& e = m_engine;
+    connect(&e, &EngineController::stateChanged, this, &MainWindow::updateState);
+    connect(&e, &EngineController::capsChanged, m_settingsPanel, &SettingsPanel::setDeviceCaps);
+    connect(&e, &EngineController::modelLoaded, this, &MainWindow::onModelLoaded);
+    connect(&e, &EngineController::loadFailed, this, [this](const QString& reason) {
+        m_banner->showMessage(tr("<b>Could not load the model.</b> %1<br>Pick a fish-speech S2-Pro or S1-mini folder "
+                                 "in Settings → Model, or with File → Open model folder…").arg(reason.toHtmlEscaped()),
+                              Banner::Kind::Error);
+    });
+    connect(&e, &EngineController::synthesisStarted, this, [this](quint64 id) {
+        m_perf->startRun(id);
+        m_playback.beginStream(id);
+        m_synthesis->startProgress(m_lastRequest.sampling.max_new_frames);
+    });
+    connect(&e, &EngineController::progress, this,
+            [this](quint64, int frames, double ms) { m_synthesis->setProgress(frames, ms); });
+    connect(&e, &EngineController::audioChunk, &m_playback, &PlaybackController::appendChunk);
+    connect(&e, &EngineController::perfSample, m_perf, &PerfHistoryModel::addSample);
+    connect(&e, &EngineController::synthesisFinished, this, &MainWindow::onFinished);
+    connect(&e, &EngineController::synthesisFailed, this, [this](quint64, const QString& reason) {
+        m_playback.endStream();
+        m_synthesis->finishProgress(tr("Failed: %1").arg(reason));
+        m_banner->showMessage(tr("<b>Synthesis failed.</b> %1").arg(reason.toHtmlEscaped()), Banner::Kind::Error);
+    });
+    connect(&e, &EngineController::synthesisCancelled, this, [this](quint64) {
+        m_playback.endStream();
+        m_synthesis->finishProgress(tr("Stopped."));
+    });
+    connect(&e, &EngineController::referenceEncoded, this, [this](quint64 id, const Codes& codes) {
+        const QString voice = m_encoding.take(id);
+        QString error;
+        if (!voice.isEmpty() && !m_voices.setCodes(voice, codes, &error))
+            statusBar()->showMessage(error, 8000);
+    });
+    connect(&e, &EngineController::referenceFailed, this, [this](quint64 id, const QString& reason) {
+        m_encoding.remove(id);
+        statusBar()->showMessage(tr("Could not encode the reference clip: %1").arg(reason), 8000);
+    });
+}
+
+void MainWindow::startUp(const QString& dataDir) {
+    if (m_settings.modelDir().isEmpty()) {
+        QString error;
+        const QString demo = ensureDemoModel(dataDir, &error);
+        if (demo.isEmpty()) {
+            m_banner->showMessage(tr("<b>No model is configured</b> and Reef could not create its demo model: %1<br>"
+                                     "Open a fish-speech model folder with File → Open model folder….")
+                                      .arg(error.toHtmlEscaped()),
+                                  Banner::Kind::Error);
+            return;
+        }
+        m_settings.setModelDir(demo);
     }
-    form->addRow(tr("Compile mode"), compile);
-    form->addRow(tr("SDPA policy"), sdpa);
-    form->addRow(tr("Seed"), seed);
-    return box;
+    loadModel();
 }
 
-QWidget* MainWindow::createChartArea() {
-    auto* box = new QGroupBox(tr("Live metrics"));
-    auto* l = new QVBoxLayout(box);
-    l->addWidget(new QLabel(tr("frames/s, memory and the active attention backend appear here while generating")));
-    return box;
+void MainWindow::loadModel() {
+    if (m_settings.modelDir().isEmpty()) {
+        m_banner->showMessage(tr("Choose a model folder first (File → Open model folder…)."), Banner::Kind::Error);
+        return;
+    }
+    m_engine.loadModel(m_settings.engineConfig());
 }
 
-QWidget* MainWindow::createPlayerBar() {
-    auto* bar = new QWidget;
-    auto* l = new QHBoxLayout(bar);
-    auto* play = new QPushButton(tr("Play"));
-    auto* seek = new QSlider(Qt::Horizontal);
-    auto* exportWav = new QPushButton(tr("Export WAV…"));
-    for (QWidget* w : {static_cast<QWidget*>(play), static_cast<QWidget*>(seek), static_cast<QWidget*>(exportWav)})
-        w->setEnabled(false);
-    l->addWidget(play);
-    l->addWidget(seek, 1);
-    l->addWidget(exportWav);
-    return bar;
+void MainWindow::openModelFolder() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a fish-speech model folder"), m_settings.modelDir());
+    if (dir.isEmpty())
+        return;
+    m_settings.setModelDir(dir);
+    loadModel();
+}
+
+void MainWindow::onModelLoaded(const ModelInfo& info) {
+    if (info.is_demo)
+        m_banner->showMessage(tr("<b>Demo model loaded.</b> \"%1\" has <b>random weights</b>: it runs the whole "
+                                 "pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or "
+                                 "S1-mini model and open its folder with File → Open model folder….")
+                                  .arg(QString::fromStdString(info.name).toHtmlEscaped()),
+                              Banner::Kind::Info);
+    else
+        m_banner->dismiss();
+    statusBar()->showMessage(tr("Loaded %1 (%2 M parameters) from %3")
+                                 .arg(QString::fromStdString(info.name))
+                                 .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
+                                 .arg(QString::fromStdString(info.model_dir)),
+                             8000);
+    encodePendingVoices();
+}
+
+void MainWindow::updateState() {
+    const EngineState s = m_engine.state();
+    const bool running = s == EngineState::Generating || s == EngineState::Stopping;
+    QString why;
+    if (s == EngineState::NoModel)
+        why = tr("Load a model first");
+    else if (s == EngineState::Loading)
+        why = tr("The model is loading");
+    else if (s == EngineState::Benchmarking)
+        why = tr("A bench is running");
+    m_synthesis->setBusy(running, s == EngineState::Ready, why);
+    QString text = stateName(s);
+    if (m_engine.isModelLoaded())
+        text = QStringLiteral("%1 · %2").arg(QString::fromStdString(m_engine.modelInfo().name), text);
+    m_stateLabel->setText(text);
+}
+
+void MainWindow::generate() {
+    const QString text = m_synthesis->text();
+    if (text.isEmpty()) {
+        statusBar()->showMessage(tr("Type some text first."), 5000);
+        return;
+    }
+    SynthesisRequest r;
+    r.text = text.toStdString();
+    r.sampling = m_settings.sampling();
+    r.stream_chunk_frames = m_settings.streamChunkFrames();
+    m_lastVoiceName.clear();
+    if (const int row = m_synthesis->voiceRow(); row >= 0) {
+        r.references.push_back(m_voices.reference(row));
+        m_lastVoiceName = m_voices.voice(row).name;
+    }
+    m_lastRequest = r;
+    m_engine.synthesize(r);
+}
+
+void MainWindow::onFinished(const SynthesisResult& result) {
+    // Streamed chunks already hold the audio; a run without streaming delivers it only here.
+    if (m_playback.samples().size() != result.audio.size()) {
+        m_playback.setClip(result.audio);
+        if (m_settings.autoplay())
+            m_playback.play();
+    }
+    m_playback.endStream();
+    Take t;
+    t.created = QDateTime::currentDateTime();
+    t.text = QString::fromStdString(m_lastRequest.text);
+    t.voice = m_lastVoiceName;
+    t.modelName = QString::fromStdString(m_engine.modelInfo().name);
+    t.config = m_settings.engineConfig();
+    t.sampling = m_lastRequest.sampling;
+    t.metrics = result.metrics;
+    t.audio = result.audio;
+    const QString summary = t.statsSummary();
+    m_takes->addTake(std::move(t));
+    m_synthesis->finishProgress(tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary));
+}
+
+bool MainWindow::exportAudio(const QString& path, QString* error) {
+    return exportWav(path, m_playback.samples(), m_synthesis->text(), QStringLiteral("Reef take"), error);
+}
+
+bool MainWindow::exportTake(int row, const QString& path, QString* error) {
+    if (row < 0 || row >= m_takes->rowCount()) {
+        if (error)
+            *error = tr("no take at row %1").arg(row);
+        return false;
+    }
+    const Take& t = m_takes->take(row);
+    return exportWav(path, t.audio, t.text, t.settingsSummary() + QStringLiteral(" | ") + t.statsSummary(), error);
+}
+
+void MainWindow::exportInteractive(const std::vector<float>* audio, int takeRow) {
+    if (!audio || audio->empty())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export WAV"), QStringLiteral("reef-take.wav"),
+                                                      tr("WAV audio (*.wav)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = takeRow >= 0 ? exportTake(takeRow, path, &error) : exportAudio(path, &error);
+    if (!ok)
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+void MainWindow::manageVoices() {
+    VoiceLibraryDialog dialog(m_voices, this);
+    connect(&dialog, &VoiceLibraryDialog::voiceAdded, this, &MainWindow::encodeVoice);
+    dialog.exec();
+}
+
+void MainWindow::encodeVoice(const QString& voiceId) {
+    const int row = m_voices.rowOfId(voiceId);
+    if (row < 0 || m_voices.voice(row).hasCodes() || !m_engine.isModelLoaded())
+        return;   // encoded later, once a model is loaded
+    QString error;
+    std::vector<float> audio = loadMono44k(m_voices.voice(row).clipPath, &error);
+    if (audio.empty()) {
+        statusBar()->showMessage(tr("Cannot read the reference clip: %1").arg(error), 8000);
+        return;
+    }
+    m_encoding.insert(m_engine.encodeReference(std::move(audio)), voiceId);
+}
+
+void MainWindow::encodePendingVoices() {
+    for (int r = 0; r < m_voices.rowCount(); ++r)
+        if (!m_voices.voice(r).hasCodes())
+            encodeVoice(m_voices.voice(r).id);
 }
 
 QString MainWindow::statusDeviceText() const { return m_deviceLabel->text(); }
+QString MainWindow::statusStateText() const { return m_stateLabel->text(); }
+QPushButton* MainWindow::generateButton() const { return m_synthesis->generateButton(); }
+QPushButton* MainWindow::stopButton() const { return m_synthesis->stopButton(); }
+QPlainTextEdit* MainWindow::textEdit() const { return m_synthesis->textEdit(); }
 
 void MainWindow::showAbout() {
     AboutDialog dialog(this);

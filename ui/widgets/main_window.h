@@ -1,33 +1,99 @@
-// The window shell: composes the synthesis editor, settings panel, charts and player bar.
+// The window shell: composes the panels and wires them to the engine controller, the settings,
+// the player and the models. Holds no engine logic of its own.
 #pragma once
+#include <QHash>
 #include <QMainWindow>
+
+#include "reef/engine_types.h"
 
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTabWidget;
 
 namespace reef::ui {
+
+class Banner;
+class CompareView;
+class EngineController;
+class PerfChartWidget;
+class PerfHistoryModel;
+class PlaybackController;
+class PlayerBar;
+class Settings;
+class SettingsPanel;
+class SynthesisPanel;
+class TakesModel;
+class TakesView;
+class VoiceListModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    MainWindow(EngineController& engine, Settings& settings, PlaybackController& playback, VoiceListModel& voices,
+               QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // First start: with no model configured, create and open the demo model under dataDir.
+    void startUp(const QString& dataDir);
+
     QString statusDeviceText() const;
-    QPushButton* generateButton() const { return m_generate; }
-    QPlainTextEdit* textEdit() const { return m_text; }
+    QString statusStateText() const;
+    QPushButton* generateButton() const;
+    QPushButton* stopButton() const;
+    QPlainTextEdit* textEdit() const;
+    Banner* banner() const { return m_banner; }
+    SynthesisPanel* synthesisPanel() const { return m_synthesis; }
+    SettingsPanel* settingsPanel() const { return m_settingsPanel; }
+    PlayerBar* playerBar() const { return m_player; }
+    PerfChartWidget* perfChart() const { return m_chart; }
+    PerfHistoryModel& perfModel() const { return *m_perf; }
+    TakesModel& takesModel() const { return *m_takes; }
+    CompareView* compareView() const { return m_compare; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+    bool exportAudio(const QString& path, QString* error);   // the player's current clip
+    bool exportTake(int row, const QString& path, QString* error);
 
 public Q_SLOTS:
+    void generate();
+    void loadModel();
     void showAbout();
+    void openModelFolder();
+    void manageVoices();
 
 private:
     void setupUi();
-    QWidget* createSettingsPanel();
-    QWidget* createChartArea();
-    QWidget* createPlayerBar();
+    void setupMenus();
+    void connectEngine();
+    void updateState();
+    void onModelLoaded(const ModelInfo& info);
+    void onFinished(const SynthesisResult& result);
+    void encodeVoice(const QString& voiceId);
+    void encodePendingVoices();
+    void exportInteractive(const std::vector<float>* audio, int takeRow);
 
-    QPlainTextEdit* m_text = nullptr;
-    QPushButton* m_generate = nullptr;
+    EngineController& m_engine;
+    Settings& m_settings;
+    PlaybackController& m_playback;
+    VoiceListModel& m_voices;
+    PerfHistoryModel* m_perf = nullptr;
+    TakesModel* m_takes = nullptr;
+
+    Banner* m_banner = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    SynthesisPanel* m_synthesis = nullptr;
+    SettingsPanel* m_settingsPanel = nullptr;
+    PerfChartWidget* m_chart = nullptr;
+    TakesView* m_takesView = nullptr;
+    PlayerBar* m_player = nullptr;
+    CompareView* m_compare = nullptr;
+    QLabel* m_stateLabel = nullptr;
     QLabel* m_deviceLabel = nullptr;
+
+    SynthesisRequest m_lastRequest;     // what the running synthesis was asked for (for its take)
+    QString m_lastVoiceName;
+    QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
 };
 
 }  // namespace reef::ui

@@ -1,0 +1,60 @@
+// A scripted TtsBackend for UI tests: frames, chunks, perf samples, delays and errors on demand.
+// It honours should_abort once per frame, as the real engine does.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "reef/backend.h"
+#include "reef/bench.h"
+
+namespace reef_test {
+
+struct FakeScript {
+    int load_delay_ms = 0;
+    std::optional<reef::EngineError> load_error;
+    reef::ModelInfo info = [] {
+        reef::ModelInfo i;
+        i.name = "fake model";
+        i.model_type = "fish_qwen3_omni";
+        i.num_codebooks = 10;
+        i.max_seq_len = 4096;
+        i.n_parameters = 1234567;
+        return i;
+    }();
+    int frames = 40;
+    int frame_delay_ms = 2;
+    int chunk_frames = 8;              // 0 = no streaming, audio only in the result
+    std::optional<reef::EngineError> synth_error;   // returned after the frames ran
+    bool throw_in_synth = false;       // a bug in the backend: the worker must catch it
+    int bench_delay_ms = 0;
+
+    // Observations (written on the engine thread).
+    std::atomic<int> loads{0}, syntheses{0}, aborted{0}, encodes{0}, benches{0};
+    std::atomic<uint64_t> last_request_id{0};
+};
+
+class FakeBackend : public reef::TtsBackend {
+public:
+    explicit FakeBackend(std::shared_ptr<FakeScript> script) : m_script(std::move(script)) {}
+    reef::Result<reef::ModelInfo> load(const reef::EngineConfig& config) override;
+    bool is_loaded() const override { return m_loaded; }
+    reef::Result<reef::SynthesisResult> synthesize(const reef::SynthesisRequest& request,
+                                                   const reef::Callbacks& callbacks) override;
+    reef::Result<reef::Codes> encode_reference(const std::vector<float>& mono_44k) override;
+    reef::DeviceCaps device_caps() const override;
+
+    // Matches reef::ui::BenchFn.
+    static reef::Result<reef::BenchReport> bench(reef::TtsBackend& backend, const reef::BenchRequest& request,
+                                                 const std::function<void(int, const std::string&)>& progress,
+                                                 const std::function<bool()>& should_abort);
+
+private:
+    std::shared_ptr<FakeScript> m_script;
+    bool m_loaded = false;
+};
+
+reef::BenchReport makeFakeBenchReport(const reef::BenchRequest& request);
+std::vector<float> fakeTone(int64_t first_sample, size_t n, float freq = 220.0f);
+
+}  // namespace reef_test

@@ -1,0 +1,244 @@
+// EngineController + EngineWorker against the fake backend: states, stale requests, cancel, errors.
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "fake_backend.h"
+#include "qt/engine_controller.h"
+
+using namespace reef;
+using namespace reef::ui;
+using reef_test::FakeBackend;
+using reef_test::FakeScript;
+
+namespace {
+
+struct Rig {
+    std::shared_ptr<FakeScript> script = std::make_shared<FakeScript>();
+    std::unique_ptr<EngineController> engine;
+    Rig() { engine = std::make_unique<EngineController>(std::make_unique<FakeBackend>(script), &FakeBackend::bench); }
+    void loadOk() {
+        QSignalSpy loaded(engine.get(), &EngineController::modelLoaded);
+        engine->loadModel(EngineConfig{});
+        QVERIFY(loaded.wait(3000));
+    }
+};
+
+SynthesisRequest request(const char* text = "hello") {
+    SynthesisRequest r;
+    r.text = text;
+    return r;
+}
+
+QList<EngineState> states(const QSignalSpy& spy) {
+    QList<EngineState> out;
+    for (const auto& args : spy)
+        out << args.at(0).value<EngineState>();
+    return out;
+}
+
+}  // namespace
+
+class TstEngineController : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadThenSynthesizeWalksTheStates() {
+        Rig rig;
+        rig.script->load_delay_ms = 50;
+        QSignalSpy state(rig.engine.get(), &EngineController::stateChanged);
+        QCOMPARE(rig.engine->state(), EngineState::NoModel);
+        rig.loadOk();
+        QCOMPARE(rig.engine->modelInfo().name, std::string("fake model"));
+        QSignalSpy finished(rig.engine.get(), &EngineController::synthesisFinished);
+        QSignalSpy progress(rig.engine.get(), &EngineController::progress);
+        QSignalSpy chunks(rig.engine.get(), &EngineController::audioChunk);
+        const quint64 id = rig.engine->synthesize(request());
+        QCOMPARE(rig.engine->state(), EngineState::Generating);
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().at(0).value<SynthesisResult>();
+        QCOMPARE(result.request_id, id);
+        QCOMPARE(result.metrics.frames, 40);
+        QCOMPARE(chunks.count(), 5);   // 40 frames / 8 per chunk
+        QVERIFY(progress.count() >= 1);
+        QCOMPARE(progress.last().at(1).toInt(), 40);   // the flush reports the final frame count
+        QCOMPARE(states(state), (QList<EngineState>{EngineState::Loading, EngineState::Ready,
+                                                    EngineState::Generating, EngineState::Ready}));
+    }
+
+    void guiStaysResponsiveWhileLoading() {
+        Rig rig;
+        rig.script->load_delay_ms = 400;
+        QElapsedTimer t;
+        t.start();
+        rig.engine->loadModel(EngineConfig{});
+        QVERIFY(t.elapsed() < 100);   // loadModel only queues
+        QCOMPARE(rig.engine->state(), EngineState::Loading);
+        int ticks = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+        timer.start(20);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.engine->state(), EngineState::Ready, 3000);
+        QVERIFY2(ticks >= 5, qPrintable(QStringLiteral("event loop ticked %1 times").arg(ticks)));
+    }
+
+    void failingLoadReportsTheReason() {
+        Rig rig;
+        rig.script->load_error = EngineError{ErrorCode::ModelNotFound, "model folder not found: /nope", "pick a folder"};
+        QSignalSpy failed(rig.engine.get(), &EngineController::loadFailed);
+        rig.engine->loadModel(EngineConfig{});
+        QVERIFY(failed.wait(3000));
+        const QString reason = failed.first().at(0).toString();
+        QVERIFY2(reason.contains(QStringLiteral("model folder not found: /nope")), qPrintable(reason));
+        QVERIFY(reason.contains(QStringLiteral("pick a folder")));
+        QCOMPARE(rig.engine->state(), EngineState::NoModel);
+        QVERIFY(!rig.engine->isModelLoaded());
+    }
+
+    void cancelMidRunLeavesItReady() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 2000;
+        rig.script->frame_delay_ms = 5;
+        QSignalSpy cancelled(rig.engine.get(), &EngineController::synthesisCancelled);
+        QSignalSpy progress(rig.engine.get(), &EngineController::progress);
+        QSignalSpy finished(rig.engine.get(), &EngineController::synthesisFinished);
+        rig.engine->synthesize(request());
+        QVERIFY(progress.wait(3000));   // it is really running
+        rig.engine->cancel();
+        QCOMPARE(rig.engine->state(), EngineState::Stopping);
+        QVERIFY(cancelled.wait(3000));
+        QCOMPARE(rig.engine->state(), EngineState::Ready);
+        QCOMPARE(rig.script->aborted.load(), 1);
+        QCOMPARE(finished.count(), 0);
+        // and the next request runs normally
+        rig.script->frames = 10;
+        rig.engine->synthesize(request());
+        QVERIFY(finished.wait(3000));
+        QCOMPARE(finished.first().at(0).value<SynthesisResult>().metrics.frames, 10);
+    }
+
+    void lateResultsOfSupersededRequestsAreDropped() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 30;
+        rig.script->frame_delay_ms = 3;
+        QSignalSpy finished(rig.engine.get(), &EngineController::synthesisFinished);
+        QSignalSpy chunks(rig.engine.get(), &EngineController::audioChunk);
+        QSignalSpy perf(rig.engine.get(), &EngineController::perfSample);
+        QSignalSpy cancelled(rig.engine.get(), &EngineController::synthesisCancelled);
+        const quint64 first = rig.engine->synthesize(request("one"));
+        const quint64 second = rig.engine->synthesize(request("two"));
+        QVERIFY(second > first);
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(cancelled.first().at(0).toULongLong(), first);
+        QVERIFY(finished.wait(5000));
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().at(0).value<SynthesisResult>().request_id, second);
+        for (const auto& args : chunks)
+            QCOMPARE(args.at(0).value<AudioChunk>().request_id, second);
+        for (const auto& args : perf)
+            QCOMPARE(args.at(0).value<PerfSample>().request_id, second);
+        QCOMPARE(rig.engine->state(), EngineState::Ready);
+    }
+
+    void perfSamplesAreThrottled() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 300;
+        rig.script->frame_delay_ms = 1;   // ~1000 samples/s from the engine
+        QSignalSpy perf(rig.engine.get(), &EngineController::perfSample);
+        QSignalSpy finished(rig.engine.get(), &EngineController::synthesisFinished);
+        QElapsedTimer t;
+        t.start();
+        rig.engine->synthesize(request());
+        QVERIFY(finished.wait(10000));
+        const double seconds = double(t.elapsed()) / 1000.0;
+        QVERIFY(perf.count() >= 1);
+        // at most ~20 per second, plus the final flush
+        QVERIFY2(perf.count() <= int(seconds * 1000.0 / EngineWorker::kThrottleMs) + 2,
+                 qPrintable(QStringLiteral("%1 samples in %2 s").arg(perf.count()).arg(seconds)));
+        QCOMPARE(perf.last().at(0).value<PerfSample>().frame, 299);
+    }
+
+    void backendExceptionBecomesAFailureValue() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->throw_in_synth = true;
+        QSignalSpy failed(rig.engine.get(), &EngineController::synthesisFailed);
+        rig.engine->synthesize(request());
+        QVERIFY(failed.wait(3000));
+        QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("fake backend bug")));
+        QCOMPARE(rig.engine->state(), EngineState::Ready);
+    }
+
+    void synthesisErrorIsReported() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->synth_error = EngineError{ErrorCode::InvalidArgument, "text is empty", {}};
+        QSignalSpy failed(rig.engine.get(), &EngineController::synthesisFailed);
+        rig.engine->synthesize(request());
+        QVERIFY(failed.wait(3000));
+        QCOMPARE(failed.first().at(1).toString(), QStringLiteral("text is empty"));
+    }
+
+    void encodeReferenceReturnsCodes() {
+        Rig rig;
+        rig.loadOk();
+        QSignalSpy encoded(rig.engine.get(), &EngineController::referenceEncoded);
+        const quint64 id = rig.engine->encodeReference(std::vector<float>(kSamplesPerFrame * 12, 0.1f));
+        QVERIFY(encoded.wait(3000));
+        QCOMPARE(encoded.first().at(0).toULongLong(), id);
+        QCOMPARE(encoded.first().at(1).value<Codes>().n_frames, 12);
+    }
+
+    void benchRunsAndCanBeCancelled() {
+        Rig rig;
+        QVERIFY(rig.engine->canBench());
+        BenchRequest r;
+        r.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::Full}};
+        QSignalSpy done(rig.engine.get(), &EngineController::benchFinished);
+        QSignalSpy progress(rig.engine.get(), &EngineController::benchProgress);
+        rig.engine->runBench(r);
+        QCOMPARE(rig.engine->state(), EngineState::Benchmarking);
+        QVERIFY(done.wait(3000));
+        QCOMPARE(done.first().at(0).value<BenchReport>().arms.size(), size_t(2));
+        QCOMPARE(progress.count(), 2);
+        QCOMPARE(rig.engine->state(), EngineState::NoModel);
+
+        rig.script->bench_delay_ms = 200;
+        QSignalSpy failed(rig.engine.get(), &EngineController::benchFailed);
+        rig.engine->runBench(r);
+        QVERIFY(progress.wait(3000));
+        rig.engine->cancel();
+        QVERIFY(failed.wait(3000));
+        QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("cancelled")));
+    }
+
+    void capsArriveFromTheWorker() {
+        Rig rig;
+        QTRY_VERIFY_WITH_TIMEOUT(!rig.engine->deviceCaps().devices.empty(), 3000);
+        QVERIFY(!rig.engine->deviceCaps().devices.at("cuda").available);
+    }
+
+    void destructorCancelsARunningSynthesis() {
+        auto script = std::make_shared<FakeScript>();
+        script->frames = 100000;
+        script->frame_delay_ms = 2;
+        QElapsedTimer t;
+        {
+            EngineController engine(std::make_unique<FakeBackend>(script));
+            QSignalSpy loaded(&engine, &EngineController::modelLoaded);
+            engine.loadModel(EngineConfig{});
+            QVERIFY(loaded.wait(3000));
+            QSignalSpy progress(&engine, &EngineController::progress);
+            engine.synthesize(request());
+            QVERIFY(progress.wait(3000));
+            t.start();
+        }
+        QVERIFY(t.elapsed() < 1000);
+        QCOMPARE(script->aborted.load(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstEngineController)
+#include "tst_engine_controller.moc"

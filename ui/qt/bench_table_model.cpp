@@ -1,0 +1,99 @@
+#include "qt/bench_table_model.h"
+
+#include "qt/engine_types_qt.h"
+
+namespace reef::ui {
+
+QString backendsSummary(const std::vector<BackendUse>& uses) {
+    QStringList parts;
+    for (const BackendUse& u : uses)
+        parts << QStringLiteral("%1: %2").arg(QLatin1String(to_string(u.site)), QLatin1String(to_string(u.backend)));
+    return parts.join(QStringLiteral(", "));
+}
+
+int64_t peakMemoryBytes(const MemoryStats& m) {
+    return m.cuda_peak_allocated_bytes >= 0 ? m.cuda_peak_allocated_bytes : m.cpu_peak_rss_bytes;
+}
+
+BenchTableModel::BenchTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int BenchTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_report.arms.size()); }
+int BenchTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant BenchTableModel::value(const ArmResult& a, int column) const {
+    switch (column) {
+    case WarmFps: return a.warm_frames_per_s;
+    case ColdMs: return a.cold_first_frame_ms;
+    case FirstAudioMs: return a.time_to_first_audio_ms;
+    case PeakMemory: return qlonglong(peakMemoryBytes(a.memory));
+    case MaxLogitDiff: return a.quality.max_abs_logit_diff;
+    case Agreement: return a.quality.greedy_agreement;
+    default: return {};
+    }
+}
+
+QVariant BenchTableModel::display(const ArmResult& a, int row, int column) const {
+    if (column == Play)
+        return a.audio.empty() ? tr("no audio") : QString();   // the view puts a play button here
+    if (!a.ran && column > Status)
+        return QStringLiteral("—");
+    const bool isReference = row == m_report.request.reference_arm;
+    switch (column) {
+    case Arm: return qs(a.arm.name()) + (isReference ? tr(" (reference)") : QString());
+    case Status: return a.ran ? tr("ran") : tr("skipped: %1").arg(qs(a.error));
+    case WarmFps: return QString::number(a.warm_frames_per_s, 'f', 1);
+    case ColdMs: return QString::number(a.cold_first_frame_ms, 'f', 0);
+    case FirstAudioMs: return QString::number(a.time_to_first_audio_ms, 'f', 0);
+    case PeakMemory: return formatBytes(peakMemoryBytes(a.memory));
+    case Backends: return backendsSummary(a.backends);
+    case MaxLogitDiff:
+        if (isReference)
+            return tr("reference");
+        return QStringLiteral("%1 %2").arg(a.quality.max_abs_logit_diff, 0, 'g', 3)
+            .arg(!a.quality.logits_finite ? tr("NON-FINITE") : a.quality.within_tolerance ? tr("ok") : tr("OVER"));
+    case Agreement:
+        return QStringLiteral("%1% (prefix %2)").arg(a.quality.greedy_agreement * 100.0, 0, 'f', 1).arg(a.quality.greedy_exact_prefix);
+    default: return {};
+    }
+}
+
+QVariant BenchTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const ArmResult& a = m_report.arms[size_t(index.row())];
+    if (role == Qt::DisplayRole)
+        return display(a, index.row(), index.column());
+    if (role == ValueRole)
+        return value(a, index.column());
+    if (role == Qt::ToolTipRole && index.column() == Status && !a.ran)
+        return qs(a.error);
+    return {};
+}
+
+QVariant BenchTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+        return {};
+    switch (section) {
+    case Arm: return tr("arm");
+    case Status: return tr("status");
+    case WarmFps: return tr("warm frames/s");
+    case ColdMs: return tr("cold first frame (ms)");
+    case FirstAudioMs: return tr("first audio (ms)");
+    case PeakMemory: return tr("peak memory");
+    case Backends: return tr("backend per call site");
+    case MaxLogitDiff: return tr("max |Δ logit|");
+    case Agreement: return tr("greedy agreement");
+    case Play: return tr("listen");
+    default: return {};
+    }
+}
+
+void BenchTableModel::setReport(const BenchReport& report) {
+    beginResetModel();
+    m_report = report;
+    endResetModel();
+}
+
+void BenchTableModel::clear() { setReport({}); }
+
+}  // namespace reef::ui

@@ -1,0 +1,222 @@
+#include "qt/engine_controller.h"
+
+#include <limits>
+
+namespace reef::ui {
+
+QString stateName(EngineState s) {
+    switch (s) {
+    case EngineState::NoModel: return QStringLiteral("no model");
+    case EngineState::Loading: return QStringLiteral("loading");
+    case EngineState::Ready: return QStringLiteral("ready");
+    case EngineState::Generating: return QStringLiteral("generating");
+    case EngineState::Stopping: return QStringLiteral("stopping");
+    case EngineState::Benchmarking: return QStringLiteral("benchmarking");
+    }
+    return {};
+}
+
+EngineController::EngineController(std::unique_ptr<TtsBackend> backend, BenchFn bench, QObject* parent)
+    : QObject(parent), m_hasBench(bool(bench)) {
+    registerEngineMetaTypes();
+    qRegisterMetaType<reef::ui::EngineState>();
+    m_thread.setObjectName(QStringLiteral("reef-engine"));
+    m_worker = new EngineWorker(std::move(backend), std::move(bench), m_cancel);
+    m_worker->moveToThread(&m_thread);
+    connectWorker();
+    m_thread.start();
+    refreshCaps();
+}
+
+EngineController::~EngineController() {
+    m_cancel->cancelledThrough.store(std::numeric_limits<quint64>::max());
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker;   // the thread has finished, so nothing else can touch it
+}
+
+void EngineController::connectWorker() {
+    EngineWorker* w = m_worker;
+    connect(w, &EngineWorker::capsReady, this, [this](const DeviceCaps& caps) {
+        m_caps = caps;
+        Q_EMIT capsChanged(caps);
+    });
+    connect(w, &EngineWorker::loaded, this, &EngineController::onLoaded);
+    connect(w, &EngineWorker::loadFailed, this, &EngineController::onLoadFailed);
+    connect(w, &EngineWorker::progress, this, [this](quint64 id, int frames, double ms) {
+        if (id == m_synthId)
+            Q_EMIT progress(id, frames, ms);
+    });
+    connect(w, &EngineWorker::audioChunk, this, [this](const AudioChunk& c) {
+        if (c.request_id == m_synthId)
+            Q_EMIT audioChunk(c);
+    });
+    connect(w, &EngineWorker::perfSample, this, [this](const PerfSample& s) {
+        if (s.request_id == m_synthId)
+            Q_EMIT perfSample(s);
+    });
+    connect(w, &EngineWorker::synthesisFinished, this, &EngineController::onSynthesisFinished);
+    connect(w, &EngineWorker::synthesisFailed, this, &EngineController::onSynthesisFailed);
+    connect(w, &EngineWorker::referenceEncoded, this, &EngineController::referenceEncoded);
+    connect(w, &EngineWorker::referenceFailed, this,
+            [this](quint64 id, const EngineError& e) { Q_EMIT referenceFailed(id, errorText(e)); });
+    connect(w, &EngineWorker::benchProgress, this, [this](quint64 id, int arm, const QString& msg) {
+        if (id == m_benchId)
+            Q_EMIT benchProgress(arm, msg);
+    });
+    connect(w, &EngineWorker::benchFinished, this, &EngineController::onBenchFinished);
+    connect(w, &EngineWorker::benchFailed, this, &EngineController::onBenchFailed);
+}
+
+void EngineController::refreshCaps() {
+    QMetaObject::invokeMethod(m_worker, &EngineWorker::queryCaps, Qt::QueuedConnection);
+}
+
+void EngineController::cancelThrough(quint64 id) {
+    quint64 cur = m_cancel->cancelledThrough.load();
+    while (cur < id && !m_cancel->cancelledThrough.compare_exchange_weak(cur, id)) {
+    }
+}
+
+quint64 EngineController::loadModel(const EngineConfig& config) {
+    const quint64 id = nextId();
+    if (m_synthId) {   // a load supersedes a running synthesis: cancel it, forget its results
+        const quint64 old = m_synthId;
+        m_synthId = 0;
+        Q_EMIT synthesisCancelled(old);
+    }
+    if (m_benchId) {
+        m_benchId = 0;
+        Q_EMIT benchFailed(tr("cancelled: a model load was requested"));
+    }
+    cancelThrough(id - 1);
+    m_loadId = id;
+    m_stopping = false;
+    updateState();
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id, config] { w->load(id, config); }, Qt::QueuedConnection);
+    return id;
+}
+
+quint64 EngineController::synthesize(SynthesisRequest request) {
+    const quint64 id = nextId();
+    if (m_synthId) {
+        const quint64 old = m_synthId;
+        cancelThrough(old);
+        Q_EMIT synthesisCancelled(old);
+    }
+    request.id = id;
+    m_synthId = id;
+    m_stopping = false;
+    updateState();
+    Q_EMIT synthesisStarted(id);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, request] { w->synthesize(request); }, Qt::QueuedConnection);
+    return id;
+}
+
+quint64 EngineController::encodeReference(std::vector<float> mono44k) {
+    const quint64 id = nextId();
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id, s = std::move(mono44k)] { w->encodeReference(id, s); }, Qt::QueuedConnection);
+    return id;
+}
+
+quint64 EngineController::runBench(BenchRequest request) {
+    const quint64 id = nextId();
+    if (m_benchId)
+        cancelThrough(m_benchId);
+    m_benchId = id;
+    m_stopping = false;
+    updateState();
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id, request] { w->runBench(id, request); }, Qt::QueuedConnection);
+    return id;
+}
+
+void EngineController::cancel() {
+    const quint64 target = std::max(m_synthId, m_benchId);
+    if (!target)
+        return;
+    cancelThrough(target);
+    m_stopping = true;
+    updateState();
+}
+
+void EngineController::updateState() {
+    EngineState s = m_modelLoaded ? EngineState::Ready : EngineState::NoModel;
+    if (m_loadId)
+        s = EngineState::Loading;
+    else if (m_synthId)
+        s = m_stopping ? EngineState::Stopping : EngineState::Generating;
+    else if (m_benchId)
+        s = m_stopping ? EngineState::Stopping : EngineState::Benchmarking;
+    if (s == m_state)
+        return;
+    m_state = s;
+    Q_EMIT stateChanged(s);
+}
+
+void EngineController::onLoaded(quint64 id, const ModelInfo& info, const DeviceCaps& caps) {
+    if (id != m_loadId)
+        return;   // an older load finished after a newer one was asked for
+    m_loadId = 0;
+    m_modelLoaded = true;
+    m_modelInfo = info;
+    m_caps = caps;
+    Q_EMIT capsChanged(caps);
+    Q_EMIT modelLoaded(info);
+    updateState();
+}
+
+void EngineController::onLoadFailed(quint64 id, const EngineError& error, bool stillLoaded) {
+    if (id != m_loadId)
+        return;
+    m_loadId = 0;
+    m_modelLoaded = stillLoaded;
+    if (!stillLoaded)
+        m_modelInfo = {};
+    Q_EMIT loadFailed(errorText(error));
+    updateState();
+}
+
+void EngineController::onSynthesisFinished(const SynthesisResult& result) {
+    if (result.request_id != m_synthId)
+        return;
+    m_synthId = 0;
+    m_stopping = false;
+    Q_EMIT synthesisFinished(result);
+    updateState();
+}
+
+void EngineController::onSynthesisFailed(quint64 id, const EngineError& error) {
+    if (id != m_synthId)
+        return;
+    m_synthId = 0;
+    m_stopping = false;
+    if (error.code == ErrorCode::Cancelled)
+        Q_EMIT synthesisCancelled(id);
+    else
+        Q_EMIT synthesisFailed(id, errorText(error));
+    updateState();
+}
+
+void EngineController::onBenchFinished(quint64 id, const BenchReport& report) {
+    if (id != m_benchId)
+        return;
+    m_benchId = 0;
+    m_stopping = false;
+    Q_EMIT benchFinished(report);
+    updateState();
+}
+
+void EngineController::onBenchFailed(quint64 id, const EngineError& error) {
+    if (id != m_benchId)
+        return;
+    m_benchId = 0;
+    m_stopping = false;
+    Q_EMIT benchFailed(errorText(error));
+    updateState();
+}
+
+}  // namespace reef::ui

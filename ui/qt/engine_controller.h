@@ -1,0 +1,87 @@
+// GUI-thread front of the engine: owns the engine QThread and its EngineWorker, hands out request
+// ids, drops late results of superseded requests, and derives one EngineState for the views.
+// Nothing here blocks the GUI thread, also while a model loads (mandelbrot + hotspot JobTracker).
+#pragma once
+#include <QObject>
+#include <QThread>
+#include <memory>
+
+#include "qt/engine_worker.h"
+
+namespace reef::ui {
+
+enum class EngineState { NoModel, Loading, Ready, Generating, Stopping, Benchmarking };
+QString stateName(EngineState s);
+
+class EngineController : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineController(std::unique_ptr<TtsBackend> backend, BenchFn bench = {}, QObject* parent = nullptr);
+    ~EngineController() override;   // cancels everything, quits the thread and waits for it
+
+    EngineState state() const { return m_state; }
+    bool isModelLoaded() const { return m_modelLoaded; }
+    const ModelInfo& modelInfo() const { return m_modelInfo; }
+    const DeviceCaps& deviceCaps() const { return m_caps; }
+    bool canBench() const { return m_hasBench; }
+    quint64 currentSynthesisId() const { return m_synthId; }
+
+    // Each returns the request's id. A new load or synthesis supersedes (and cancels) a running one.
+    quint64 loadModel(const EngineConfig& config);
+    quint64 synthesize(SynthesisRequest request);
+    quint64 encodeReference(std::vector<float> mono44k);
+    quint64 runBench(BenchRequest request);
+    void refreshCaps();
+
+public Q_SLOTS:
+    void cancel();   // stops the running synthesis or bench at its next frame
+
+Q_SIGNALS:
+    void stateChanged(reef::ui::EngineState state);
+    void capsChanged(const reef::DeviceCaps& caps);
+    void modelLoaded(const reef::ModelInfo& info);
+    void loadFailed(const QString& reason);
+    void synthesisStarted(quint64 id);
+    void progress(quint64 id, int frames, double elapsedMs);
+    void audioChunk(const reef::AudioChunk& chunk);
+    void perfSample(const reef::PerfSample& sample);
+    void synthesisFinished(const reef::SynthesisResult& result);
+    void synthesisFailed(quint64 id, const QString& reason);
+    void synthesisCancelled(quint64 id);
+    void referenceEncoded(quint64 id, const reef::Codes& codes);
+    void referenceFailed(quint64 id, const QString& reason);
+    void benchProgress(int arm, const QString& message);
+    void benchFinished(const reef::BenchReport& report);
+    void benchFailed(const QString& reason);
+
+private:
+    void connectWorker();
+    quint64 nextId() { return ++m_lastId; }
+    void cancelThrough(quint64 id);
+    void updateState();
+    void onLoaded(quint64 id, const ModelInfo& info, const DeviceCaps& caps);
+    void onLoadFailed(quint64 id, const EngineError& error, bool stillLoaded);
+    void onSynthesisFinished(const SynthesisResult& result);
+    void onSynthesisFailed(quint64 id, const EngineError& error);
+    void onBenchFinished(quint64 id, const BenchReport& report);
+    void onBenchFailed(quint64 id, const EngineError& error);
+
+    QThread m_thread;
+    EngineWorker* m_worker = nullptr;   // lives on m_thread; deleted after the thread has stopped
+    std::shared_ptr<CancelState> m_cancel = std::make_shared<CancelState>();
+    bool m_hasBench = false;
+
+    quint64 m_lastId = 0;
+    quint64 m_loadId = 0;    // pending load, 0 = none
+    quint64 m_synthId = 0;   // pending synthesis, 0 = none
+    quint64 m_benchId = 0;   // pending bench, 0 = none
+    bool m_stopping = false;
+    bool m_modelLoaded = false;
+    ModelInfo m_modelInfo;
+    DeviceCaps m_caps;
+    EngineState m_state = EngineState::NoModel;
+};
+
+}  // namespace reef::ui
+
+Q_DECLARE_METATYPE(reef::ui::EngineState)

@@ -1,0 +1,66 @@
+// The engine thread's QObject: runs every TtsBackend call, turns the engine's callbacks into
+// throttled value-type signals, and never lets an exception escape a slot (style-anchors §6 r9–11).
+#pragma once
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include "qt/engine_types_qt.h"
+#include "reef/backend.h"
+
+namespace reef::ui {
+
+// How the worker runs the A/B bench; in the app this forwards to reef::Engine::bench.
+using BenchFn = std::function<Result<BenchReport>(TtsBackend& backend, const BenchRequest& request,
+                                                  const std::function<void(int, const std::string&)>& progress,
+                                                  const std::function<bool()>& should_abort)>;
+
+// Shared by the controller (GUI thread) and the worker: every request with id <= cancelledThrough
+// aborts at its next frame. A counter, not a bool, so a new request is never cancelled by the old flag.
+struct CancelState {
+    std::atomic<quint64> cancelledThrough{0};
+    bool isCancelled(quint64 id) const { return id <= cancelledThrough.load(std::memory_order_acquire); }
+};
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    EngineWorker(std::unique_ptr<TtsBackend> backend, BenchFn bench, std::shared_ptr<CancelState> cancel);
+    ~EngineWorker() override;
+    // Progress and perf signals are coalesced to at most one per this many milliseconds (~20 Hz).
+    static constexpr int kThrottleMs = 50;
+
+public Q_SLOTS:
+    void queryCaps();
+    void load(quint64 id, const reef::EngineConfig& config);
+    void synthesize(const reef::SynthesisRequest& request);
+    void encodeReference(quint64 id, const std::vector<float>& mono44k);
+    void runBench(quint64 id, const reef::BenchRequest& request);
+
+Q_SIGNALS:
+    void capsReady(const reef::DeviceCaps& caps);
+    void loaded(quint64 id, const reef::ModelInfo& info, const reef::DeviceCaps& caps);
+    void loadFailed(quint64 id, const reef::EngineError& error, bool stillLoaded);
+    void progress(quint64 id, int frames, double elapsedMs);
+    void audioChunk(const reef::AudioChunk& chunk);
+    void perfSample(const reef::PerfSample& sample);
+    void synthesisFinished(const reef::SynthesisResult& result);
+    void synthesisFailed(quint64 id, const reef::EngineError& error);
+    void referenceEncoded(quint64 id, const reef::Codes& codes);
+    void referenceFailed(quint64 id, const reef::EngineError& error);
+    void benchProgress(quint64 id, int arm, const QString& message);
+    void benchFinished(quint64 id, const reef::BenchReport& report);
+    void benchFailed(quint64 id, const reef::EngineError& error);
+
+private:
+    Callbacks makeCallbacks(quint64 id);   // also sets m_flush
+
+    std::unique_ptr<TtsBackend> m_backend;
+    BenchFn m_bench;
+    std::shared_ptr<CancelState> m_cancel;
+    std::function<void()> m_flush;   // emits what the throttle held back at the end of a run
+};
+
+}  // namespace reef::ui

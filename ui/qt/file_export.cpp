@@ -1,0 +1,72 @@
+#include "qt/file_export.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include "audio/wav_file.h"
+#include "qt/engine_types_qt.h"
+#include "reef/bench_report.h"
+#include "reef/engine.h"
+
+namespace reef::ui {
+
+bool exportWav(const QString& path, const std::vector<float>& samples, const QString& title, const QString& comment,
+               QString* error) {
+    if (samples.empty()) {
+        if (error)
+            *error = QStringLiteral("nothing to export: the take has no audio");
+        return false;
+    }
+    try {
+        audio::WavMetadata meta;
+        meta.title = title.left(200).toStdString();
+        meta.software = "Reef " REEF_VERSION;
+        meta.comment = comment.toStdString();
+        audio::write_wav(path.toStdString(), samples, kSampleRate, 1, audio::WavFormat::Pcm16, meta);
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool exportBenchReport(const BenchReport& report, const QString& path, ReportFormat format, QString* error) {
+    const std::string p = path.toStdString();
+    Status s = format == ReportFormat::Json       ? write_bench_json(report, p)
+               : format == ReportFormat::Markdown ? write_bench_markdown(report, p)
+                                                  : write_bench_csv(report, p);
+    if (!s.ok() && error)
+        *error = errorText(s.error());
+    return s.ok();
+}
+
+bool exportBenchReportBySuffix(const BenchReport& report, const QString& path, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("json"))
+        return exportBenchReport(report, path, ReportFormat::Json, error);
+    if (suffix == QLatin1String("md"))
+        return exportBenchReport(report, path, ReportFormat::Markdown, error);
+    if (suffix == QLatin1String("csv"))
+        return exportBenchReport(report, path, ReportFormat::Csv, error);
+    if (error)
+        *error = QStringLiteral("unknown report format '.%1' (use .json, .md or .csv)").arg(suffix);
+    return false;
+}
+
+QString ensureDemoModel(const QString& dataDir, QString* error) {
+    const QString dir = QDir(dataDir).filePath(QStringLiteral("demo-tiny"));
+    // write_demo_model renames a finished temp folder into place, so an existing folder is complete.
+    if (QFileInfo(dir).isDir() && !QDir(dir).isEmpty())
+        return dir;
+    QDir().mkpath(dataDir);
+    const Status s = write_demo_model(dir.toStdString(), "tiny", "s2");
+    if (!s.ok()) {
+        if (error)
+            *error = errorText(s.error());
+        return {};
+    }
+    return dir;
+}
+
+}  // namespace reef::ui

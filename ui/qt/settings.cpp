@@ -1,0 +1,197 @@
+#include "qt/settings.h"
+
+#include <QSettings>
+#include <QThread>
+#include <optional>
+
+namespace reef::ui {
+namespace {
+
+// Reads an enum stored by its to_string name; unknown or missing -> fallback.
+template <class T>
+T readEnum(const QSettings& s, const char* key, T fallback, std::optional<T> (*parse)(const std::string&)) {
+    const QVariant v = s.value(QLatin1String(key));
+    if (!v.isValid())
+        return fallback;
+    return parse(v.toString().toStdString()).value_or(fallback);
+}
+
+int readInt(const QSettings& s, const char* key, int fallback, int lo, int hi) {
+    bool ok = false;
+    const int v = s.value(QLatin1String(key), fallback).toString().toInt(&ok);
+    return ok && v >= lo && v <= hi ? v : fallback;
+}
+
+float readFloat(const QSettings& s, const char* key, float fallback, float lo, float hi) {
+    bool ok = false;
+    const double v = s.value(QLatin1String(key), double(fallback)).toString().toDouble(&ok);
+    return ok && v >= lo && v <= hi ? float(v) : fallback;
+}
+
+}  // namespace
+
+bool sameConfig(const EngineConfig& a, const EngineConfig& b) {
+    return a.model_dir == b.model_dir && a.device == b.device && a.precision == b.precision &&
+           a.cpu_threads == b.cpu_threads && a.compile_mode == b.compile_mode && a.sdpa_policy == b.sdpa_policy &&
+           a.kv_mode == b.kv_mode && a.kv_margin == b.kv_margin && a.load_codec == b.load_codec;
+}
+
+bool sameSampling(const SamplingParams& a, const SamplingParams& b) {
+    return a.temperature == b.temperature && a.top_p == b.top_p && a.top_k == b.top_k &&
+           a.repetition_penalty == b.repetition_penalty && a.max_new_frames == b.max_new_frames &&
+           a.chunk_length == b.chunk_length && a.seed == b.seed;
+}
+
+Settings::Settings(const QString& iniPath, QObject* parent)
+    : QObject(parent),
+      m_store(iniPath.isEmpty() ? std::make_unique<QSettings>()
+                                : std::make_unique<QSettings>(iniPath, QSettings::IniFormat)) {
+    reload();
+}
+
+Settings::~Settings() = default;
+
+void Settings::assertThread() const { Q_ASSERT(QThread::currentThread() == thread()); }
+
+void Settings::reload() {
+    assertThread();
+    const QSettings& s = *m_store;
+    const EngineConfig d;
+    EngineConfig c;
+    c.model_dir = s.value(QStringLiteral("engine/model_dir")).toString().toStdString();
+    c.device = readEnum(s, "engine/device", d.device, &parse_device);
+    c.precision = readEnum(s, "engine/precision", d.precision, &parse_precision);
+    c.cpu_threads = readInt(s, "engine/cpu_threads", d.cpu_threads, 0, 1024);
+    c.compile_mode = readEnum(s, "engine/compile_mode", d.compile_mode, &parse_compile_mode);
+    c.sdpa_policy = readEnum(s, "engine/sdpa_policy", d.sdpa_policy, &parse_sdpa_policy);
+    c.kv_mode = readEnum(s, "engine/kv_mode", d.kv_mode, &parse_kv_mode);
+    c.kv_margin = readInt(s, "engine/kv_margin", d.kv_margin, 0, 65536);
+
+    const SamplingParams ds;
+    SamplingParams p;
+    p.temperature = readFloat(s, "sampling/temperature", ds.temperature, 0.0f, 2.0f);
+    p.top_p = readFloat(s, "sampling/top_p", ds.top_p, 0.01f, 1.0f);
+    p.top_k = readInt(s, "sampling/top_k", ds.top_k, 0, 4096);
+    p.repetition_penalty = readFloat(s, "sampling/repetition_penalty", ds.repetition_penalty, 0.5f, 2.0f);
+    p.max_new_frames = readInt(s, "sampling/max_new_frames", ds.max_new_frames, 0, 1 << 16);
+    p.chunk_length = readInt(s, "sampling/chunk_length", ds.chunk_length, 0, 100000);
+    bool seedOk = false;
+    const qulonglong seed = s.value(QStringLiteral("sampling/seed"), QString::number(ds.seed)).toString().toULongLong(&seedOk);
+    p.seed = seedOk ? seed : ds.seed;
+
+    const QString device = s.value(QStringLiteral("audio/output_device")).toString();
+    const bool autoplay = s.value(QStringLiteral("audio/autoplay"), true).toBool();
+    const int chunk = readInt(s, "audio/stream_chunk_frames", 16, 0, 1024);
+
+    const bool dirChanged = c.model_dir != m_config.model_dir;
+    const bool configChanged = !sameConfig(c, m_config);
+    const bool samplingChanged_ = !sameSampling(p, m_sampling);
+    const bool deviceChanged = device != m_audioDevice;
+    const bool playbackChanged = autoplay != m_autoplay || chunk != m_streamChunkFrames;
+    m_config = c;
+    m_sampling = p;
+    m_audioDevice = device;
+    m_autoplay = autoplay;
+    m_streamChunkFrames = chunk;
+    if (configChanged)
+        Q_EMIT engineConfigChanged();
+    if (dirChanged)
+        Q_EMIT modelDirChanged(modelDir());
+    if (samplingChanged_)
+        Q_EMIT samplingChanged();
+    if (deviceChanged)
+        Q_EMIT audioDeviceChanged(device);
+    if (playbackChanged)
+        Q_EMIT playbackOptionsChanged();
+}
+
+EngineConfig Settings::engineConfig() const {
+    assertThread();
+    return m_config;
+}
+
+SamplingParams Settings::sampling() const {
+    assertThread();
+    return m_sampling;
+}
+
+void Settings::writeConfig() {
+    QSettings& s = *m_store;
+    s.setValue(QStringLiteral("engine/model_dir"), modelDir());
+    s.setValue(QStringLiteral("engine/device"), QLatin1String(to_string(m_config.device)));
+    s.setValue(QStringLiteral("engine/precision"), QLatin1String(to_string(m_config.precision)));
+    s.setValue(QStringLiteral("engine/cpu_threads"), m_config.cpu_threads);
+    s.setValue(QStringLiteral("engine/compile_mode"), QLatin1String(to_string(m_config.compile_mode)));
+    s.setValue(QStringLiteral("engine/sdpa_policy"), QLatin1String(to_string(m_config.sdpa_policy)));
+    s.setValue(QStringLiteral("engine/kv_mode"), QLatin1String(to_string(m_config.kv_mode)));
+    s.setValue(QStringLiteral("engine/kv_margin"), m_config.kv_margin);
+}
+
+void Settings::writeSampling() {
+    QSettings& s = *m_store;
+    s.setValue(QStringLiteral("sampling/temperature"), double(m_sampling.temperature));
+    s.setValue(QStringLiteral("sampling/top_p"), double(m_sampling.top_p));
+    s.setValue(QStringLiteral("sampling/top_k"), m_sampling.top_k);
+    s.setValue(QStringLiteral("sampling/repetition_penalty"), double(m_sampling.repetition_penalty));
+    s.setValue(QStringLiteral("sampling/max_new_frames"), m_sampling.max_new_frames);
+    s.setValue(QStringLiteral("sampling/chunk_length"), m_sampling.chunk_length);
+    s.setValue(QStringLiteral("sampling/seed"), QString::number(m_sampling.seed));
+}
+
+void Settings::setEngineConfig(const EngineConfig& config) {
+    assertThread();
+    if (sameConfig(config, m_config))
+        return;
+    const bool dirChanged = config.model_dir != m_config.model_dir;
+    m_config = config;
+    writeConfig();
+    Q_EMIT engineConfigChanged();
+    if (dirChanged)
+        Q_EMIT modelDirChanged(modelDir());
+}
+
+void Settings::setModelDir(const QString& dir) {
+    EngineConfig c = m_config;
+    c.model_dir = dir.toStdString();
+    setEngineConfig(c);
+}
+
+void Settings::setSampling(const SamplingParams& sampling) {
+    assertThread();
+    if (sameSampling(sampling, m_sampling))
+        return;
+    m_sampling = sampling;
+    writeSampling();
+    Q_EMIT samplingChanged();
+}
+
+void Settings::setAudioDevice(const QString& device) {
+    assertThread();
+    if (device == m_audioDevice)
+        return;
+    m_audioDevice = device;
+    m_store->setValue(QStringLiteral("audio/output_device"), device);
+    Q_EMIT audioDeviceChanged(device);
+}
+
+void Settings::setAutoplay(bool on) {
+    assertThread();
+    if (on == m_autoplay)
+        return;
+    m_autoplay = on;
+    m_store->setValue(QStringLiteral("audio/autoplay"), on);
+    Q_EMIT playbackOptionsChanged();
+}
+
+void Settings::setStreamChunkFrames(int frames) {
+    assertThread();
+    if (frames == m_streamChunkFrames || frames < 0)
+        return;
+    m_streamChunkFrames = frames;
+    m_store->setValue(QStringLiteral("audio/stream_chunk_frames"), frames);
+    Q_EMIT playbackOptionsChanged();
+}
+
+void Settings::sync() { m_store->sync(); }
+
+}  // namespace reef::ui

@@ -1,0 +1,61 @@
+// The app's persisted settings: one GUI-thread object over QSettings, typed getters, setters that
+// emit only on a real change, and every stored value validated on read (invalid -> default).
+// Workers never read it: values are copied into EngineConfig / SynthesisRequest (style-anchors r12).
+#pragma once
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "reef/engine_types.h"
+
+class QSettings;
+
+namespace reef::ui {
+
+bool sameConfig(const EngineConfig& a, const EngineConfig& b);
+bool sameSampling(const SamplingParams& a, const SamplingParams& b);
+
+class Settings : public QObject {
+    Q_OBJECT
+public:
+    // iniPath empty: the platform's default QSettings for the application name.
+    explicit Settings(const QString& iniPath = {}, QObject* parent = nullptr);
+    ~Settings() override;
+
+    EngineConfig engineConfig() const;   // model_dir included
+    SamplingParams sampling() const;
+    QString modelDir() const { return QString::fromStdString(m_config.model_dir); }
+    QString audioDevice() const { return m_audioDevice; }
+    bool autoplay() const { return m_autoplay; }
+    int streamChunkFrames() const { return m_streamChunkFrames; }
+
+    void setEngineConfig(const EngineConfig& config);
+    void setModelDir(const QString& dir);
+    void setSampling(const SamplingParams& sampling);
+    void setAudioDevice(const QString& device);
+    void setAutoplay(bool on);
+    void setStreamChunkFrames(int frames);
+    void reload();   // re-reads (and re-validates) the store; emits for what changed
+    void sync();
+
+Q_SIGNALS:
+    void engineConfigChanged();
+    void modelDirChanged(const QString& dir);
+    void samplingChanged();
+    void audioDeviceChanged(const QString& device);
+    void playbackOptionsChanged();
+
+private:
+    void assertThread() const;
+    void writeConfig();
+    void writeSampling();
+
+    std::unique_ptr<QSettings> m_store;
+    EngineConfig m_config;
+    SamplingParams m_sampling;
+    QString m_audioDevice;
+    bool m_autoplay = true;
+    int m_streamChunkFrames = 16;
+};
+
+}  // namespace reef::ui

@@ -1,0 +1,92 @@
+#include "qt/takes_model.h"
+
+namespace reef::ui {
+
+QString Take::settingsSummary() const {
+    return QStringLiteral("%1 · %2 · %3 · %4 · T %5 · top-p %6 · top-k %7 · seed %8")
+        .arg(QLatin1String(to_string(config.device)), QLatin1String(to_string(config.precision)),
+             QLatin1String(to_string(config.compile_mode)), QLatin1String(to_string(config.sdpa_policy)))
+        .arg(double(sampling.temperature), 0, 'f', 2)
+        .arg(double(sampling.top_p), 0, 'f', 2)
+        .arg(sampling.top_k)
+        .arg(sampling.seed);
+}
+
+QString Take::statsSummary() const {
+    return QStringLiteral("%1 frames · %2 s audio · %3 frames/s · %4× real time · first audio %5 ms")
+        .arg(metrics.frames)
+        .arg(metrics.audio_seconds, 0, 'f', 2)
+        .arg(metrics.warm_frames_per_s, 0, 'f', 1)
+        .arg(metrics.real_time_factor, 0, 'f', 2)
+        .arg(metrics.time_to_first_audio_ms, 0, 'f', 0);
+}
+
+TakesModel::TakesModel(int maxTakes, QObject* parent) : QAbstractTableModel(parent), m_max(std::max(1, maxTakes)) {}
+
+int TakesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_takes.size()); }
+int TakesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant TakesModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Take& t = m_takes[size_t(index.row())];
+    if (role == Qt::ToolTipRole)
+        return QStringLiteral("%1\n\n%2\n%3\nmodel: %4").arg(t.text, t.settingsSummary(), t.statsSummary(), t.modelName);
+    if (role == Qt::TextAlignmentRole && index.column() != Text && index.column() != Voice)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Number: return t.number;
+    case Time: return t.created.toString(QStringLiteral("hh:mm:ss"));
+    case Text: return t.text.simplified().left(80);
+    case Voice: return t.voice.isEmpty() ? tr("(default)") : t.voice;
+    case Frames: return t.metrics.frames;
+    case AudioSeconds: return QString::number(t.metrics.audio_seconds, 'f', 2);
+    case FramesPerS: return QString::number(t.metrics.warm_frames_per_s, 'f', 1);
+    case RealTime: return QString::number(t.metrics.real_time_factor, 'f', 2);
+    case StopReason: return QString::fromStdString(t.metrics.stop_reason);
+    default: return {};
+    }
+}
+
+QVariant TakesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+        return {};
+    switch (section) {
+    case Number: return tr("#");
+    case Time: return tr("time");
+    case Text: return tr("text");
+    case Voice: return tr("voice");
+    case Frames: return tr("frames");
+    case AudioSeconds: return tr("audio s");
+    case FramesPerS: return tr("frames/s");
+    case RealTime: return tr("RTF");
+    case StopReason: return tr("stop");
+    default: return {};
+    }
+}
+
+int TakesModel::addTake(Take take) {
+    take.number = m_next++;
+    if (int(m_takes.size()) >= m_max) {
+        const int last = int(m_takes.size()) - 1;
+        beginRemoveRows({}, last, last);
+        m_takes.pop_back();
+        endRemoveRows();
+    }
+    beginInsertRows({}, 0, 0);
+    m_takes.push_front(std::move(take));
+    endInsertRows();
+    return m_takes.front().number;
+}
+
+void TakesModel::removeTake(int row) {
+    if (row < 0 || row >= rowCount())
+        return;
+    beginRemoveRows({}, row, row);
+    m_takes.erase(m_takes.begin() + row);
+    endRemoveRows();
+}
+
+}  // namespace reef::ui

@@ -1,0 +1,66 @@
+// The A/B Compare view: pick arms (compile mode × SDPA policy × KV mode), run them through the
+// engine's bench (the same call as reef-cli bench), show the table and bar charts, play each arm's
+// audio, and export the report (Markdown, CSV, JSON via the engine's writers; PNG of the charts).
+#pragma once
+#include <QWidget>
+#include <vector>
+
+#include "reef/bench.h"
+
+class QCheckBox;
+class QChart;
+class QChartView;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace reef::ui {
+
+class BenchTableModel;
+class EngineController;
+class PlaybackController;
+class Settings;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    CompareView(EngineController& engine, Settings& settings, PlaybackController& playback, QWidget* parent = nullptr);
+
+    std::vector<BenchArm> selectedArms() const;
+    BenchRequest makeRequest() const;
+    BenchTableModel& tableModel() const { return *m_model; }
+    QTableView* table() const { return m_table; }
+    QPushButton* runButton() const { return m_run; }
+    QString statusText() const;
+    int barCount() const;   // bars in the frames/s chart (for tests)
+    // Writes base.json, base.md, base.csv and base.png; returns the errors (empty = all written).
+    QStringList exportAll(const QString& basePath);
+    bool exportChartsPng(const QString& path);
+
+public Q_SLOTS:
+    void showReport(const reef::BenchReport& report);
+    void run();
+
+private:
+    QWidget* createArmPicker();
+    QWidget* createCharts();
+    void rebuildCharts();
+    void exportInteractive();
+    void updateButtons();
+
+    EngineController& m_engine;
+    Settings& m_settings;
+    PlaybackController& m_playback;
+    BenchTableModel* m_model = nullptr;
+    std::vector<QCheckBox*> m_compile, m_sdpa, m_kv;
+    QSpinBox *m_frames = nullptr, *m_repeats = nullptr;
+    QPushButton *m_run = nullptr, *m_stop = nullptr, *m_export = nullptr;
+    QLabel* m_status = nullptr;
+    QTableView* m_table = nullptr;
+    QWidget* m_charts = nullptr;
+    QChart* m_fpsChart = nullptr;
+    QChart* m_latencyChart = nullptr;
+};
+
+}  // namespace reef::ui

@@ -1,0 +1,118 @@
+#include "widgets/perf_chart_widget.h"
+
+#include <QHBoxLayout>
+#include <QTimer>
+#include <QtCharts>
+#include <algorithm>
+
+#include "qt/perf_history_model.h"
+
+namespace reef::ui {
+
+PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWidget(parent), m_model(model) {
+    auto* perf = new QChart;
+    perf->setTitle(tr("Decode speed and memory"));
+    m_fps = new QLineSeries;
+    m_fps->setName(tr("frames/s"));
+    m_memory = new QLineSeries;
+    m_memory->setName(tr("memory (MiB)"));
+    perf->addSeries(m_fps);
+    perf->addSeries(m_memory);
+    m_timeAxis = new QValueAxis;
+    m_timeAxis->setTitleText(tr("s"));
+    m_fpsAxis = new QValueAxis;
+    m_fpsAxis->setTitleText(tr("frames/s"));
+    m_memAxis = new QValueAxis;
+    m_memAxis->setTitleText(tr("MiB"));
+    perf->addAxis(m_timeAxis, Qt::AlignBottom);
+    perf->addAxis(m_fpsAxis, Qt::AlignLeft);
+    perf->addAxis(m_memAxis, Qt::AlignRight);
+    m_fps->attachAxis(m_timeAxis);
+    m_fps->attachAxis(m_fpsAxis);
+    m_memory->attachAxis(m_timeAxis);
+    m_memory->attachAxis(m_memAxis);
+
+    auto* backends = new QChart;
+    backends->setTitle(tr("Attention backend per call site"));
+    m_backendTime = new QValueAxis;
+    m_backendTime->setTitleText(tr("s"));
+    m_backendAxis = new QCategoryAxis;
+    m_backendAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    for (int b = int(SdpaBackend::Unknown); b <= int(SdpaBackend::Manual); ++b)
+        m_backendAxis->append(QString::fromLatin1(to_string(SdpaBackend(b))), b);
+    m_backendAxis->setRange(-0.5, int(SdpaBackend::Manual) + 0.5);
+    m_backendAxis->setTruncateLabels(false);
+    backends->addAxis(m_backendTime, Qt::AlignBottom);
+    backends->addAxis(m_backendAxis, Qt::AlignLeft);
+    for (int c = 0; c < kNumCallSites; ++c) {
+        m_backend[c] = new QLineSeries;
+        m_backend[c]->setName(QString::fromLatin1(to_string(CallSite(c))));
+        backends->addSeries(m_backend[c]);
+        m_backend[c]->attachAxis(m_backendTime);
+        m_backend[c]->attachAxis(m_backendAxis);
+    }
+
+    auto* l = new QHBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(makeView(perf), 3);
+    l->addWidget(makeView(backends), 2);
+
+    connect(&model, &QAbstractItemModel::rowsInserted, this, &PerfChartWidget::scheduleRebuild);
+    connect(&model, &QAbstractItemModel::rowsRemoved, this, &PerfChartWidget::scheduleRebuild);
+    connect(&model, &QAbstractItemModel::modelReset, this, &PerfChartWidget::scheduleRebuild);
+    rebuild();
+}
+
+QChartView* PerfChartWidget::makeView(QChart* chart) {
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont small = chart->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    chart->legend()->setFont(small);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(180);
+    return view;
+}
+
+int PerfChartWidget::pointCount() const { return int(m_fps->count()); }
+
+double PerfChartWidget::lastFramesPerS() const { return m_fps->count() ? m_fps->at(m_fps->count() - 1).y() : 0.0; }
+
+void PerfChartWidget::scheduleRebuild() {
+    if (m_pending)
+        return;
+    m_pending = true;
+    QTimer::singleShot(0, this, &PerfChartWidget::rebuild);
+}
+
+void PerfChartWidget::rebuild() {
+    m_pending = false;
+    const int n = m_model.rowCount();
+    QList<QPointF> fps, mem, backend[kNumCallSites];
+    double maxFps = 1, maxMem = 1, t0 = 0, t1 = 1;
+    for (int r = 0; r < n; ++r) {
+        const PerfSample& s = m_model.sample(r);
+        const double t = s.t_ms / 1000.0;
+        if (r == 0)
+            t0 = t;
+        t1 = t;
+        fps.append({t, s.frames_per_s});
+        mem.append({t, m_model.memoryMiB(r)});
+        maxFps = std::max(maxFps, s.frames_per_s);
+        maxMem = std::max(maxMem, m_model.memoryMiB(r));
+        for (int c = 0; c < kNumCallSites; ++c)
+            backend[c].append({t, double(int(s.backend[c])) + 0.06 * (c - 1.5)});   // offset so lines stay apart
+    }
+    m_fps->replace(fps);
+    m_memory->replace(mem);
+    for (int c = 0; c < kNumCallSites; ++c)
+        m_backend[c]->replace(backend[c]);
+    const double hi = std::max(t1, t0 + 1.0);
+    m_timeAxis->setRange(t0, hi);
+    m_backendTime->setRange(t0, hi);
+    m_fpsAxis->setRange(0, maxFps * 1.15);
+    m_memAxis->setRange(0, maxMem * 1.15);
+}
+
+}  // namespace reef::ui

@@ -1,0 +1,260 @@
+#include "widgets/settings_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include "qt/settings.h"
+
+namespace reef::ui {
+namespace {
+
+template <class E>
+QComboBox* enumCombo(std::initializer_list<E> values) {
+    auto* c = new QComboBox;
+    for (E v : values)
+        c->addItem(QString::fromLatin1(to_string(v)), QString::fromLatin1(to_string(v)));
+    return c;
+}
+
+template <class E>
+void selectEnum(QComboBox* c, E v) {
+    c->setCurrentIndex(std::max(0, c->findData(QString::fromLatin1(to_string(v)))));
+}
+
+template <class E>
+E currentEnum(QComboBox* c, std::optional<E> (*parse)(const std::string&), E fallback) {
+    return parse(c->currentData().toString().toStdString()).value_or(fallback);
+}
+
+QSpinBox* intSpin(int lo, int hi, const QString& special = {}) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    if (!special.isEmpty())
+        s->setSpecialValueText(special);
+    return s;
+}
+
+QDoubleSpinBox* realSpin(double lo, double hi, double step) {
+    auto* s = new QDoubleSpinBox;
+    s->setRange(lo, hi);
+    s->setSingleStep(step);
+    s->setDecimals(2);
+    return s;
+}
+
+}  // namespace
+
+void applyCapabilities(QComboBox* combo, const std::map<std::string, Capability>& caps) {
+    auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+    if (!model)
+        return;
+    for (int i = 0; i < combo->count(); ++i) {
+        QStandardItem* item = model->item(i);
+        const auto it = caps.find(combo->itemData(i).toString().toStdString());
+        const bool available = it == caps.end() || it->second.available;
+        item->setEnabled(available);
+        item->setToolTip(available ? QString() : QString::fromStdString(it->second.reason));
+    }
+}
+
+SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(parent), m_settings(settings) {
+    auto* inner = new QWidget;
+    auto* v = new QVBoxLayout(inner);
+    v->addWidget(createModelGroup());
+    v->addWidget(createEngineGroup());
+    v->addWidget(createSamplingGroup());
+    v->addWidget(createAudioGroup());
+    v->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(inner);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    syncFromSettings();
+    connect(&settings, &Settings::engineConfigChanged, this, &SettingsPanel::syncFromSettings);
+    connect(&settings, &Settings::samplingChanged, this, &SettingsPanel::syncFromSettings);
+}
+
+QWidget* SettingsPanel::createModelGroup() {
+    auto* box = new QGroupBox(tr("Model"));
+    auto* v = new QVBoxLayout(box);
+    m_modelDir = new QLineEdit;
+    m_modelDir->setPlaceholderText(tr("fish-speech S2-Pro / S1-mini folder"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    m_load = new QPushButton(tr("Load model"));
+    m_load->setObjectName(QStringLiteral("loadModelButton"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_modelDir, 1);
+    row->addWidget(browse);
+    v->addLayout(row);
+    v->addWidget(m_load);
+    connect(browse, &QPushButton::clicked, this, &SettingsPanel::browseModel);
+    connect(m_modelDir, &QLineEdit::editingFinished, this, &SettingsPanel::pushEngineConfig);
+    connect(m_load, &QPushButton::clicked, this, [this] {
+        pushEngineConfig();
+        Q_EMIT loadRequested();
+    });
+    return box;
+}
+
+QWidget* SettingsPanel::createEngineGroup() {
+    auto* box = new QGroupBox(tr("Engine (applies on the next load)"));
+    auto* f = new QFormLayout(box);
+    m_device = enumCombo({DeviceKind::Cpu, DeviceKind::Cuda});
+    m_precision = enumCombo({Precision::Fp32, Precision::Bf16, Precision::Fp16});
+    m_threads = intSpin(0, 256, tr("default"));
+    m_compile = enumCombo({CompileMode::Eager, CompileMode::CudaGraph, CompileMode::AotInductor});
+    m_sdpa = enumCombo({SdpaPolicy::Auto, SdpaPolicy::Math, SdpaPolicy::Flash, SdpaPolicy::Efficient, SdpaPolicy::Cudnn,
+                        SdpaPolicy::FishSpeech});
+    m_kvMode = enumCombo({KvMode::ActivePrefix, KvMode::Full});
+    m_kvMode->setToolTip(tr("active: attend over the filled cache prefix only; full: the whole cache with a mask"));
+    m_kvMargin = intSpin(0, 65536);
+    m_kvMargin->setToolTip(tr("extra cache rows beyond prompt + max new frames"));
+    f->addRow(tr("Device"), m_device);
+    f->addRow(tr("Precision"), m_precision);
+    f->addRow(tr("CPU threads"), m_threads);
+    f->addRow(tr("Compile mode"), m_compile);
+    f->addRow(tr("SDPA policy"), m_sdpa);
+    f->addRow(tr("KV cache"), m_kvMode);
+    f->addRow(tr("KV margin"), m_kvMargin);
+    for (QComboBox* c : {m_device, m_precision, m_compile, m_sdpa, m_kvMode})
+        connect(c, &QComboBox::currentIndexChanged, this, &SettingsPanel::pushEngineConfig);
+    for (QSpinBox* s : {m_threads, m_kvMargin})
+        connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::pushEngineConfig);
+    return box;
+}
+
+QWidget* SettingsPanel::createSamplingGroup() {
+    auto* box = new QGroupBox(tr("Sampling"));
+    auto* f = new QFormLayout(box);
+    m_temperature = realSpin(0.0, 2.0, 0.05);
+    m_temperature->setToolTip(tr("0 = greedy"));
+    m_topP = realSpin(0.01, 1.0, 0.05);
+    m_topK = intSpin(0, 4096);
+    m_maxFrames = intSpin(0, 65536, tr("model limit"));
+    m_chunkLength = intSpin(0, 100000, tr("no batching"));
+    m_chunkLength->setToolTip(tr("UTF-8 bytes of text per batch"));
+    m_seed = intSpin(0, 2147483647);
+    f->addRow(tr("Temperature"), m_temperature);
+    f->addRow(tr("Top-p"), m_topP);
+    f->addRow(tr("Top-k"), m_topK);
+    f->addRow(tr("Max new frames"), m_maxFrames);
+    f->addRow(tr("Chunk length"), m_chunkLength);
+    f->addRow(tr("Seed"), m_seed);
+    for (QDoubleSpinBox* s : {m_temperature, m_topP})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::pushSampling);
+    for (QSpinBox* s : {m_topK, m_maxFrames, m_chunkLength, m_seed})
+        connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::pushSampling);
+    return box;
+}
+
+QWidget* SettingsPanel::createAudioGroup() {
+    auto* box = new QGroupBox(tr("Audio"));
+    auto* f = new QFormLayout(box);
+    m_audioDevice = new QComboBox;
+    m_audioDevice->addItem(tr("default output"), QString());
+    m_autoplay = new QCheckBox(tr("Play while generating"));
+    f->addRow(tr("Output"), m_audioDevice);
+    f->addRow(m_autoplay);
+    connect(m_audioDevice, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_syncing)
+            m_settings.setAudioDevice(m_audioDevice->currentData().toString());
+    });
+    connect(m_autoplay, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_syncing)
+            m_settings.setAutoplay(on);
+    });
+    return box;
+}
+
+void SettingsPanel::syncFromSettings() {
+    m_syncing = true;
+    const EngineConfig c = m_settings.engineConfig();
+    const SamplingParams p = m_settings.sampling();
+    m_modelDir->setText(QString::fromStdString(c.model_dir));
+    selectEnum(m_device, c.device);
+    selectEnum(m_precision, c.precision);
+    m_threads->setValue(c.cpu_threads);
+    selectEnum(m_compile, c.compile_mode);
+    selectEnum(m_sdpa, c.sdpa_policy);
+    selectEnum(m_kvMode, c.kv_mode);
+    m_kvMargin->setValue(c.kv_margin);
+    m_temperature->setValue(double(p.temperature));
+    m_topP->setValue(double(p.top_p));
+    m_topK->setValue(p.top_k);
+    m_maxFrames->setValue(p.max_new_frames);
+    m_chunkLength->setValue(p.chunk_length);
+    m_seed->setValue(int(std::min<uint64_t>(p.seed, 2147483647)));
+    m_autoplay->setChecked(m_settings.autoplay());
+    const int dev = m_audioDevice->findData(m_settings.audioDevice());
+    m_audioDevice->setCurrentIndex(std::max(0, dev));
+    m_syncing = false;
+}
+
+void SettingsPanel::pushEngineConfig() {
+    if (m_syncing)
+        return;
+    EngineConfig c = m_settings.engineConfig();
+    c.model_dir = m_modelDir->text().trimmed().toStdString();
+    c.device = currentEnum(m_device, &parse_device, c.device);
+    c.precision = currentEnum(m_precision, &parse_precision, c.precision);
+    c.cpu_threads = m_threads->value();
+    c.compile_mode = currentEnum(m_compile, &parse_compile_mode, c.compile_mode);
+    c.sdpa_policy = currentEnum(m_sdpa, &parse_sdpa_policy, c.sdpa_policy);
+    c.kv_mode = currentEnum(m_kvMode, &parse_kv_mode, c.kv_mode);
+    c.kv_margin = m_kvMargin->value();
+    m_settings.setEngineConfig(c);
+}
+
+void SettingsPanel::pushSampling() {
+    if (m_syncing)
+        return;
+    SamplingParams p = m_settings.sampling();
+    p.temperature = float(m_temperature->value());
+    p.top_p = float(m_topP->value());
+    p.top_k = m_topK->value();
+    p.max_new_frames = m_maxFrames->value();
+    p.chunk_length = m_chunkLength->value();
+    p.seed = uint64_t(m_seed->value());
+    m_settings.setSampling(p);
+}
+
+void SettingsPanel::browseModel() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a fish-speech model folder"), m_modelDir->text());
+    if (dir.isEmpty())
+        return;
+    m_modelDir->setText(dir);
+    pushEngineConfig();
+}
+
+void SettingsPanel::setDeviceCaps(const DeviceCaps& caps) {
+    applyCapabilities(m_device, caps.devices);
+    applyCapabilities(m_precision, caps.precisions);
+    applyCapabilities(m_compile, caps.compile_modes);
+    applyCapabilities(m_sdpa, caps.sdpa_policies);
+}
+
+void SettingsPanel::setAudioDevices(const QStringList& devices) {
+    m_syncing = true;
+    m_audioDevice->clear();
+    m_audioDevice->addItem(devices.isEmpty() ? tr("no output device found") : tr("default output"), QString());
+    for (const QString& d : devices)
+        m_audioDevice->addItem(d, d);
+    m_audioDevice->setCurrentIndex(std::max(0, m_audioDevice->findData(m_settings.audioDevice())));
+    m_syncing = false;
+}
+
+}  // namespace reef::ui

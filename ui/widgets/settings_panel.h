@@ -1,0 +1,64 @@
+// The settings dock: model folder, engine options, sampling and audio output. Every edit goes
+// straight into Settings; options the device cannot run are disabled with the reason as tooltip.
+#pragma once
+#include <QWidget>
+#include <map>
+#include <string>
+
+#include "reef/engine_types.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace reef::ui {
+
+class Settings;
+
+class SettingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SettingsPanel(Settings& settings, QWidget* parent = nullptr);
+
+    void setDeviceCaps(const DeviceCaps& caps);
+    void setAudioDevices(const QStringList& devices);
+    QComboBox* sdpaCombo() const { return m_sdpa; }
+    QComboBox* deviceCombo() const { return m_device; }
+    QComboBox* compileCombo() const { return m_compile; }
+    QSpinBox* seedSpin() const { return m_seed; }
+    QPushButton* loadButton() const { return m_load; }
+
+Q_SIGNALS:
+    void loadRequested();   // "Load model" pressed (the settings are already saved)
+
+public Q_SLOTS:
+    void syncFromSettings();
+
+private:
+    QWidget* createModelGroup();
+    QWidget* createEngineGroup();
+    QWidget* createSamplingGroup();
+    QWidget* createAudioGroup();
+    void pushEngineConfig();
+    void pushSampling();
+    void browseModel();
+
+    Settings& m_settings;
+    bool m_syncing = false;
+    QLineEdit* m_modelDir = nullptr;
+    QPushButton* m_load = nullptr;
+    QComboBox *m_device = nullptr, *m_precision = nullptr, *m_compile = nullptr, *m_sdpa = nullptr, *m_kvMode = nullptr;
+    QSpinBox *m_threads = nullptr, *m_kvMargin = nullptr;
+    QDoubleSpinBox *m_temperature = nullptr, *m_topP = nullptr;
+    QSpinBox *m_topK = nullptr, *m_maxFrames = nullptr, *m_chunkLength = nullptr, *m_seed = nullptr;
+    QComboBox* m_audioDevice = nullptr;
+    QCheckBox* m_autoplay = nullptr;
+};
+
+// Disables the items of combo (item data = the engine's name) that caps marks unavailable.
+void applyCapabilities(QComboBox* combo, const std::map<std::string, Capability>& caps);
+
+}  // namespace reef::ui

@@ -1,0 +1,161 @@
+#include "widgets/synthesis_panel.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "qt/voice_list_model.h"
+#include "reef/engine_types.h"
+
+namespace reef::ui {
+
+QStringList loadSampleTexts() {
+    QFile f(QStringLiteral(":/reef/texts/samples.txt"));
+    QStringList out;
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text))
+        return out;
+    for (const QString& line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n')))
+        if (!line.trimmed().isEmpty())
+            out << line.trimmed();
+    return out;
+}
+
+SynthesisPanel::SynthesisPanel(VoiceListModel& voices, QWidget* parent) : QWidget(parent), m_voices(voices) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    m_text = new QPlainTextEdit;
+    m_text->setObjectName(QStringLiteral("textEdit"));
+    m_text->setPlaceholderText(tr("Type the text to speak.\nFor dialogue, start each turn with a speaker tag: "
+                                  "<|speaker:0|>Hello! <|speaker:1|>Hi there."));
+    v->addWidget(createToolRow());
+    v->addWidget(m_text, 1);
+
+    auto* run = new QHBoxLayout;
+    m_generate = new QPushButton(tr("Generate"));
+    m_generate->setObjectName(QStringLiteral("generateButton"));
+    m_generate->setDefault(true);
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setObjectName(QStringLiteral("stopButton"));
+    m_stop->setEnabled(false);
+    m_bar = new QProgressBar;
+    m_bar->setTextVisible(false);
+    m_bar->setMaximumHeight(10);
+    m_progress = new QLabel(tr("Idle"));
+    m_progress->setObjectName(QStringLiteral("progressLabel"));
+    run->addWidget(m_generate);
+    run->addWidget(m_stop);
+    run->addWidget(m_bar, 1);
+    v->addLayout(run);
+    v->addWidget(m_progress);
+
+    connect(m_generate, &QPushButton::clicked, this, &SynthesisPanel::generateRequested);
+    connect(m_stop, &QPushButton::clicked, this, &SynthesisPanel::stopRequested);
+    connect(&voices, &QAbstractItemModel::modelReset, this, &SynthesisPanel::reloadVoices);
+    connect(&voices, &QAbstractItemModel::rowsInserted, this, &SynthesisPanel::reloadVoices);
+    connect(&voices, &QAbstractItemModel::rowsRemoved, this, &SynthesisPanel::reloadVoices);
+    connect(&voices, &QAbstractItemModel::dataChanged, this, &SynthesisPanel::reloadVoices);
+    reloadVoices();
+}
+
+QWidget* SynthesisPanel::createToolRow() {
+    auto* row = new QWidget;
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    m_samples = new QComboBox;
+    m_samples->addItem(tr("Insert a sample text…"));
+    for (const QString& s : loadSampleTexts())
+        m_samples->addItem(s.left(60) + (s.size() > 60 ? QStringLiteral("…") : QString()), s);
+    connect(m_samples, &QComboBox::activated, this, &SynthesisPanel::insertSample);
+    auto* tag = new QToolButton;
+    tag->setText(tr("+ speaker tag"));
+    tag->setToolTip(tr("Dialogue: each turn starts with <|speaker:N|>; N picks the speaker (0, 1, …).\n"
+                       "With a reference voice, speaker 0 speaks in that voice."));
+    connect(tag, &QToolButton::clicked, this, [this] {
+        const int n = int(m_text->toPlainText().count(QStringLiteral("<|speaker:")));
+        m_text->insertPlainText(QStringLiteral("<|speaker:%1|>").arg(n % 2));
+        m_text->setFocus();
+    });
+    m_voice = new QComboBox;
+    m_voice->setObjectName(QStringLiteral("voiceCombo"));
+    m_voice->setMinimumWidth(160);
+    auto* manage = new QToolButton;
+    manage->setText(tr("Voices…"));
+    connect(manage, &QToolButton::clicked, this, &SynthesisPanel::manageVoicesRequested);
+    h->addWidget(m_samples, 1);
+    h->addWidget(tag);
+    h->addSpacing(12);
+    h->addWidget(new QLabel(tr("Voice:")));
+    h->addWidget(m_voice);
+    h->addWidget(manage);
+    return row;
+}
+
+void SynthesisPanel::insertSample(int index) {
+    if (index <= 0)
+        return;
+    m_text->setPlainText(m_samples->itemData(index).toString());
+    m_samples->setCurrentIndex(0);
+}
+
+void SynthesisPanel::reloadVoices() {
+    const QString current = m_voice->currentData().toString();
+    m_voice->clear();
+    m_voice->addItem(tr("(model's own voice)"), QString());
+    for (int r = 0; r < m_voices.rowCount(); ++r) {
+        const Voice& voice = m_voices.voice(r);
+        m_voice->addItem(voice.name + (voice.hasCodes() ? QString() : tr(" (not encoded)")), voice.id);
+    }
+    m_voice->setCurrentIndex(std::max(0, m_voice->findData(current)));
+}
+
+QString SynthesisPanel::text() const { return m_text->toPlainText().trimmed(); }
+
+int SynthesisPanel::voiceRow() const {
+    const QString id = m_voice->currentData().toString();
+    return id.isEmpty() ? -1 : m_voices.rowOfId(id);
+}
+
+QString SynthesisPanel::progressText() const { return m_progress->text(); }
+
+void SynthesisPanel::setBusy(bool generating, bool canGenerate, const QString& whyNot) {
+    m_generate->setEnabled(!generating && canGenerate);
+    m_generate->setToolTip(canGenerate ? QString() : whyNot);
+    m_stop->setEnabled(generating);
+}
+
+void SynthesisPanel::startProgress(int maxFrames) {
+    m_maxFrames = maxFrames;
+    m_bar->setRange(0, maxFrames > 0 ? maxFrames : 0);
+    m_bar->setValue(0);
+    m_progress->setText(tr("Starting…"));
+}
+
+void SynthesisPanel::setProgress(int frames, double elapsedMs) {
+    if (m_maxFrames > 0)
+        m_bar->setValue(std::min(frames, m_maxFrames));
+    const double elapsed = elapsedMs / 1000.0;
+    const double audio = frames / kFramesPerSecond;
+    const double rate = elapsed > 0 ? frames / elapsed : 0.0;
+    QString eta = tr("ETA —");
+    if (m_maxFrames > 0 && rate > 0)
+        eta = tr("ETA ≤ %1 s").arg((m_maxFrames - frames) / rate, 0, 'f', 1);
+    m_progress->setText(tr("%1 frames · %2 s elapsed · %3 · %4× real time")
+                            .arg(frames)
+                            .arg(elapsed, 0, 'f', 1)
+                            .arg(eta)
+                            .arg(elapsed > 0 ? audio / elapsed : 0.0, 0, 'f', 2));
+}
+
+void SynthesisPanel::finishProgress(const QString& summary) {
+    m_bar->setRange(0, 1);
+    m_bar->setValue(1);
+    m_progress->setText(summary);
+}
+
+}  // namespace reef::ui

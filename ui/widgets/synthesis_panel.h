@@ -1,0 +1,57 @@
+// The text editor with speaker-tag help and sample texts, the voice picker, Generate / Stop and
+// the progress line (frames, elapsed, ETA, × real time).
+#pragma once
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace reef::ui {
+
+class VoiceListModel;
+
+class SynthesisPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SynthesisPanel(VoiceListModel& voices, QWidget* parent = nullptr);
+
+    QString text() const;
+    int voiceRow() const;   // -1 = no reference voice
+    QPlainTextEdit* textEdit() const { return m_text; }
+    QPushButton* generateButton() const { return m_generate; }
+    QPushButton* stopButton() const { return m_stop; }
+    QComboBox* voiceCombo() const { return m_voice; }
+    QString progressText() const;
+
+    void setBusy(bool generating, bool canGenerate, const QString& whyNot);
+    void startProgress(int maxFrames);
+    void setProgress(int frames, double elapsedMs);
+    void finishProgress(const QString& summary);
+
+Q_SIGNALS:
+    void generateRequested();
+    void stopRequested();
+    void manageVoicesRequested();
+
+private:
+    QWidget* createToolRow();
+    void insertSample(int index);
+    void reloadVoices();
+
+    VoiceListModel& m_voices;
+    QPlainTextEdit* m_text = nullptr;
+    QComboBox* m_samples = nullptr;
+    QComboBox* m_voice = nullptr;
+    QPushButton* m_generate = nullptr;
+    QPushButton* m_stop = nullptr;
+    QProgressBar* m_bar = nullptr;
+    QLabel* m_progress = nullptr;
+    int m_maxFrames = 0;
+};
+
+QStringList loadSampleTexts();   // from :/reef/texts/samples.txt, one per line
+
+}  // namespace reef::ui
