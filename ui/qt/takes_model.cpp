@@ -13,7 +13,7 @@ QString Take::settingsSummary() const {
 }
 
 QString Take::statsSummary() const {
-    return QStringLiteral("%1 frames · %2 s audio · %3 frames/s · %4× real time · first audio %5 ms")
+    return QStringLiteral("%1 frames · %2 s audio · %3 frames/s · RTF %4 · first audio %5 ms")
         .arg(metrics.frames)
         .arg(metrics.audio_seconds, 0, 'f', 2)
         .arg(metrics.warm_frames_per_s, 0, 'f', 1)

@@ -19,7 +19,7 @@ struct Take {
     RunMetrics metrics;
     std::vector<float> audio;
     QString settingsSummary() const;   // "eager · auto · active · T 0.80 · top-p 0.80 · top-k 30 · seed 42"
-    QString statsSummary() const;      // "64 frames · 2.97 s audio · 18.3 frames/s · 0.85× real time"
+    QString statsSummary() const;      // "64 frames · 2.97 s audio · 18.3 frames/s · RTF 0.85 · first audio 120 ms"
 };
 
 class TakesModel : public QAbstractTableModel {

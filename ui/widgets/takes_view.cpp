@@ -16,7 +16,8 @@ TakesView::TakesView(TakesModel& takes, QWidget* parent) : QWidget(parent), m_ta
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setDefaultSectionSize(76);
+    m_table->setColumnWidth(TakesModel::Number, 32);
     m_table->horizontalHeader()->setSectionResizeMode(TakesModel::Text, QHeaderView::Stretch);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
