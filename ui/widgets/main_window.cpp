@@ -11,6 +11,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <exception>
 
 #include "qt/app_versions.h"
 #include "qt/engine_controller.h"
@@ -44,6 +45,13 @@ MainWindow::MainWindow(EngineController& engine, Settings& settings, PlaybackCon
     connectEngine();
     playback.setAutoplay(settings.autoplay());
     connect(&settings, &Settings::playbackOptionsChanged, this, [this] { m_playback.setAutoplay(m_settings.autoplay()); });
+    connect(&settings, &Settings::audioDeviceChanged, this, [this](const QString& device) {
+        try {
+            m_playback.sink().openDevice(device);
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(tr("Audio output: %1").arg(QString::fromStdString(e.what())), 8000);
+        }
+    });
     m_settingsPanel->setDeviceCaps(engine.deviceCaps());
     m_settingsPanel->setAudioDevices(playback.sink().devices());
     updateState();
