@@ -122,6 +122,22 @@ TEST_CASE(stream_matches_torch_manual_seed_order) {
     CHECK_EQ(got, at::argmax(probs / -at::log(u)).item<int64_t>());
 }
 
+TEST_CASE(s1_exponential_draw_matches_its_stream_and_distribution) {
+    at::Generator gen = make_request_generator(at::kCPU, 7);
+    at::Generator ref = at::make_generator<at::CPUGeneratorImpl>(7);
+    const at::Tensor probs = at::softmax(at::randn({64}), -1);
+    const int64_t got = multinomial_sample_one_no_sync(probs, gen, true).item<int64_t>();
+    const at::Tensor q = at::empty_like(probs).exponential_(1.0, ref);
+    CHECK_EQ(got, at::argmax(probs / q).item<int64_t>());
+    const at::Tensor logits = logits_of({0.2, 0.5, 0.3});
+    std::vector<int> counts(3, 0);
+    SampleKnobs k{1.0, 1.0, 100};
+    k.exponential = true;
+    for (int i = 0; i < 6000; ++i) ++counts[size_t(sample(logits, k, gen).item<int64_t>())];
+    CHECK_NEAR(counts[1] / 6000.0, 0.5, 0.03);
+    CHECK_NEAR(counts[0] / 6000.0, 0.2, 0.03);
+}
+
 TEST_CASE(semantic_bias_allows_semantic_ids_and_im_end) {
     const at::Tensor bias = semantic_logit_bias(20, 10, 15, 3, false, at::kCPU);
     CHECK_NEAR(bias[10].item<float>(), 0, 0);

@@ -144,6 +144,7 @@ at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const
     // HEAD builds temperature / top_p in the model dtype; the S1-era code used fp32 tensors.
     ctx.knobs = round_knobs(opts.knobs, ctx.s1 ? at::kFloat : model.dtype());
     if (ctx.s1 && !ctx.knobs.greedy()) ctx.knobs.top_k = std::max(c.vocab_size, c.codebook_size);  // S1: no top-k
+    ctx.knobs.exponential = ctx.s1;
     ctx.high_knobs = round_knobs({kRasHighTemp, kRasHighTopP, opts.knobs.top_k}, model.dtype());
     ctx.high_knobs.temperature = opts.knobs.greedy() ? 0.0 : ctx.high_knobs.temperature;
     ctx.repetition_penalty = opts.repetition_penalty;

@@ -30,16 +30,18 @@ at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, doub
     return at::softmax(kept / std::max(temperature, 1e-5), -1);
 }
 
-at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen) {
-    // at::rand takes the generator's own lock.
-    const at::Tensor q = -at::log(at::rand(probs.sizes(), gen, probs.options()));
+at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential) {
+    // at::rand / exponential_ take the generator's own lock.
+    const at::Tensor q = exponential ? at::empty_like(probs).exponential_(1.0, gen)
+                                     : -at::log(at::rand(probs.sizes(), gen, probs.options()));
     return at::argmax(probs / q, -1, /*keepdim=*/true).to(at::kLong);
 }
 
 at::Tensor sample(const at::Tensor& logits, const SampleKnobs& knobs, at::Generator& gen) {
     const at::Tensor row = logits.reshape({-1});
     if (knobs.greedy()) return at::argmax(row, -1, /*keepdim=*/true).to(at::kLong);
-    return multinomial_sample_one_no_sync(logits_to_probs(row, knobs.temperature, knobs.top_p, knobs.top_k), gen);
+    return multinomial_sample_one_no_sync(logits_to_probs(row, knobs.temperature, knobs.top_p, knobs.top_k), gen,
+                                          knobs.exponential);
 }
 
 at::Tensor semantic_logit_bias(int64_t vocab_size, int64_t semantic_begin, int64_t semantic_end, int64_t im_end,

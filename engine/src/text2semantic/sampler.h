@@ -20,6 +20,7 @@ struct SampleKnobs {
     double temperature = 0.8;
     double top_p = 0.8;
     int64_t top_k = 30;  // >= V disables top-k (S1 has none)
+    bool exponential = false;  // S1-era draw: q = empty_like(probs).exponential_(1) instead of −log(U)
     bool greedy() const { return temperature <= 0.0 || top_k == 1; }
 };
 
@@ -34,8 +35,9 @@ SampleKnobs round_knobs(const SampleKnobs& knobs, at::ScalarType dtype);
 at::Tensor logits_to_probs(const at::Tensor& logits, double temperature, double top_p, int64_t top_k);
 
 // port of inference.py: multinomial_sample_one_no_sync — argmax(probs / −log U), U = rand_like(probs)
-// drawn from `gen` (one draw of probs.numel() values). probs: [V] -> [1] int64
-at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen);
+// drawn from `gen` (one draw of probs.numel() values); with `exponential` the S1-era
+// q = exponential_(1) draw (same distribution, the S1 stream). probs: [V] -> [1] int64
+at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential = false);
 
 // port of inference.py: sample — logits_to_probs then the exponential race; greedy = argmax with
 // no RNG draw. logits: [V] (any shape, flattened) -> [1] int64 on the logits' device.
