@@ -12,6 +12,7 @@
 #include "codec/codec.h"
 #include "codec/codec_layers.h"
 #include "codec/codec_weights.h"
+#include "runtime/attention.h"
 
 using namespace reef;
 
@@ -200,7 +201,11 @@ TEST_CASE(demo_writer_and_decode) {
     std::printf("tiny codec parameters: %lld\n", (long long)codec->n_parameters());
     CHECK(codec->n_parameters() > 100'000 && codec->n_parameters() < 1'000'000);
     const auto codes = random_codes(codec->config(), 12, 5);
+    BackendRecorder::current().reset();
     const auto pcm = codec->decode(codes);
+    // Window attention goes through reef::attention, recorded under its own call site.
+    CHECK(BackendRecorder::current().last(CallSite::CodecWindow) != SdpaBackend::Unknown);
+    CHECK(BackendRecorder::current().last(CallSite::SlowPrefill) == SdpaBackend::Unknown);
     CHECK_EQ(pcm.numel(), 12 * 2048);
     CHECK(pcm.scalar_type() == at::kFloat && pcm.device().is_cpu());
     CHECK(at::isfinite(pcm).all().item<bool>());
