@@ -24,7 +24,7 @@ void fail(const std::string& message, int exit_code) {
 ModelInfo load_or_fail(Engine& engine, const EngineConfig& config) {
     auto info = unwrap(engine.load(config));
     std::cerr << "loaded " << info.name << " (" << info.model_type << ", " << info.n_parameters / 1e6
-              << " M parameters" << (info.codec_parameters ? ", codec " + std::to_string(info.codec_parameters / 1000000) + " M" : "")
+              << " M parameters" << (info.codec_parameters ? ", codec " + std::to_string(double(info.codec_parameters) / 1e6) + " M" : "")
               << ") on " << to_string(info.device) << " " << to_string(info.precision) << "\n";
     if (info.is_demo) std::cerr << "note: this is a demo model with random weights: its audio is noise\n";
     return info;

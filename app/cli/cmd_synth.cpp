@@ -1,4 +1,5 @@
 // reef-cli synth / generate: text (+ reference voices) -> WAV, or -> codes.npy.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -23,6 +24,11 @@ struct SynthOptions {
     bool play = false;
     int stream_chunk = 16;
 };
+
+bool writable_target(const std::string& path) {
+    const std::filesystem::path p(path);
+    return !p.has_parent_path() || std::filesystem::is_directory(p.parent_path());
+}
 
 std::string read_text(const SynthOptions& o) {
     if (o.text_file.empty()) return o.text;
@@ -103,6 +109,8 @@ void register_synth(CLI::App& app) {
     cmd->add_flag("--play", o->play, "play through the default audio output while generating");
     cmd->callback([o] {
         if (o->out.empty() && !o->play) fail("give --out FILE.wav and/or --play");
+        for (const std::string& path : {o->out, o->codes_out})  // fail before minutes of generation, not after
+            if (!path.empty() && !writable_target(path)) fail("cannot write " + path + ": its folder does not exist");
         install_interrupt_handler();
         Engine engine;
         const ModelInfo info = load_or_fail(engine, o->engine.to_config());

@@ -1,16 +1,22 @@
 // Engine facade: owns the loaded pipeline; every entry point returns a value, never throws.
 #include "reef/engine.h"
 
-#include <filesystem>
-
 #include "facade_guard.h"
+#include "runtime/bench_runner.h"
 #include "runtime/device.h"
+#include "runtime/pipeline.h"
+#include "runtime/synthesis.h"
 
 namespace reef {
 
 struct Engine::Impl {
+    std::unique_ptr<Pipeline> pipeline;
     EngineConfig config;
-    bool loaded = false;
+
+    Pipeline& loaded() {
+        if (!pipeline) throw ReefError(ErrorCode::NotLoaded, "no model is loaded", "load a model folder first");
+        return *pipeline;
+    }
 };
 
 Engine::Engine() : m_impl(std::make_unique<Impl>()) {}
@@ -18,37 +24,74 @@ Engine::~Engine() = default;
 
 Result<ModelInfo> Engine::load(const EngineConfig& config) {
     return guarded("load", [&]() -> Result<ModelInfo> {
-        if (!std::filesystem::is_directory(config.model_dir))
-            throw ReefError(ErrorCode::ModelNotFound, "model folder not found: " + config.model_dir,
-                            "point Reef at a fish-speech S2-Pro or S1-mini folder, or run reef-cli demo-model");
-        throw ReefError(ErrorCode::Internal, "the text2semantic engine is not built yet");
+        c10::InferenceMode inference;
+        // Build the new pipeline first: a failed load keeps the previous model ready.
+        auto p = load_pipeline(config);
+        m_impl->pipeline = std::move(p);
+        m_impl->config = config;
+        return m_impl->pipeline->info;
     });
 }
 
-bool Engine::is_loaded() const { return m_impl->loaded; }
-void Engine::unload() { m_impl->loaded = false; }
+bool Engine::is_loaded() const { return m_impl->pipeline != nullptr; }
+void Engine::unload() { m_impl->pipeline.reset(); }
 
-Result<SynthesisResult> Engine::synthesize(const SynthesisRequest&, const Callbacks&) {
-    return EngineError{ErrorCode::NotLoaded, "no model is loaded", "load a model first"};
+Result<SynthesisResult> Engine::synthesize(const SynthesisRequest& request, const Callbacks& callbacks) {
+    return guarded("synthesize", [&]() -> Result<SynthesisResult> {
+        Pipeline& p = m_impl->loaded();
+        RunOptions o;
+        o.policy = p.config.sdpa_policy;
+        o.compile_mode = p.config.compile_mode;
+        o.kv_mode = p.config.kv_mode;
+        o.kv_margin = p.config.kv_margin;
+        return run_synthesis(p, request, callbacks, o);
+    });
 }
 
-Result<Codes> Engine::encode_reference(const std::vector<float>&) {
-    return EngineError{ErrorCode::NotLoaded, "no codec is loaded", "load a model first"};
+Result<Codes> Engine::encode_reference(const std::vector<float>& mono_44k) {
+    return guarded("encode", [&]() -> Result<Codes> {
+        Pipeline& p = m_impl->loaded();
+        if (!p.codec) throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth to encode with");
+        if (mono_44k.size() < size_t(kSamplesPerFrame))
+            throw ReefError(ErrorCode::InvalidArgument, "the reference clip is shorter than one frame (46 ms)");
+        c10::InferenceMode inference;
+        const at::Tensor pcm = at::tensor(at::ArrayRef<float>(mono_44k), at::kFloat);
+        return tensor_to_codes(p.codec->encode(pcm));
+    });
 }
 
-Result<std::vector<float>> Engine::decode_codes(const Codes&) {
-    return EngineError{ErrorCode::NotLoaded, "no codec is loaded", "load a model first"};
+Result<std::vector<float>> Engine::decode_codes(const Codes& codes) {
+    return guarded("decode", [&]() -> Result<std::vector<float>> {
+        Pipeline& p = m_impl->loaded();
+        if (!p.codec) throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth to decode with");
+        c10::InferenceMode inference;
+        const at::Tensor c = codes_to_tensor(codes, p.codec->config().n_total_codebooks(), "codes");
+        const at::Tensor pcm = p.codec->decode(c).to(at::kFloat).contiguous();
+        return std::vector<float>(pcm.data_ptr<float>(), pcm.data_ptr<float>() + pcm.numel());
+    });
 }
 
 DeviceCaps Engine::device_caps() const { return query_device_caps(m_impl->config.device); }
 
-Result<BenchReport> Engine::bench(const BenchRequest&, const std::function<void(int, const std::string&)>&,
-                                  const std::function<bool()>&) {
-    return EngineError{ErrorCode::NotLoaded, "the bench needs the text2semantic engine", {}};
-}
-
-Status write_demo_model(const std::string&, const std::string&, const std::string&, uint64_t) {
-    return EngineError{ErrorCode::Internal, "demo-model writer is not built yet", {}};
+Result<BenchReport> Engine::bench(const BenchRequest& request,
+                                  const std::function<void(int, const std::string&)>& progress,
+                                  const std::function<bool()>& should_abort) {
+    return guarded("bench", [&]() -> Result<BenchReport> {
+        c10::InferenceMode inference;
+        EngineConfig config;
+        config.model_dir = request.model_dir;
+        config.device = request.device;
+        config.precision = request.precision;
+        config.cpu_threads = request.cpu_threads;
+        config.load_codec = request.decode_audio;
+        // Reuse the loaded pipeline when it matches; a bench never disturbs a different model.
+        const EngineConfig& cur = m_impl->config;
+        const bool reuse = m_impl->pipeline && cur.model_dir == config.model_dir && cur.device == config.device &&
+                           cur.precision == config.precision && (m_impl->pipeline->codec || !config.load_codec);
+        std::unique_ptr<Pipeline> own;
+        Pipeline* p = reuse ? m_impl->pipeline.get() : (own = load_pipeline(config)).get();
+        return run_bench(*p, request, progress, should_abort);
+    });
 }
 
 }  // namespace reef

@@ -78,6 +78,9 @@ inline int run_all(int argc, char** argv) {
     static void name();                                                       \
     static ::reef_test::Register reg_##name(#name, name);                     \
     static void name()
+// glog-style CHECK may come in through the torch headers; the test one wins, on purpose.
+#undef CHECK
+#undef CHECK_EQ
 #define CHECK(cond) ::reef_test::report(bool(cond), #cond, __FILE__, __LINE__)
 #define CHECK_EQ(a, b)                                                                                  \
     ::reef_test::report((a) == (b), #a " == " #b, __FILE__, __LINE__,                                   \

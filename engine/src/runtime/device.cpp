@@ -6,6 +6,7 @@
 #include <torch/cuda.h>
 
 #include "check.h"
+#include "runtime/cuda_memory.h"
 
 namespace reef {
 namespace {
@@ -42,6 +43,7 @@ DeviceCaps query_device_caps(DeviceKind device) {
     caps.cuda_compiled = at::hasCUDA();
     caps.cuda_available = cuda_ok();
     caps.cuda_device_count = caps.cuda_available ? int(torch::cuda::device_count()) : 0;
+    if (caps.cuda_available) caps.cuda_device_name = cuda_device_name();
     caps.devices["cpu"] = {true, {}};
     if (!caps.cuda_compiled)
         caps.devices["cuda"] = {false, "this libtorch build has no CUDA (CPU wheel)"};
@@ -85,12 +87,14 @@ MemoryStats query_memory(DeviceKind device) {
     MemoryStats m;
     m.cpu_rss_bytes = read_status_kb("VmRSS");
     m.cpu_peak_rss_bytes = read_status_kb("VmHWM");
+    if (device == DeviceKind::Cuda) fill_cuda_memory(m);
     return m;
 }
 
-void reset_peak_memory(DeviceKind) {
+void reset_peak_memory(DeviceKind device) {
     // Linux lets a process reset its VmHWM by writing "5" to /proc/self/clear_refs.
     std::ofstream("/proc/self/clear_refs") << "5";
+    if (device == DeviceKind::Cuda) reset_cuda_peak();
 }
 
 }  // namespace reef

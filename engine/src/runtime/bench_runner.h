@@ -1,0 +1,19 @@
+// The A/B matrix (design.md §3.5): every arm on the same prompt and seed, greedy, a fixed number
+// of frames; quality measured against the reference arm.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "reef/bench.h"
+#include "runtime/pipeline.h"
+
+namespace reef {
+
+BenchReport run_bench(Pipeline& p, const BenchRequest& request,
+                      const std::function<void(int, const std::string&)>& progress,
+                      const std::function<bool()>& should_abort);
+
+// Default max |Δ logit| tolerance for a precision (fp32 1e-3, fp16 0.25, bf16 0.5).
+double default_logit_tolerance(Precision precision);
+
+}  // namespace reef

@@ -1,0 +1,36 @@
+#include "runtime/cuda_memory.h"
+
+#ifdef REEF_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <ATen/cuda/CUDAContext.h>
+#endif
+
+namespace reef {
+
+#ifdef REEF_WITH_CUDA
+void fill_cuda_memory(MemoryStats& m) {
+    if (c10::cuda::device_count() == 0) return;
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(c10::cuda::current_device());
+    constexpr size_t kAll = size_t(c10::CachingAllocator::StatType::AGGREGATE);
+    m.cuda_allocated_bytes = stats.allocated_bytes[kAll].current;
+    m.cuda_reserved_bytes = stats.reserved_bytes[kAll].current;
+    m.cuda_peak_allocated_bytes = stats.allocated_bytes[kAll].peak;
+}
+
+void reset_cuda_peak() {
+    if (c10::cuda::device_count() == 0) return;
+    c10::cuda::CUDACachingAllocator::resetPeakStats(c10::cuda::current_device());
+}
+
+std::string cuda_device_name() {
+    if (c10::cuda::device_count() == 0) return {};
+    return at::cuda::getDeviceProperties(c10::cuda::current_device())->name;
+}
+#else
+std::string cuda_device_name() { return {}; }
+void fill_cuda_memory(MemoryStats&) {}
+void reset_cuda_peak() {}
+#endif
+
+}  // namespace reef

@@ -1,0 +1,15 @@
+// CUDA caching-allocator figures (allocated, reserved, peak). Compiled only when libtorch has CUDA
+// (REEF_WITH_CUDA); elsewhere the figures stay -1 ("no CUDA") and reset is a no-op.
+#pragma once
+#include <string>
+
+#include "reef/engine_types.h"
+
+namespace reef {
+
+void fill_cuda_memory(MemoryStats& m);
+void reset_cuda_peak();
+// e.g. "NVIDIA H200"; empty without CUDA.
+std::string cuda_device_name();
+
+}  // namespace reef

@@ -1,0 +1,286 @@
+#include "runtime/synthesis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "check.h"
+#include "runtime/attention.h"
+#include "runtime/device.h"
+#include "runtime/perf.h"
+#include "runtime/sdpa_policy.h"
+#include "text2semantic/kv_cache.h"
+#include "text2semantic/prompt_builder.h"
+#include "text2semantic/sampler.h"
+
+namespace reef {
+namespace {
+
+constexpr size_t kMaxTextBytes = 100000;   // about a chapter; longer texts go in several requests
+constexpr double kPerfIntervalMs = 50;     // live samples at most ~20 per second
+
+std::vector<PromptReference> prompt_references(const Pipeline& p, const SynthesisRequest& r) {
+    std::vector<PromptReference> refs;
+    for (size_t i = 0; i < r.references.size(); ++i) {
+        const ReferenceVoice& v = r.references[i];
+        if (v.codes.n_frames == 0)
+            throw ReefError(ErrorCode::InvalidArgument,
+                            "reference " + std::to_string(i + 1) + " (" + v.audio_path + ") has not been encoded",
+                            "encode the clip first (Engine::encode_reference / reef-cli encode)");
+        if (v.text.empty())
+            throw ReefError(ErrorCode::InvalidArgument, "reference " + std::to_string(i + 1) + " has no transcript",
+                            "voice cloning needs the text spoken in the reference clip");
+        at::Tensor codes = codes_to_tensor(v.codes, p.model->config().num_codebooks, "reference " + std::to_string(i + 1));
+        refs.push_back({v.text, codes});
+    }
+    return refs;
+}
+
+// Decodes pending frames into audio chunks as generation goes (design.md §3.3).
+class AudioStreamer {
+public:
+    AudioStreamer(const Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const Stopwatch& clock)
+        : m_codec(p.codec.get()), m_request(r), m_cb(cb), m_clock(clock) {
+        if (m_codec && r.decode_audio && r.stream_chunk_frames > 0) m_stream = m_codec->streaming_decoder();
+    }
+    void add_frame(const std::vector<int32_t>& column) {
+        m_pending.insert(m_pending.end(), column.begin() + 1, column.end());
+        ++m_pending_frames;
+        if (m_stream && m_pending_frames >= m_request.stream_chunk_frames) flush(false);
+    }
+    // Whole-utterance decode when not streaming; the final chunk when streaming.
+    void finish(const at::Tensor& all_codes) {
+        if (!m_codec || !m_request.decode_audio) return;
+        if (m_stream) {
+            flush(true);
+            return;
+        }
+        Stopwatch w;
+        at::Tensor pcm = all_codes.size(1) > 0 ? m_codec->decode(all_codes) : at::empty({0});
+        m_codec_ms += w.ms();
+        emit(pcm, true);
+    }
+    double codec_ms() const { return m_codec_ms; }
+    double first_audio_ms() const { return m_first_audio_ms; }
+    std::vector<float>& audio() { return m_audio; }
+
+private:
+    void flush(bool last) {
+        Stopwatch w;
+        at::Tensor pcm = at::empty({0});
+        if (m_pending_frames > 0) {
+            const int64_t n = int64_t(m_pending.size()) / m_pending_frames;
+            at::Tensor codes = at::tensor(at::ArrayRef<int32_t>(m_pending), at::kInt)
+                                   .view({m_pending_frames, n})
+                                   .t()
+                                   .to(at::kLong);  // (N, t)
+            pcm = m_stream->push(codes);
+        }
+        if (last) m_stream->finish();
+        m_codec_ms += w.ms();
+        m_pending.clear();
+        m_pending_frames = 0;
+        emit(pcm, last);
+    }
+    void emit(const at::Tensor& pcm, bool last) {
+        const at::Tensor c = pcm.to(at::kFloat).contiguous();
+        AudioChunk chunk;
+        chunk.request_id = m_request.id;
+        chunk.first_sample = int64_t(m_audio.size());
+        chunk.samples.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+        chunk.last = last;
+        m_audio.insert(m_audio.end(), chunk.samples.begin(), chunk.samples.end());
+        if (!chunk.samples.empty() && m_first_audio_ms == 0) m_first_audio_ms = m_clock.ms();
+        if (m_cb.on_audio_chunk) m_cb.on_audio_chunk(chunk);
+    }
+
+    const Codec* m_codec;
+    const SynthesisRequest& m_request;
+    const Callbacks& m_cb;
+    const Stopwatch& m_clock;
+    std::unique_ptr<StreamingDecoder> m_stream;
+    std::vector<int32_t> m_pending;  // frame-major: t frames of N codes
+    int64_t m_pending_frames = 0;
+    std::vector<float> m_audio;
+    double m_codec_ms = 0, m_first_audio_ms = 0;
+};
+
+std::vector<std::string> text_batches(const Pipeline& p, const SynthesisRequest& r) {
+    if (p.model->config().s1_decoding()) return {r.text};  // S1 era: one generate call per sample
+    std::vector<std::string> b = split_text_batches(r.text, r.sampling.chunk_length);
+    if (b.empty()) throw ReefError(ErrorCode::InvalidArgument, "the text holds nothing to speak after its speaker tags");
+    return b;
+}
+
+}  // namespace
+
+void check_compile_mode(CompileMode mode, DeviceKind device) {
+    switch (mode) {
+    case CompileMode::Eager: return;
+    case CompileMode::CudaGraph:
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        device == DeviceKind::Cuda
+                            ? "compile mode 'cuda-graph' is not available: CUDA-graph capture of the decode step is not "
+                              "implemented in this build"
+                            : "compile mode 'cuda-graph' needs a CUDA device; this run is on the CPU",
+                        "use compile mode 'eager'");
+    case CompileMode::AotInductor:
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        "compile mode 'aot-inductor' is not available: it needs a .pt2 package produced by "
+                        "torch._inductor for this model, and none ships with this build",
+                        "use compile mode 'eager'");
+    }
+}
+
+void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t prompt_len, int64_t max_new) {
+    const DualArConfig& c = p.model->config();
+    const auto opts = at::TensorOptions().dtype(p.model->dtype()).device(p.model->device());
+    const int64_t capacity = kv_capacity_for(prompt_len, max_new, p.config.kv_margin, c.max_seq_len);
+    auto probe = [&](CallSite site, int64_t h, int64_t hkv, int64_t d, int64_t start, int64_t s, int64_t cap) {
+        const AttentionSpan span = attention_span(kv_mode, start, s, cap, p.model->device());
+        probe_backend({site, at::empty({1, h, s, d}, opts), at::empty({1, hkv, span.kv_len, d}, opts),
+                       at::empty({1, hkv, span.kv_len, d}, opts), span.mask},
+                      policy);
+    };
+    probe(CallSite::SlowPrefill, c.n_head, c.n_local_heads, c.head_dim, 0, prompt_len, capacity);
+    probe(CallSite::SlowDecode, c.n_head, c.n_local_heads, c.head_dim, prompt_len, 1, capacity);
+    // Fast position 0 attends to one key: the case cuDNN refuses (libtorch-notes §1.7).
+    probe(CallSite::FastDecode, c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, 0, 1, c.num_codebooks);
+    probe(CallSite::FastDecode, c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.num_codebooks - 1, 1,
+          c.num_codebooks);
+    if (p.codec) {
+        const CodecTransformerConfig& t = p.codec->config().quantizer_module;
+        const int64_t len = std::min<int64_t>(std::max<int64_t>(max_new, 1), t.window_size);
+        const auto copts = at::TensorOptions().dtype(p.codec->dtype()).device(p.codec->device());
+        const at::Tensor mask = at::ones({len, len}, at::TensorOptions().dtype(at::kBool).device(p.codec->device())).tril();
+        probe_backend({CallSite::CodecWindow, at::empty({1, t.n_head, len, t.head_dim}, copts),
+                       at::empty({1, t.n_head, len, t.head_dim}, copts), at::empty({1, t.n_head, len, t.head_dim}, copts),
+                       mask},
+                      policy);
+    }
+}
+
+void validate_request(const SynthesisRequest& r) {
+    auto bad = [](const std::string& m) { throw ReefError(ErrorCode::InvalidArgument, m); };
+    if (r.text.find_first_not_of(" \t\r\n") == std::string::npos) bad("the text is empty");
+    if (r.text.size() > kMaxTextBytes)
+        bad("the text is " + std::to_string(r.text.size()) + " bytes; one request takes at most " +
+            std::to_string(kMaxTextBytes) + " (split it into several)");
+    const SamplingParams& s = r.sampling;
+    if (!(s.temperature >= 0 && s.temperature < 2)) bad("temperature must be in [0, 2), got " + std::to_string(s.temperature));
+    if (!(s.top_p > 0 && s.top_p <= 1)) bad("top_p must be in (0, 1], got " + std::to_string(s.top_p));
+    if (s.top_k < 0) bad("top_k must be >= 0 (0 = off), got " + std::to_string(s.top_k));
+    if (s.max_new_frames < 0) bad("max_new_frames must be >= 0");
+    if (s.chunk_length < 1) bad("chunk_length must be >= 1 byte");
+    if (s.repetition_penalty <= 0) bad("repetition_penalty must be > 0");
+    if (r.stream_chunk_frames < 0) bad("stream_chunk_frames must be >= 0");
+}
+
+SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
+                              RunCapture* capture) {
+    validate_request(r);
+    check_compile_mode(o.compile_mode, p.config.device);
+    if (r.decode_audio && !p.codec)
+        throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",
+                        "add the codec file, or generate codes only");
+    c10::InferenceMode inference;
+    SdpaPolicyGuard sdpa(o.policy, o.compile_mode);
+    BackendRecorder::current().reset();
+    reset_peak_memory(p.config.device);
+
+    Stopwatch clock;
+    const DualArConfig& c = p.model->config();
+    const int64_t n = c.num_codebooks;
+    const std::vector<PromptReference> refs = prompt_references(p, r);
+    const std::vector<std::string> batches = text_batches(p, r);
+    S2Conversation conversation(*p.tokenizer, int(n), refs);
+    at::Generator gen = make_request_generator(p.model->device(), r.sampling.seed);
+    AudioStreamer audio(p, r, cb, clock);
+
+    SynthesisResult result;
+    result.request_id = r.id;
+    RunMetrics& m = result.metrics;
+    std::vector<at::Tensor> all_codes;
+    double last_perf_ms = -kPerfIntervalMs;
+    int total_frames = 0;
+
+    for (size_t b = 0; b < batches.size(); ++b) {
+        at::Tensor prompt;
+        if (c.s1_decoding()) {
+            prompt = build_s1_prompt(*p.tokenizer, int(n), refs, batches[b]);
+        } else {
+            conversation.add_user(batches[b]);
+            prompt = conversation.encode_for_inference();
+        }
+        const int64_t t = prompt.size(1);
+        if (t >= c.max_seq_len)
+            throw ReefError(ErrorCode::InvalidArgument,
+                            "the prompt of batch " + std::to_string(b + 1) + " is " + std::to_string(t) +
+                                " tokens; this model's max_seq_len is " + std::to_string(c.max_seq_len),
+                            "use shorter text, shorter references or a smaller chunk length");
+        const int64_t max_new = r.sampling.max_new_frames > 0 ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
+                                                              : c.max_seq_len - t;
+        if (b == 0) preflight(p, o.policy, o.kv_mode, t, max_new);
+        m.prompt_tokens += int(t);
+
+        GenerateOptions g;
+        g.knobs = {r.sampling.temperature, r.sampling.top_p, r.sampling.top_k > 0 ? r.sampling.top_k : c.vocab_size};
+        g.repetition_penalty = r.sampling.repetition_penalty;
+        g.max_new_tokens = r.sampling.max_new_frames;
+        g.kv_mode = o.kv_mode;
+        g.kv_margin = o.kv_margin;
+        g.suppress_im_end = o.suppress_im_end;
+        g.capture_logits_frames = (capture && b == 0) ? o.capture_logits_frames : 0;
+        g.should_abort = cb.should_abort;
+        g.on_frame = [&](int, const std::vector<int32_t>& column, double) {
+            if (capture) capture->main_tokens.push_back(column[0]);
+            if (column[0] == p.ids.im_end && !o.suppress_im_end) return;  // the stop column is not audio
+            if (total_frames == 0) m.cold_first_frame_ms = clock.ms();
+            if (cb.on_frame) cb.on_frame(r.id, total_frames, column);
+            ++total_frames;
+            audio.add_frame(column);
+            const double now = clock.ms();
+            if (cb.on_perf && now - last_perf_ms >= kPerfIntervalMs) {
+                last_perf_ms = now;
+                PerfSample s;
+                s.request_id = r.id;
+                s.frame = total_frames;
+                s.t_ms = now;
+                s.frames_per_s = total_frames / std::max(now - m.cold_first_frame_ms + 1e-9, 1e-9) * 1000.0;
+                s.memory = query_memory(p.config.device);
+                for (int site = 0; site < kNumCallSites; ++site)
+                    s.backend[site] = BackendRecorder::current().last(CallSite(site));
+                cb.on_perf(s);
+            }
+        };
+        GenerateStats stats;
+        at::Tensor codes = generate(*p.model, p.caches, prompt, p.ids, g, gen, stats);  // (N, n)
+        if (stats.stop_reason == "cancelled")
+            throw ReefError(ErrorCode::Cancelled, "generation was cancelled after " + std::to_string(total_frames) + " frames");
+        m.prefill_ms += stats.prefill_ms;
+        m.step_ms.insert(m.step_ms.end(), stats.step_ms.begin(), stats.step_ms.end());
+        m.stop_reason = stats.stop_reason;
+        if (capture && b == 0) capture->logits = stats.captured_logits;
+        all_codes.push_back(codes);
+        if (!c.s1_decoding()) conversation.add_assistant_codes(codes);
+    }
+
+    const at::Tensor codes = all_codes.size() == 1 ? all_codes[0] : at::cat(all_codes, 1);
+    audio.finish(codes);
+    result.codes = tensor_to_codes(codes);
+    result.audio = std::move(audio.audio());
+    m.frames = total_frames;
+    m.codec_ms = audio.codec_ms();
+    m.time_to_first_audio_ms = audio.first_audio_ms();
+    m.total_ms = clock.ms();
+    m.decode_ms = std::accumulate(m.step_ms.begin(), m.step_ms.end(), 0.0);
+    m.warm_frames_per_s = warm_frames_per_s(m.step_ms, r.warmup_frames);
+    m.audio_seconds = double(result.audio.empty() ? int64_t(total_frames) * kSamplesPerFrame : int64_t(result.audio.size())) /
+                      kSampleRate;
+    m.real_time_factor = m.audio_seconds > 0 ? (m.total_ms / 1000.0) / m.audio_seconds : 0;
+    m.memory = query_memory(p.config.device);
+    m.backends = BackendRecorder::current().uses();
+    return result;
+}
+
+}  // namespace reef

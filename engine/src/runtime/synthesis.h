@@ -1,0 +1,43 @@
+// One synthesis request end to end: validation, compile-mode check, SDPA preflight, generate_long
+// (text batches through the iterative conversation), streaming codec decode, and the run metrics.
+#pragma once
+#include <ATen/ATen.h>
+
+#include <vector>
+
+#include "reef/engine_types.h"
+#include "runtime/pipeline.h"
+
+namespace reef {
+
+struct RunOptions {
+    SdpaPolicy policy = SdpaPolicy::Auto;
+    CompileMode compile_mode = CompileMode::Eager;
+    KvMode kv_mode = KvMode::ActivePrefix;
+    int kv_margin = 64;
+    bool suppress_im_end = false;   // bench: exactly max_new_frames frames
+    int capture_logits_frames = 0;  // bench: raw slow logits of the first K frames
+};
+
+struct RunCapture {
+    std::vector<at::Tensor> logits;       // [V] float32, frame 0 = prefill
+    std::vector<int32_t> main_tokens;     // row 0 of every generated column
+};
+
+// Throws ReefError(BackendUnavailable) with the reason when the mode cannot run on this device.
+void check_compile_mode(CompileMode mode, DeviceKind device);
+
+// Asks libtorch which backend each call site would use with the request's real shapes and dtype
+// under the current SDPA flags (call inside an SdpaPolicyGuard). Throws ReefError(BackendUnavailable)
+// naming the site and libtorch's reason when a forced backend cannot run.
+void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t prompt_len, int64_t max_new);
+
+// Throws ReefError(InvalidArgument) for empty or huge text and out-of-range sampling values.
+void validate_request(const SynthesisRequest& request);
+
+// port of inference.py: generate_long, plus streaming audio and metrics. Throws ReefError
+// (Cancelled when should_abort fired). The caches are left reusable for the next request.
+SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& request, const Callbacks& callbacks,
+                              const RunOptions& options, RunCapture* capture = nullptr);
+
+}  // namespace reef

@@ -1,0 +1,225 @@
+// The public engine API on a tiny demo model: load, synthesize with streaming audio, cancel,
+// determinism, SDPA policies and KV modes, and bad input. Only the public headers are used.
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+
+#include "check.h"
+#include "reef/engine.h"
+
+using namespace reef;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string& demo_dir(const std::string& layout) {
+    static std::map<std::string, std::string> dirs;
+    auto it = dirs.find(layout);
+    if (it != dirs.end()) return it->second;
+    static const fs::path base = reef_test::temp_dir("pipeline_models");  // wiped once per run
+    const fs::path dir = base / ("tiny-" + layout);
+    fs::remove_all(dir);
+    auto st = write_demo_model(dir.string(), "tiny", layout, 1234);
+    if (!st) std::fprintf(stderr, "demo model: %s\n", st.error().to_string().c_str());
+    return dirs[layout] = dir.string();
+}
+
+EngineConfig config_for(const std::string& layout) {
+    EngineConfig c;
+    c.model_dir = demo_dir(layout);
+    return c;
+}
+
+SynthesisRequest greedy_request(int frames = 12) {
+    SynthesisRequest r;
+    r.id = 7;
+    r.text = "Hello from Reef.";
+    r.sampling.temperature = 0;
+    r.sampling.max_new_frames = frames;
+    r.stream_chunk_frames = 4;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE(loads_demo_model_and_streams_audio) {
+    Engine engine;
+    auto info = engine.load(config_for("s2"));
+    CHECK(info.ok());
+    if (!info) return;
+    CHECK(info->is_demo);
+    CHECK(info->n_parameters > 0);
+    CHECK(info->num_codebooks == 10);
+    std::vector<float> streamed;
+    int frames = 0, chunks = 0;
+    bool saw_last = false;
+    Callbacks cb;
+    cb.on_frame = [&](uint64_t id, int, const std::vector<int32_t>& col) { CHECK(id == 7); CHECK(col.size() == 11); ++frames; };
+    cb.on_audio_chunk = [&](const AudioChunk& c) {
+        CHECK(c.first_sample == int64_t(streamed.size()));
+        streamed.insert(streamed.end(), c.samples.begin(), c.samples.end());
+        saw_last = c.last;
+        ++chunks;
+    };
+    auto r = engine.synthesize(greedy_request(), cb);
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    CHECK(r->codes.n_codebooks == 10);
+    CHECK_EQ(r->codes.n_frames, frames);
+    CHECK(frames >= 1 && frames <= 12);
+    CHECK_EQ(int64_t(r->audio.size()), int64_t(frames) * kSamplesPerFrame);
+    CHECK(streamed == r->audio);
+    CHECK(saw_last);
+    CHECK(chunks >= 2 || frames <= 4);
+    for (float s : r->audio) CHECK(s >= -1.0f && s <= 1.0f);
+    CHECK(r->metrics.time_to_first_audio_ms > 0);
+    CHECK(!r->metrics.backends.empty());
+    // Decoding the returned codes in one go gives the streamed audio (chunked == whole).
+    auto whole = engine.decode_codes(r->codes);
+    CHECK(whole.ok());
+    if (whole) {
+        double worst = 0;
+        for (size_t i = 0; i < whole->size(); ++i) worst = std::max(worst, double(std::fabs((*whole)[i] - r->audio[i])));
+        CHECK(worst < 1e-4);
+    }
+}
+
+TEST_CASE(same_seed_same_codes_and_cancel_leaves_engine_ready) {
+    Engine engine;
+    CHECK(engine.load(config_for("s2")).ok());
+    SynthesisRequest r = greedy_request(10);
+    r.sampling.temperature = 0.8f;
+    r.sampling.seed = 99;
+    r.decode_audio = false;
+    auto a = engine.synthesize(r, {});
+    auto b = engine.synthesize(r, {});
+    CHECK(a.ok() && b.ok());
+    if (a && b) CHECK(a->codes.data == b->codes.data);
+
+    Callbacks cancel;
+    std::atomic<int> seen{0};
+    cancel.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) { ++seen; };
+    cancel.should_abort = [&] { return seen.load() >= 3; };
+    r.sampling.max_new_frames = 50;
+    auto c = engine.synthesize(r, cancel);
+    CHECK(!c.ok());
+    if (!c) CHECK(c.error().code == ErrorCode::Cancelled);
+    CHECK(seen.load() <= 4);
+    r.sampling.max_new_frames = 10;
+    auto d = engine.synthesize(r, {});
+    CHECK(d.ok());
+    if (a && d) CHECK(a->codes.data == d->codes.data);
+}
+
+TEST_CASE(every_cpu_backend_and_kv_mode_gives_the_same_greedy_codes) {
+    std::vector<int32_t> reference;
+    for (auto policy : {SdpaPolicy::Math, SdpaPolicy::Flash, SdpaPolicy::Auto, SdpaPolicy::FishSpeech})
+        for (auto kv : {KvMode::ActivePrefix, KvMode::Full}) {
+            Engine engine;
+            EngineConfig c = config_for("s2");
+            c.sdpa_policy = policy;
+            c.kv_mode = kv;
+            CHECK(engine.load(c).ok());
+            SynthesisRequest r = greedy_request(10);
+            r.decode_audio = false;
+            auto res = engine.synthesize(r, {});
+            CHECK(res.ok());
+            if (!res) { std::fprintf(stderr, "%s %s: %s\n", to_string(policy), to_string(kv), res.error().to_string().c_str()); continue; }
+            if (reference.empty()) reference = res->codes.data;
+            CHECK(res->codes.data == reference);
+        }
+}
+
+TEST_CASE(forced_backend_that_cannot_run_is_a_clear_error_and_engine_stays_ready) {
+    Engine engine;
+    EngineConfig c = config_for("s2");
+    c.sdpa_policy = SdpaPolicy::Efficient;  // CUDA-only kernel
+    CHECK(engine.load(c).ok());
+    auto r = engine.synthesize(greedy_request(4), {});
+    CHECK(!r.ok());
+    if (!r) {
+        CHECK(r.error().code == ErrorCode::BackendUnavailable);
+        CHECK(r.error().message.find("efficient") != std::string::npos);
+        CHECK(r.error().message.find("slow-prefill") != std::string::npos);
+    }
+    c.compile_mode = CompileMode::CudaGraph;
+    c.sdpa_policy = SdpaPolicy::Auto;
+    CHECK(engine.load(c).ok());
+    auto g = engine.synthesize(greedy_request(4), {});
+    CHECK(!g.ok() && g.error().code == ErrorCode::BackendUnavailable);
+    c.compile_mode = CompileMode::Eager;
+    CHECK(engine.load(c).ok());
+    CHECK(engine.synthesize(greedy_request(4), {}).ok());
+}
+
+TEST_CASE(s1_layout_generates) {
+    Engine engine;
+    auto info = engine.load(config_for("s1"));
+    CHECK(info.ok());
+    if (!info) { std::fprintf(stderr, "%s\n", info.error().to_string().c_str()); return; }
+    CHECK(info->model_type == "dual_ar");
+    auto r = engine.synthesize(greedy_request(6), {});
+    CHECK(r.ok());
+    if (r) CHECK_EQ(int64_t(r->audio.size()), int64_t(r->codes.n_frames) * kSamplesPerFrame);
+}
+
+TEST_CASE(voice_clone_reference_round_trip) {
+    Engine engine;
+    CHECK(engine.load(config_for("s2")).ok());
+    std::vector<float> clip(44100);
+    for (size_t i = 0; i < clip.size(); ++i) clip[i] = 0.3f * std::sin(2 * M_PI * 220.0 * double(i) / 44100.0);
+    auto codes = engine.encode_reference(clip);
+    CHECK(codes.ok());
+    if (!codes) return;
+    CHECK(codes->n_codebooks == 10);
+    CHECK_EQ(codes->n_frames, (44100 + 2047) / 2048);
+    SynthesisRequest r = greedy_request(6);
+    r.references.push_back({"A reference sentence.", "", *codes});
+    auto res = engine.synthesize(r, {});
+    CHECK(res.ok());
+    if (res) CHECK(res->metrics.prompt_tokens > codes->n_frames);
+    r.references[0].codes = {};
+    r.references[0].audio_path = "ref.wav";
+    auto unencoded = engine.synthesize(r, {});
+    CHECK(!unencoded.ok() && unencoded.error().code == ErrorCode::InvalidArgument);
+}
+
+TEST_CASE(bad_input_is_a_specific_error) {
+    Engine engine;
+    CHECK(engine.synthesize(greedy_request(), {}).error().code == ErrorCode::NotLoaded);
+    CHECK(engine.load(config_for("s2")).ok());
+    SynthesisRequest r = greedy_request();
+    r.text = "   \n";
+    CHECK(engine.synthesize(r, {}).error().code == ErrorCode::InvalidArgument);
+    r.text = std::string(200001, 'a');
+    auto huge = engine.synthesize(r, {});
+    CHECK(!huge.ok() && huge.error().message.find("200001") != std::string::npos);
+    r = greedy_request();
+    r.sampling.top_p = 0;
+    CHECK(engine.synthesize(r, {}).error().code == ErrorCode::InvalidArgument);
+    Codes wrong{3, 2, {1, 2, 3, 4, 5, 6}};
+    CHECK(engine.decode_codes(wrong).error().code == ErrorCode::InvalidArgument);
+}
+
+TEST_CASE(corrupt_or_mismatched_weights_keep_the_previous_model) {
+    Engine engine;
+    CHECK(engine.load(config_for("s2")).ok());
+    const fs::path broken = reef_test::temp_dir("pipeline_broken") / "m";
+    fs::copy(demo_dir("s2"), broken, fs::copy_options::recursive);
+    {  // truncate the weights
+        const fs::path w = broken / "model.safetensors";
+        fs::resize_file(w, fs::file_size(w) / 2);
+    }
+    EngineConfig c;
+    c.model_dir = broken.string();
+    auto r = engine.load(c);
+    CHECK(!r.ok());
+    if (!r) {
+        CHECK(r.error().code == ErrorCode::CorruptModel);
+        CHECK(r.error().message.find("model.safetensors") != std::string::npos);
+    }
+    CHECK(engine.is_loaded());
+    CHECK(engine.synthesize(greedy_request(3), {}).ok());
+}
+
+TEST_MAIN()
