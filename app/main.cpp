@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QStandardPaths>
+#include <QTimer>
 
 #include "qt/engine_controller.h"
 #include "qt/playback_controller.h"
@@ -47,5 +48,14 @@ int main(int argc, char** argv) {
     reef::ui::MainWindow window(engine, settings, playback, voices);
     window.show();
     window.startUp(dataDir);
+    // Headless screenshots for docs and smoke checks (platform-recipes §2):
+    // QT_QPA_PLATFORM=offscreen REEF_GRAB_PNG=out.png [REEF_GRAB_AFTER_MS=3000] reef
+    if (const QString grab = qEnvironmentVariable("REEF_GRAB_PNG"); !grab.isEmpty()) {
+        const int after = qEnvironmentVariableIntValue("REEF_GRAB_AFTER_MS");
+        QTimer::singleShot(after > 0 ? after : 3000, &window, [&window, grab] {
+            window.grab().save(grab);
+            QApplication::quit();
+        });
+    }
     return QApplication::exec();
 }

@@ -1,0 +1,83 @@
+// The Qt glue over the real reef::Engine on the tiny demo model: load, synthesize with streaming,
+// live perf samples, bench through the same call reef-cli uses. Checks the wiring, not the audio.
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "qt/engine_controller.h"
+#include "reef/engine.h"
+
+using namespace reef;
+using namespace reef::ui;
+
+namespace {
+Result<BenchReport> engineBench(TtsBackend& b, const BenchRequest& r, const std::function<void(int, const std::string&)>& p,
+                                const std::function<bool()>& a) {
+    return static_cast<Engine&>(b).bench(r, p, a);
+}
+}  // namespace
+
+class TstRealEngine : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_model;
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_model = m_dir.filePath(QStringLiteral("demo"));
+        const Status s = write_demo_model(m_model.toStdString(), "tiny", "s2");
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().to_string().c_str());
+    }
+
+    void loadSynthesizeAndBench() {
+        EngineController engine(std::make_unique<Engine>(), &engineBench);
+        QSignalSpy loaded(&engine, &EngineController::modelLoaded);
+        QSignalSpy failed(&engine, &EngineController::loadFailed);
+        EngineConfig c;
+        c.model_dir = m_model.toStdString();
+        c.cpu_threads = 2;
+        engine.loadModel(c);
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() + failed.count() == 1, 60000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        QVERIFY(engine.modelInfo().is_demo);
+
+        SynthesisRequest r;
+        r.text = "Hello from Reef.";
+        r.sampling.max_new_frames = 24;
+        r.stream_chunk_frames = 8;
+        QSignalSpy finished(&engine, &EngineController::synthesisFinished);
+        QSignalSpy synthFailed(&engine, &EngineController::synthesisFailed);
+        QSignalSpy chunks(&engine, &EngineController::audioChunk);
+        QSignalSpy perf(&engine, &EngineController::perfSample);
+        engine.synthesize(r);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() + synthFailed.count() == 1, 60000);
+        QVERIFY2(synthFailed.isEmpty(), synthFailed.isEmpty() ? "" : qPrintable(synthFailed.first().at(1).toString()));
+        const auto result = finished.first().at(0).value<SynthesisResult>();
+        QVERIFY(result.metrics.frames > 0);
+        QCOMPARE(result.audio.size(), size_t(result.metrics.frames) * kSamplesPerFrame);
+        QVERIFY(!perf.isEmpty());
+        size_t streamed = 0;
+        for (const auto& args : chunks)
+            streamed += args.at(0).value<AudioChunk>().samples.size();
+        QCOMPARE(streamed, result.audio.size());
+        QCOMPARE(engine.state(), EngineState::Ready);
+
+        BenchRequest b;
+        b.model_dir = c.model_dir;
+        b.cpu_threads = 2;
+        b.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::ActivePrefix}};
+        b.frames = 8;
+        b.warmup = 2;
+        b.repeats = 1;
+        b.logit_steps = 4;
+        QSignalSpy benchDone(&engine, &EngineController::benchFinished);
+        QSignalSpy benchFailed(&engine, &EngineController::benchFailed);
+        engine.runBench(b);
+        QTRY_VERIFY_WITH_TIMEOUT(benchDone.count() + benchFailed.count() == 1, 120000);
+        QVERIFY2(benchFailed.isEmpty(), benchFailed.isEmpty() ? "" : qPrintable(benchFailed.first().at(0).toString()));
+        QCOMPARE(benchDone.first().at(0).value<BenchReport>().arms.size(), size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRealEngine)
+#include "tst_real_engine.moc"
