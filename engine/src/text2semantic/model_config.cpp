@@ -218,6 +218,9 @@ std::string model_config_to_json(const DualArConfig& c) {
                     {"semantic_end_token_id", c.semantic_end_id}, {"dtype", "bfloat16"}};
         return top.dump(2) + "\n";
     }
+    // S1-era DualARModelArgs(**config) rejects unknown keys, so the flat layout carries only the
+    // fields d3df505 knows: no norm_fastlayer_input (always False there) and no semantic ids (they
+    // come from the tokenizer at load).
     json flat = {{"model_type", "dual_ar"}, {"vocab_size", c.vocab_size}, {"n_layer", c.n_layer},
                  {"n_head", c.n_head}, {"n_local_heads", c.n_local_heads}, {"head_dim", c.head_dim},
                  {"dim", c.dim}, {"intermediate_size", c.intermediate_size}, {"rope_base", c.rope_base},
@@ -225,9 +228,7 @@ std::string model_config_to_json(const DualArConfig& c) {
                  {"tie_word_embeddings", c.tie_word_embeddings}, {"attention_qkv_bias", c.attention_qkv_bias},
                  {"attention_o_bias", c.attention_o_bias}, {"attention_qk_norm", c.attention_qk_norm},
                  {"codebook_size", c.codebook_size}, {"num_codebooks", c.num_codebooks},
-                 {"semantic_begin_id", c.semantic_begin_id}, {"semantic_end_id", c.semantic_end_id},
-                 {"scale_codebook_embeddings", c.scale_codebook_embeddings},
-                 {"norm_fastlayer_input", c.norm_fastlayer_input}, {"n_fast_layer", c.n_fast_layer},
+                 {"scale_codebook_embeddings", c.scale_codebook_embeddings}, {"n_fast_layer", c.n_fast_layer},
                  {"fast_dim", c.fast_dim}, {"fast_n_head", c.fast_n_head},
                  {"fast_n_local_heads", c.fast_n_local_heads}, {"fast_head_dim", c.fast_head_dim},
                  {"fast_intermediate_size", c.fast_intermediate_size},
