@@ -6,7 +6,8 @@
 
 namespace reef::cli {
 
-CliPlayback::CliPlayback() : m_start(std::chrono::steady_clock::now()), m_player(std::make_unique<audio::AudioPlayer>()) {
+CliPlayback::CliPlayback(std::chrono::steady_clock::time_point command_start)
+    : m_start(command_start), m_player(std::make_unique<audio::AudioPlayer>()) {
     try {
         m_player->open();
     } catch (const std::exception& e) {
@@ -29,7 +30,7 @@ void CliPlayback::finish_and_report() {
     const double seconds = double(m_player->length()) / audio::AudioPlayer::kSampleRate;
     m_player->wait_until_finished(std::chrono::milliseconds(int(seconds * 1000) + 5000));
     if (auto first = m_player->first_sample_time())
-        std::fprintf(stderr, "playback: first sample handed to PortAudio %.1f ms after start; %llu underruns\n",
+        std::fprintf(stderr, "playback: first sample handed to PortAudio %.1f ms after the command started (model load included); %llu underruns\n",
                      std::chrono::duration<double, std::milli>(*first - m_start).count(),
                      (unsigned long long)m_player->underruns());
 }

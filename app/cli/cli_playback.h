@@ -11,7 +11,7 @@ namespace reef::cli {
 
 class CliPlayback {
 public:
-    CliPlayback();
+    explicit CliPlayback(std::chrono::steady_clock::time_point command_start);
     void append(const AudioChunk& chunk);   // engine thread; starts playback on the first chunk
     void finish_and_report();               // end of stream, wait for play-out, print latency
 

@@ -1,4 +1,5 @@
 // reef-cli synth / generate: text (+ reference voices) -> WAV, or -> codes.npy.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -108,6 +109,7 @@ void register_synth(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--play", o->play, "play through the default audio output while generating");
     cmd->callback([o] {
+        const auto command_start = std::chrono::steady_clock::now();
         if (o->out.empty() && !o->play) fail("give --out FILE.wav and/or --play");
         for (const std::string& path : {o->out, o->codes_out})  // fail before minutes of generation, not after
             if (!path.empty() && !writable_target(path)) fail("cannot write " + path + ": its folder does not exist");
@@ -120,7 +122,7 @@ void register_synth(CLI::App& app) {
 #ifdef REEF_HAVE_AUDIO
         std::unique_ptr<CliPlayback> playback;
         if (o->play) {
-            playback = std::make_unique<CliPlayback>();
+            playback = std::make_unique<CliPlayback>(command_start);
             cb.on_audio_chunk = [&](const AudioChunk& c) { playback->append(c); };
         }
 #else

@@ -18,6 +18,7 @@ namespace {
 
 constexpr size_t kMaxTextBytes = 100000;   // about a chapter; longer texts go in several requests
 constexpr double kPerfIntervalMs = 50;     // live samples at most ~20 per second
+constexpr int64_t kFirstChunkFrames = 4;   // 186 ms of audio
 
 std::vector<PromptReference> prompt_references(const Pipeline& p, const SynthesisRequest& r) {
     std::vector<PromptReference> refs;
@@ -46,7 +47,10 @@ public:
     void add_frame(const std::vector<int32_t>& column) {
         m_pending.insert(m_pending.end(), column.begin() + 1, column.end());
         ++m_pending_frames;
-        if (m_stream && m_pending_frames >= m_request.stream_chunk_frames) flush(false);
+        // The first chunk is short so audio starts early; later chunks amortise the decoder's context.
+        const int64_t target = m_audio.empty() ? std::min<int64_t>(kFirstChunkFrames, m_request.stream_chunk_frames)
+                                               : m_request.stream_chunk_frames;
+        if (m_stream && m_pending_frames >= target) flush(false);
     }
     // Whole-utterance decode when not streaming; the final chunk when streaming.
     void finish(const at::Tensor& all_codes) {
