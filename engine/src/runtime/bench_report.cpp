@@ -124,8 +124,9 @@ std::string bench_report_markdown(const BenchReport& r) {
       << ", precision: " << r.precision << ", CPU threads: " << r.cpu_threads << "\n";
     s << "- " << r.started_at << "; text: \"" << q.text << "\"; seed " << q.seed << "; " << q.frames
       << " frames per repeat (im_end suppressed), " << q.warmup << " warm-up steps, " << q.repeats << " repeats\n";
-    s << "- Warm frames/s = median over repeats of the per-repeat median step rate after warm-up; cold = the first "
-         "frame of the first repeat (prefill included).\n";
+    s << "- Warm frames/s = median over repeats of the per-repeat median step rate after the warm-up steps; repeats "
+         "interleave the arms after one untimed warm-up run; cold first frame = prefill + first frame of the arm's first "
+         "repeat, from empty KV caches.\n";
     if (q.reference_arm < int(r.arms.size()))
         s << "- Quality reference: `" << r.arms[size_t(q.reference_arm)].arm.name()
           << "`; max |Δ logit| over the first " << q.logit_steps << " decode steps, tolerance "

@@ -47,15 +47,18 @@ MemoryStats peak_of(const MemoryStats& a, const MemoryStats& b) {
     return m;
 }
 
-void run_arm(Pipeline& p, const BenchRequest& req, ArmResult& a, ArmTrace& trace, const std::function<bool()>& abort) {
+RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchArm& arm) {
     RunOptions o;
-    o.policy = a.arm.sdpa_policy;
-    o.compile_mode = a.arm.compile_mode;
-    o.kv_mode = a.arm.kv_mode;
+    o.policy = arm.sdpa_policy;
+    o.compile_mode = arm.compile_mode;
+    o.kv_mode = arm.kv_mode;
     o.kv_margin = p.config.kv_margin;
     o.suppress_im_end = true;
     o.capture_logits_frames = req.logit_steps + 1;  // frame 0 = the prefill's logits
+    return o;
+}
 
+SynthesisRequest greedy_request(const BenchRequest& req) {
     SynthesisRequest s;
     s.text = req.text;
     s.sampling.temperature = 0;  // greedy: the arms must be comparable token by token
@@ -64,40 +67,39 @@ void run_arm(Pipeline& p, const BenchRequest& req, ArmResult& a, ArmTrace& trace
     s.sampling.chunk_length = 1 << 20;  // one batch
     s.decode_audio = false;
     s.warmup_frames = req.warmup;
-    Callbacks cb;
-    cb.should_abort = abort;
+    return s;
+}
 
-    // Each arm starts cold: its cache allocation belongs to its own first-run latency.
-    p.caches = Text2SemanticCaches{};
-    std::vector<double> fps, prefill;
-    for (int rep = 0; rep < req.repeats; ++rep) {
-        RunCapture cap;
-        SynthesisResult res = run_synthesis(p, s, cb, o, rep == 0 ? &cap : nullptr);
-        if (rep == 0) {
-            a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
-            trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
-        }
-        fps.push_back(res.metrics.warm_frames_per_s);
-        prefill.push_back(res.metrics.prefill_ms);
-        a.step_ms = res.metrics.step_ms;
-        a.backends = res.metrics.backends;
-        a.memory = peak_of(a.memory, res.metrics.memory);
+// One timed repeat of one arm. The first repeat starts from empty caches, so the arm's cache
+// allocation belongs to its own cold latency, and records the quality trace.
+void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, ArmTrace& trace, std::vector<double>& fps,
+                std::vector<double>& prefill, const Callbacks& cb) {
+    if (rep == 0) p.caches = Text2SemanticCaches{};
+    RunCapture cap;
+    SynthesisResult res = run_synthesis(p, greedy_request(req), cb, run_options(p, req, a.arm), rep == 0 ? &cap : nullptr);
+    if (rep == 0) {
+        a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
+        trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
+        a.greedy_tokens = trace.main_tokens;
     }
-    a.warm_frames_per_s = median(fps);
-    a.prefill_ms = median(prefill);
-    a.greedy_tokens = trace.main_tokens;
+    fps.push_back(res.metrics.warm_frames_per_s);
+    prefill.push_back(res.metrics.prefill_ms);
+    a.step_ms = res.metrics.step_ms;
+    a.backends = res.metrics.backends;
+    a.memory = peak_of(a.memory, res.metrics.memory);
+}
 
-    if (req.decode_audio && p.codec) {  // one more run with streaming decode: first audio, codec, RTF, WAV
-        s.decode_audio = true;
-        s.stream_chunk_frames = 16;
-        SynthesisResult res = run_synthesis(p, s, cb, o);
-        a.time_to_first_audio_ms = res.metrics.time_to_first_audio_ms;
-        a.codec_ms = res.metrics.codec_ms;
-        a.real_time_factor = res.metrics.real_time_factor;
-        a.audio = std::move(res.audio);
-        a.memory = peak_of(a.memory, res.metrics.memory);
-    }
-    a.ran = true;
+// One more run with streaming decode: time to first audio, codec time, RTF and the arm's WAV.
+void run_audio(Pipeline& p, const BenchRequest& req, ArmResult& a, const Callbacks& cb) {
+    SynthesisRequest s = greedy_request(req);
+    s.decode_audio = true;
+    s.stream_chunk_frames = 16;
+    SynthesisResult res = run_synthesis(p, s, cb, run_options(p, req, a.arm));
+    a.time_to_first_audio_ms = res.metrics.time_to_first_audio_ms;
+    a.codec_ms = res.metrics.codec_ms;
+    a.real_time_factor = res.metrics.real_time_factor;
+    a.audio = std::move(res.audio);
+    a.memory = peak_of(a.memory, res.metrics.memory);
 }
 
 void compare(const ArmTrace& ref, const ArmTrace& t, int logit_steps, double tolerance, ArmQuality& q) {
@@ -150,21 +152,52 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.request = req;
     report.logit_tolerance = req.logit_tolerance > 0 ? req.logit_tolerance : default_logit_tolerance(req.precision);
 
-    std::vector<ArmTrace> traces(req.arms.size());
-    for (size_t i = 0; i < req.arms.size(); ++i) {
-        ArmResult a;
-        a.arm = req.arms[i];
-        if (progress) progress(int(i), "running " + a.arm.name());
+    const size_t n = req.arms.size();
+    std::vector<ArmTrace> traces(n);
+    std::vector<std::vector<double>> fps(n), prefill(n);
+    report.arms.resize(n);
+    Callbacks cb;
+    cb.should_abort = should_abort;
+    auto attempt = [&](size_t i, const std::function<void()>& fn) {
+        ArmResult& a = report.arms[i];
         try {
-            run_arm(p, req, a, traces[i], should_abort);
-            if (progress)
-                progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");
+            fn();
         } catch (const ReefError& e) {
             if (e.error().code == ErrorCode::Cancelled) throw;
             a.error = e.error().message;
             if (progress) progress(int(i), a.arm.name() + " not run: " + a.error);
         }
-        report.arms.push_back(std::move(a));
+    };
+    for (size_t i = 0; i < n; ++i) report.arms[i].arm = req.arms[i];
+
+    // Untimed warm-up: pages the weights in and lets the allocator settle, so the first arm is not
+    // penalised for going first.
+    try {
+        BenchRequest w = req;
+        w.frames = std::min(req.frames, 4);
+        w.warmup = 0;
+        run_synthesis(p, greedy_request(w), cb, run_options(p, w, BenchArm{}));
+    } catch (const ReefError& e) {
+        if (e.error().code == ErrorCode::Cancelled) throw;
+    }
+    // Repeats interleave the arms (arm 1, 2, ..., then again) so slow drifts of the machine hit
+    // every arm alike; each arm's figures are medians over its repeats.
+    for (int rep = 0; rep < req.repeats; ++rep)
+        for (size_t i = 0; i < n; ++i) {
+            ArmResult& a = report.arms[i];
+            if (!a.error.empty()) continue;
+            if (progress) progress(int(i), a.arm.name() + ": repeat " + std::to_string(rep + 1) + "/" + std::to_string(req.repeats));
+            attempt(i, [&] { run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb); });
+        }
+    for (size_t i = 0; i < n; ++i) {
+        ArmResult& a = report.arms[i];
+        if (!a.error.empty()) continue;
+        if (req.decode_audio && p.codec) attempt(i, [&] { run_audio(p, req, a, cb); });
+        if (!a.error.empty()) continue;
+        a.ran = true;
+        a.warm_frames_per_s = median(fps[i]);
+        a.prefill_ms = median(prefill[i]);
+        if (progress) progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");
     }
     const ArmResult& ref = report.arms[size_t(req.reference_arm)];
     for (size_t i = 0; i < report.arms.size(); ++i) {
