@@ -92,8 +92,10 @@ private Q_SLOTS:
         app.script->frame_delay_ms = 8;
         QVERIFY(app.load());
         MainWindow& w = *app.window;
-        QVERIFY(w.generateButton()->isEnabled());
+        QVERIFY(!w.generateButton()->isEnabled());   // no text yet: disabled, with the reason
+        QVERIFY(w.generateButton()->toolTip().contains(QStringLiteral("Type some text")));
         QTest::keyClicks(w.textEdit(), QStringLiteral("Hello from the fake engine."));
+        QVERIFY(w.generateButton()->isEnabled());
         QSignalSpy finished(&app.engine, &EngineController::synthesisFinished);
         QTest::mouseClick(w.generateButton(), Qt::LeftButton);
         QVERIFY(!w.generateButton()->isEnabled());

@@ -21,6 +21,15 @@ QString Take::statsSummary() const {
         .arg(metrics.time_to_first_audio_ms, 0, 'f', 0);
 }
 
+QString Take::backendSummary() const { return attentionSummary(metrics.backends); }
+
+QString attentionSummary(const std::vector<BackendUse>& uses) {
+    QStringList parts;
+    for (const BackendUse& u : uses)
+        parts << QStringLiteral("%1 %2").arg(QLatin1String(to_string(u.site)), QLatin1String(to_string(u.backend)));
+    return parts.isEmpty() ? QString() : QStringLiteral("attention: ") + parts.join(QStringLiteral(", "));
+}
+
 TakesModel::TakesModel(int maxTakes, QObject* parent) : QAbstractTableModel(parent), m_max(std::max(1, maxTakes)) {}
 
 int TakesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_takes.size()); }
@@ -31,7 +40,8 @@ QVariant TakesModel::data(const QModelIndex& index, int role) const {
         return {};
     const Take& t = m_takes[size_t(index.row())];
     if (role == Qt::ToolTipRole)
-        return QStringLiteral("%1\n\n%2\n%3\nmodel: %4").arg(t.text, t.settingsSummary(), t.statsSummary(), t.modelName);
+        return QStringLiteral("%1\n\n%2\n%3\n%4\nmodel: %5")
+            .arg(t.text, t.settingsSummary(), t.statsSummary(), t.backendSummary(), t.modelName);
     if (role == Qt::TextAlignmentRole && index.column() != Text && index.column() != Voice)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)

@@ -20,7 +20,11 @@ struct Take {
     std::vector<float> audio;
     QString settingsSummary() const;   // "eager · auto · active · T 0.80 · top-p 0.80 · top-k 30 · seed 42"
     QString statsSummary() const;      // "64 frames · 2.97 s audio · 18.3 frames/s · RTF 0.85 · first audio 120 ms"
+    QString backendSummary() const;    // "attention: slow-prefill math, slow-decode math, …" (empty if none reported)
 };
+
+// "attention: slow-prefill math, slow-decode flash, …": which SDPA backend ran at each call site.
+QString attentionSummary(const std::vector<BackendUse>& uses);
 
 class TakesModel : public QAbstractTableModel {
     Q_OBJECT

@@ -11,6 +11,8 @@
 #include <QUuid>
 #include <algorithm>
 
+#include "qt/reference_audio.h"
+
 namespace reef::ui {
 namespace {
 
@@ -184,6 +186,13 @@ QString VoiceListModel::addVoice(const QString& name, const QString& clipPath, c
     }
     if (name.trimmed().isEmpty()) {
         fail(error, tr("a voice needs a name"));
+        return {};
+    }
+    // Decode the clip now, so a corrupt or silent file is refused with its name and the library
+    // stays unchanged (rather than failing later, at encode time, with a half-added voice).
+    QString why;
+    if (loadMono44k(clipPath, &why).empty()) {
+        fail(error, tr("cannot use %1 as a reference clip: %2").arg(clip.fileName(), why));
         return {};
     }
     Voice v;

@@ -1,5 +1,6 @@
 #include "widgets/main_window.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
@@ -99,6 +100,10 @@ void MainWindow::setupUi() {
     statusBar()->addPermanentWidget(m_deviceLabel);
 
     connect(m_synthesis, &SynthesisPanel::generateRequested, this, &MainWindow::generate);
+    connect(m_synthesis->textEdit(), &QPlainTextEdit::textChanged, this, [this] {
+        if (statusBar()->currentMessage() == SynthesisPanel::emptyTextReason())
+            statusBar()->clearMessage();   // the "type some text" hint is answered
+    });
     connect(m_synthesis, &SynthesisPanel::stopRequested, &m_engine, &EngineController::cancel);
     connect(m_synthesis, &SynthesisPanel::manageVoicesRequested, this, &MainWindow::manageVoices);
     connect(m_settingsPanel, &SettingsPanel::loadRequested, this, &MainWindow::loadModel);
@@ -134,8 +139,14 @@ void MainWindow::connectEngine() {
     connect(&e, &EngineController::capsChanged, m_settingsPanel, &SettingsPanel::setDeviceCaps);
     connect(&e, &EngineController::modelLoaded, this, &MainWindow::onModelLoaded);
     connect(&e, &EngineController::loadFailed, this, [this](const QString& reason) {
-        m_banner->showMessage(tr("<b>Could not load the model.</b> %1<br>Pick a fish-speech S2-Pro or S1-mini folder "
-                                 "in Settings → Model, or with File → Open model folder…").arg(reason.toHtmlEscaped()),
+        // A failed load keeps the previous model (the engine builds the new one first): say so.
+        const QString still = m_engine.isModelLoaded()
+                                  ? tr("<br>Still using the previous model, %1; Generate keeps working.")
+                                        .arg(QString::fromStdString(m_engine.modelInfo().name).toHtmlEscaped())
+                                  : QString();
+        m_banner->showMessage(tr("<b>Could not load the model.</b> %1%2<br>Pick a fish-speech S2-Pro or S1-mini folder "
+                                 "in Settings → Model, or with File → Open model folder…")
+                                  .arg(reason.toHtmlEscaped(), still),
                               Banner::Kind::Error);
     });
     connect(&e, &EngineController::synthesisStarted, this, [this](quint64 id) {
@@ -237,8 +248,9 @@ void MainWindow::updateState() {
 
 void MainWindow::generate() {
     const QString text = m_synthesis->text();
-    if (text.isEmpty()) {
-        statusBar()->showMessage(tr("Type some text first."), 5000);
+    if (text.isEmpty()) {   // the button is disabled then; this guards the shortcut and direct calls
+        m_synthesis->showMessage(SynthesisPanel::emptyTextReason());
+        statusBar()->showMessage(SynthesisPanel::emptyTextReason(), 5000);
         return;
     }
     SynthesisRequest r;
@@ -272,8 +284,12 @@ void MainWindow::onFinished(const SynthesisResult& result) {
     t.metrics = result.metrics;
     t.audio = result.audio;
     const QString summary = t.statsSummary();
+    const QString attention = t.backendSummary();
     m_takes->addTake(std::move(t));
-    m_synthesis->finishProgress(tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary));
+    // Second line: which SDPA backend ran at each attention call site (also in the take's tooltip).
+    m_lastAttention = attention;
+    m_synthesis->finishProgress(tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary) +
+                                (attention.isEmpty() ? QString() : QStringLiteral("\n") + attention));
 }
 
 bool MainWindow::exportAudio(const QString& path, QString* error) {
@@ -290,6 +306,22 @@ bool MainWindow::exportTake(int row, const QString& path, QString* error) {
     return exportWav(path, t.audio, t.text, t.settingsSummary() + QStringLiteral(" | ") + t.statsSummary(), error);
 }
 
+bool MainWindow::exportTo(int takeRow, const QString& path, QString* error) {
+    QString why;
+    const bool ok = takeRow >= 0 ? exportTake(takeRow, path, &why) : exportAudio(path, &why);
+    if (ok) {
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        return true;
+    }
+    // write_wav writes a temp file and renames it, so a failure leaves no partial file behind.
+    why = tr("Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it "
+             "to another folder.").arg(QDir::toNativeSeparators(path), why);
+    statusBar()->showMessage(why, 10000);
+    if (error)
+        *error = why;
+    return false;
+}
+
 void MainWindow::exportInteractive(const std::vector<float>* audio, int takeRow) {
     if (!audio || audio->empty())
         return;
@@ -298,11 +330,8 @@ void MainWindow::exportInteractive(const std::vector<float>* audio, int takeRow)
     if (path.isEmpty())
         return;
     QString error;
-    const bool ok = takeRow >= 0 ? exportTake(takeRow, path, &error) : exportAudio(path, &error);
-    if (!ok)
+    if (!exportTo(takeRow, path, &error))
         QMessageBox::warning(this, tr("Export failed"), error);
-    else
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::manageVoices() {
@@ -332,6 +361,7 @@ void MainWindow::encodePendingVoices() {
 
 QString MainWindow::statusDeviceText() const { return m_deviceLabel->text(); }
 QString MainWindow::statusStateText() const { return m_stateLabel->text(); }
+QString MainWindow::lastAttentionText() const { return m_lastAttention; }
 QPushButton* MainWindow::generateButton() const { return m_synthesis->generateButton(); }
 QPushButton* MainWindow::stopButton() const { return m_synthesis->stopButton(); }
 QPlainTextEdit* MainWindow::textEdit() const { return m_synthesis->textEdit(); }

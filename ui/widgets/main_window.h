@@ -39,6 +39,7 @@ public:
 
     QString statusDeviceText() const;
     QString statusStateText() const;
+    QString lastAttentionText() const;   // "attention: slow-prefill math, …" of the last run (shown under Done)
     QPushButton* generateButton() const;
     QPushButton* stopButton() const;
     QPlainTextEdit* textEdit() const;
@@ -54,6 +55,9 @@ public:
 
     bool exportAudio(const QString& path, QString* error);   // the player's current clip
     bool exportTake(int row, const QString& path, QString* error);
+    // What the Export dialogs call with the chosen path (takeRow -1 = the player's clip): writes the
+    // WAV, or puts a clear message in the status bar and *error; never leaves a partial file.
+    bool exportTo(int takeRow, const QString& path, QString* error);
 
 public Q_SLOTS:
     void generate();
@@ -93,6 +97,7 @@ private:
 
     SynthesisRequest m_lastRequest;     // what the running synthesis was asked for (for its take)
     QString m_lastVoiceName;
+    QString m_lastAttention;
     QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
 };
 

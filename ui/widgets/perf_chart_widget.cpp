@@ -35,13 +35,16 @@ PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWi
     auto* backends = new QChart;
     backends->setTitle(tr("Attention backend per call site"));
     m_backendTime = new QValueAxis;
-    m_backendTime->setTitleText(tr("s"));
+    m_backendTime->setTitleVisible(false);   // the same seconds as the chart beside it; room for the labels
     m_backendAxis = new QCategoryAxis;
     m_backendAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     for (int b = int(SdpaBackend::Unknown); b <= int(SdpaBackend::Manual); ++b)
         m_backendAxis->append(QString::fromLatin1(to_string(SdpaBackend(b))), b);
     m_backendAxis->setRange(-0.5, int(SdpaBackend::Manual) + 0.5);
     m_backendAxis->setTruncateLabels(false);
+    QFont axisFont = m_backendAxis->labelsFont();   // small enough that every backend name fits
+    axisFont.setPointSizeF(axisFont.pointSizeF() * 0.75);
+    m_backendAxis->setLabelsFont(axisFont);
     backends->addAxis(m_backendTime, Qt::AlignBottom);
     backends->addAxis(m_backendAxis, Qt::AlignLeft);
     for (int c = 0; c < kNumCallSites; ++c) {
@@ -52,10 +55,18 @@ PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWi
         m_backend[c]->attachAxis(m_backendAxis);
     }
 
+    // The same facts as text: a chart alone is hard to read for which backend ran where.
+    m_backendText = new QLabel(tr("attention: no run yet"));
+    m_backendText->setObjectName(QStringLiteral("backendSummary"));
+    m_backendText->setWordWrap(true);
+    auto* right = new QVBoxLayout;
+    right->setContentsMargins(0, 0, 0, 0);
+    right->addWidget(makeView(backends), 1);
+    right->addWidget(m_backendText);
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(makeView(perf), 3);
-    l->addWidget(makeView(backends), 2);
+    l->addLayout(right, 2);
 
     connect(&model, &QAbstractItemModel::rowsInserted, this, &PerfChartWidget::scheduleRebuild);
     connect(&model, &QAbstractItemModel::rowsRemoved, this, &PerfChartWidget::scheduleRebuild);
@@ -73,6 +84,15 @@ QChartView* PerfChartWidget::makeView(QChart* chart) {
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(180);
     return view;
+}
+
+QString PerfChartWidget::backendText() const { return m_backendText->text(); }
+
+int PerfChartWidget::backendPointCount() const {
+    int n = 0;
+    for (const QLineSeries* s : m_backend)
+        n += int(s->count());
+    return n;
 }
 
 int PerfChartWidget::pointCount() const { return int(m_fps->count()); }
@@ -112,6 +132,13 @@ void PerfChartWidget::rebuild() {
     m_timeAxis->setRange(t0, hi);
     m_backendTime->setRange(t0, hi);
     m_fpsAxis->setRange(0, maxFps * 1.15);
+    QStringList sites;
+    if (n > 0)
+        for (int c = 0; c < kNumCallSites; ++c)
+            sites << QStringLiteral("%1 %2").arg(QLatin1String(to_string(CallSite(c))),
+                                                 QLatin1String(to_string(m_model.sample(n - 1).backend[c])));
+    m_backendText->setText(sites.isEmpty() ? tr("attention: no run yet")
+                                           : tr("attention: %1").arg(sites.join(QStringLiteral(", "))));
     m_memAxis->setRange(0, maxMem * 1.15);
 }
 

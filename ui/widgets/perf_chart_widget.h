@@ -9,6 +9,7 @@ class QChartView;
 class QLineSeries;
 class QValueAxis;
 class QCategoryAxis;
+class QLabel;
 
 namespace reef::ui {
 
@@ -20,6 +21,8 @@ public:
     explicit PerfChartWidget(PerfHistoryModel& model, QWidget* parent = nullptr);
     int pointCount() const;   // points in the frames/s series
     double lastFramesPerS() const;
+    int backendPointCount() const;   // points over all attention-backend series
+    QString backendText() const;     // "attention: slow-prefill math, slow-decode math, …" (latest sample)
 
 private:
     void scheduleRebuild();
@@ -35,6 +38,7 @@ private:
     QValueAxis* m_memAxis = nullptr;
     QValueAxis* m_backendTime = nullptr;
     QCategoryAxis* m_backendAxis = nullptr;
+    QLabel* m_backendText = nullptr;
     bool m_pending = false;
 };
 

@@ -96,11 +96,14 @@ QWidget* SettingsPanel::createModelGroup() {
     auto* browse = new QPushButton(tr("Browse…"));
     m_load = new QPushButton(tr("Load model"));
     m_load->setObjectName(QStringLiteral("loadModelButton"));
+    // The path gets the whole row (paths are long); the full path is also the tooltip.
+    m_modelDir->setMinimumWidth(280);
+    connect(m_modelDir, &QLineEdit::textChanged, m_modelDir, &QLineEdit::setToolTip);
     auto* row = new QHBoxLayout;
-    row->addWidget(m_modelDir, 1);
     row->addWidget(browse);
+    row->addWidget(m_load, 1);
+    v->addWidget(m_modelDir);
     v->addLayout(row);
-    v->addWidget(m_load);
     connect(browse, &QPushButton::clicked, this, &SettingsPanel::browseModel);
     connect(m_modelDir, &QLineEdit::editingFinished, this, &SettingsPanel::pushEngineConfig);
     connect(m_load, &QPushButton::clicked, this, [this] {

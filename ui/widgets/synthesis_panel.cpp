@@ -43,11 +43,15 @@ SynthesisPanel::SynthesisPanel(VoiceListModel& voices, QWidget* parent) : QWidge
     m_stop = new QPushButton(tr("Stop"));
     m_stop->setObjectName(QStringLiteral("stopButton"));
     m_stop->setEnabled(false);
+    m_generate->setEnabled(false);
     m_bar = new QProgressBar;
     m_bar->setTextVisible(false);
     m_bar->setMaximumHeight(10);
     m_progress = new QLabel(tr("Idle"));
     m_progress->setObjectName(QStringLiteral("progressLabel"));
+    // Two lines always (stats, then the attention backends), so a finished run is never clipped.
+    m_progress->setMinimumHeight(2 * m_progress->fontMetrics().lineSpacing() + 2);
+    m_progress->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     run->addWidget(m_generate);
     run->addWidget(m_stop);
     run->addWidget(m_bar, 1);
@@ -56,6 +60,7 @@ SynthesisPanel::SynthesisPanel(VoiceListModel& voices, QWidget* parent) : QWidge
 
     connect(m_generate, &QPushButton::clicked, this, &SynthesisPanel::generateRequested);
     connect(m_stop, &QPushButton::clicked, this, &SynthesisPanel::stopRequested);
+    connect(m_text, &QPlainTextEdit::textChanged, this, &SynthesisPanel::applyGenerateState);
     connect(&voices, &QAbstractItemModel::modelReset, this, &SynthesisPanel::reloadVoices);
     connect(&voices, &QAbstractItemModel::rowsInserted, this, &SynthesisPanel::reloadVoices);
     connect(&voices, &QAbstractItemModel::rowsRemoved, this, &SynthesisPanel::reloadVoices);
@@ -124,9 +129,20 @@ int SynthesisPanel::voiceRow() const {
 QString SynthesisPanel::progressText() const { return m_progress->text(); }
 
 void SynthesisPanel::setBusy(bool generating, bool canGenerate, const QString& whyNot) {
-    m_generate->setEnabled(!generating && canGenerate);
-    m_generate->setToolTip(canGenerate ? QString() : whyNot);
+    m_generating = generating;
+    m_canGenerate = canGenerate;
+    m_whyNot = whyNot;
+    applyGenerateState();
     m_stop->setEnabled(generating);
+}
+
+QString SynthesisPanel::emptyTextReason() { return tr("Type some text first: there is nothing to speak."); }
+
+void SynthesisPanel::applyGenerateState() {
+    // Generate is disabled (never silently ignored) with the reason in its tooltip.
+    const bool hasText = !text().isEmpty();
+    m_generate->setEnabled(!m_generating && m_canGenerate && hasText);
+    m_generate->setToolTip(!m_canGenerate ? m_whyNot : !hasText ? emptyTextReason() : QString());
 }
 
 void SynthesisPanel::startProgress(int maxFrames) {
@@ -157,5 +173,7 @@ void SynthesisPanel::finishProgress(const QString& summary) {
     m_bar->setValue(1);
     m_progress->setText(summary);
 }
+
+void SynthesisPanel::showMessage(const QString& message) { m_progress->setText(message); }
 
 }  // namespace reef::ui

@@ -30,6 +30,8 @@ public:
     void startProgress(int maxFrames);
     void setProgress(int frames, double elapsedMs);
     void finishProgress(const QString& summary);
+    void showMessage(const QString& message);   // on the progress line, e.g. why nothing started
+    static QString emptyTextReason();
 
 Q_SIGNALS:
     void generateRequested();
@@ -40,6 +42,7 @@ private:
     QWidget* createToolRow();
     void insertSample(int index);
     void reloadVoices();
+    void applyGenerateState();
 
     VoiceListModel& m_voices;
     QPlainTextEdit* m_text = nullptr;
@@ -50,6 +53,9 @@ private:
     QProgressBar* m_bar = nullptr;
     QLabel* m_progress = nullptr;
     int m_maxFrames = 0;
+    bool m_generating = false;
+    bool m_canGenerate = false;
+    QString m_whyNot;
 };
 
 QStringList loadSampleTexts();   // from :/reef/texts/samples.txt, one per line

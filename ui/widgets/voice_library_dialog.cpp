@@ -58,6 +58,8 @@ VoiceLibraryDialog::VoiceLibraryDialog(VoiceListModel& voices, QWidget* parent) 
     connect(&voices, &QAbstractItemModel::dataChanged, this, &VoiceLibraryDialog::selectionChanged);
 }
 
+QString VoiceLibraryDialog::statusText() const { return m_status->text(); }
+
 int VoiceLibraryDialog::currentRow() const {
     const QModelIndex i = m_list->currentIndex();
     return i.isValid() ? i.row() : -1;
@@ -78,11 +80,16 @@ void VoiceLibraryDialog::selectionChanged() {
 
 QString VoiceLibraryDialog::addVoice(const QString& name, const QString& clipPath, const QString& transcript,
                                      QString* error) {
-    const QString id = m_voices.addVoice(name, clipPath, transcript, error);
+    QString why;
+    const QString id = m_voices.addVoice(name, clipPath, transcript, &why);
     if (!id.isEmpty()) {
         m_list->setCurrentIndex(m_voices.index(m_voices.rowOfId(id)));
         Q_EMIT voiceAdded(id);
+    } else {
+        m_status->setText(tr("Not added: %1").arg(why));   // also visible after the warning box closes
     }
+    if (error)
+        *error = why;
     return id;
 }
 

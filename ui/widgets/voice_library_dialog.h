@@ -17,6 +17,7 @@ public:
     explicit VoiceLibraryDialog(VoiceListModel& voices, QWidget* parent = nullptr);
     // The non-interactive part of "Add…", also used by tests.
     QString addVoice(const QString& name, const QString& clipPath, const QString& transcript, QString* error);
+    QString statusText() const;   // the line under the transcript (codes state, or why an add failed)
 
 Q_SIGNALS:
     void voiceAdded(const QString& id);

@@ -1,0 +1,247 @@
+// The whole window over the REAL reef::Engine on the tiny demo model (offscreen): type, Generate,
+// wait for the take, live charts and the attention-backend report, WAV export read back; then bad
+// input, each with a clear message and nothing lost: empty text, a folder without a model, an
+// unwritable export path, a corrupt reference clip. One window and one loaded model for all slots
+// (they run in order); few frames and one libtorch thread keep it fast on a 2-core machine.
+// With REEF_SCREENS_DIR set it also saves a screenshot after the real generation.
+#include <QDir>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "audio/wav_file.h"
+#include "qt/engine_controller.h"
+#include "qt/perf_history_model.h"
+#include "qt/playback_controller.h"
+#include "qt/settings.h"
+#include "qt/takes_model.h"
+#include "qt/voice_list_model.h"
+#include "reef/engine.h"
+#include "widgets/banner.h"
+#include "widgets/main_window.h"
+#include "widgets/perf_chart_widget.h"
+#include "widgets/synthesis_panel.h"
+#include "widgets/voice_library_dialog.h"
+
+using namespace reef;
+using namespace reef::ui;
+
+namespace {
+
+constexpr int kMaxFrames = 10;
+constexpr int kSlowMs = 90000;   // generous: real decoding on a loaded CI machine
+
+Result<BenchReport> engineBench(TtsBackend& b, const BenchRequest& r, const std::function<void(int, const std::string&)>& p,
+                                const std::function<bool()>& a) {
+    return static_cast<Engine&>(b).bench(r, p, a);
+}
+
+QStringList entries(const QString& dir) {
+    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+}  // namespace
+
+class TstRealWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<VoiceListModel> m_voices;
+    std::unique_ptr<EngineController> m_engine;
+    std::unique_ptr<PlaybackController> m_playback;
+    std::unique_ptr<MainWindow> m_window;
+
+    QString path(const char* name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+
+    // Clicks Generate and waits for one more take; returns false (with a message) on failure.
+    bool generateOneTake() {
+        MainWindow& w = *m_window;
+        const int before = w.takesModel().rowCount();
+        QSignalSpy failed(m_engine.get(), &EngineController::synthesisFailed);
+        if (!w.generateButton()->isEnabled())
+            return false;
+        QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+        return QTest::qWaitFor([&] { return w.takesModel().rowCount() > before || !failed.isEmpty(); }, kSlowMs) &&
+               failed.isEmpty();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        const Status s = write_demo_model(path("demo").toStdString(), "tiny", "s2");
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().to_string().c_str());
+        m_settings = std::make_unique<Settings>(path("reef.ini"));
+        EngineConfig c = m_settings->engineConfig();
+        c.model_dir = path("demo").toStdString();
+        c.cpu_threads = 1;
+        m_settings->setEngineConfig(c);
+        SamplingParams p = m_settings->sampling();
+        p.max_new_frames = kMaxFrames;
+        m_settings->setSampling(p);
+        m_settings->setStreamChunkFrames(4);
+        m_voices = std::make_unique<VoiceListModel>(path("voices"));
+        m_engine = std::make_unique<EngineController>(std::make_unique<Engine>(), &engineBench);
+        m_playback = std::make_unique<PlaybackController>(std::make_unique<ClockSink>());
+        m_window = std::make_unique<MainWindow>(*m_engine, *m_settings, *m_playback, *m_voices);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->loadModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_engine->state() != EngineState::Loading, kSlowMs);
+        QVERIFY2(m_engine->isModelLoaded(), qPrintable(m_window->banner()->text()));
+        QVERIFY(m_engine->modelInfo().is_demo);
+    }
+
+    void emptyTextIsRefusedWithAReason() {
+        MainWindow& w = *m_window;
+        QSignalSpy started(m_engine.get(), &EngineController::synthesisStarted);
+        for (const QString& text : {QString(), QStringLiteral("   \n\t ")}) {
+            w.textEdit()->setPlainText(text);
+            QVERIFY(!w.generateButton()->isEnabled());   // disabled, with the reason as its tooltip
+            QVERIFY(w.generateButton()->toolTip().contains(QStringLiteral("Type some text")));
+            w.generate();   // the direct call (shortcut, menu) says why instead of doing nothing
+            QVERIFY(w.synthesisPanel()->progressText().contains(QStringLiteral("Type some text")));
+        }
+        QTest::qWait(50);
+        QCOMPARE(started.count(), 0);
+        QCOMPARE(w.takesModel().rowCount(), 0);
+        QCOMPARE(m_engine->state(), EngineState::Ready);
+    }
+
+    void typeGenerateSeeChartsAndExport() {
+        MainWindow& w = *m_window;
+        w.textEdit()->clear();
+        QTest::keyClicks(w.textEdit(), QStringLiteral("Hello from the real engine."));
+        QVERIFY(w.generateButton()->isEnabled());
+        QVERIFY(generateOneTake());
+        QCOMPARE(w.takesModel().rowCount(), 1);
+        const Take& take = w.takesModel().take(0);
+        QCOMPARE(take.text, QStringLiteral("Hello from the real engine."));
+        QVERIFY(take.metrics.frames > 0 && take.metrics.frames <= kMaxFrames);
+        QCOMPARE(qint64(take.audio.size()), qint64(take.metrics.frames) * kSamplesPerFrame);
+
+        // Live charts received samples, and the backend per call site is on screen as text too.
+        QVERIFY(w.perfModel().rowCount() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(w.perfChart()->pointCount() > 0, 2000);
+        QVERIFY(w.perfChart()->backendPointCount() >= kNumCallSites);
+        const QString live = w.perfChart()->backendText();
+        QVERIFY2(live.contains(QStringLiteral("slow-decode")) && live.contains(QStringLiteral("fast-decode")),
+                 qPrintable(live));
+        QVERIFY(!take.metrics.backends.empty());
+        const QString report = w.lastAttentionText();
+        QVERIFY2(report.startsWith(QStringLiteral("attention: ")), qPrintable(report));
+        for (const BackendUse& u : take.metrics.backends)
+            QVERIFY2(report.contains(QStringLiteral("%1 %2").arg(QLatin1String(to_string(u.site)),
+                                                                 QLatin1String(to_string(u.backend)))),
+                     qPrintable(report));
+        QVERIFY(w.synthesisPanel()->progressText().startsWith(QStringLiteral("Done")));
+        QVERIFY(w.synthesisPanel()->progressText().endsWith(QStringLiteral("\n") + report));   // on screen, under Done
+        QVERIFY(w.takesModel().data(w.takesModel().index(0, 0), Qt::ToolTipRole).toString().contains(report));
+
+        if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty()) {
+            QDir().mkpath(dir);
+            QVERIFY(w.grab().save(QDir(dir).filePath(QStringLiteral("real_engine_window.png"))));
+        }
+
+        // Export through the function the Export dialogs call, and read it back.
+        const QString wav = path("take.wav");
+        QString error;
+        QVERIFY2(w.exportTo(0, wav, &error), qPrintable(error));
+        const audio::AudioData back = audio::read_audio(wav.toStdString());
+        QCOMPARE(back.sample_rate, 44100);
+        QCOMPARE(back.channels, 1);
+        QCOMPARE(back.frames(), qint64(take.metrics.frames) * 2048);
+        QVERIFY(std::abs(back.samples[1000] - take.audio[1000]) < 1e-3f);
+    }
+
+    void unwritableExportPathKeepsTheTake() {
+        MainWindow& w = *m_window;
+        QCOMPARE(w.takesModel().rowCount(), 1);
+        QFile blocker(path("a-file"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        QVERIFY(QDir().mkpath(path("a-folder")));
+        const QStringList before = entries(m_dir.path());
+        const QString bad[] = {path("no/such/folder/x.wav"), path("a-file/x.wav"), path("a-folder")};
+        for (const QString& target : bad) {
+            QString error;
+            QVERIFY(!w.exportTo(0, target, &error));
+            qInfo("export error: %s", qPrintable(error));
+            QVERIFY2(error.contains(QStringLiteral("Could not export")) && error.contains(target), qPrintable(error));
+            QVERIFY2(error.contains(QStringLiteral("another folder")), qPrintable(error));
+        }
+        // Nothing partial anywhere: no new file, no temp file, the folder still a folder.
+        QCOMPARE(entries(m_dir.path()), before);
+        QVERIFY(QFileInfo(path("a-folder")).isDir());
+        QVERIFY(entries(path("a-folder")).isEmpty());
+        QVERIFY(!QFileInfo::exists(path("no")));
+        // The take is still there and exports elsewhere.
+        QCOMPARE(w.takesModel().rowCount(), 1);
+        QString error;
+        QVERIFY2(w.exportTo(0, path("a-folder/ok.wav"), &error), qPrintable(error));
+        QCOMPARE(audio::read_audio(path("a-folder/ok.wav").toStdString()).frames(),
+                 qint64(w.takesModel().take(0).audio.size()));
+    }
+
+    void folderWithoutAModelKeepsThePreviousOne() {
+        MainWindow& w = *m_window;
+        QVERIFY(QDir().mkpath(path("empty-model")));
+        const std::string previous = m_engine->modelInfo().name;
+        const QString goodDir = m_settings->modelDir();
+        m_settings->setModelDir(path("empty-model"));
+        QSignalSpy failed(m_engine.get(), &EngineController::loadFailed);
+        w.loadModel();
+        QVERIFY(failed.wait(kSlowMs));
+        const QString reason = failed.first().at(0).toString();
+        QVERIFY(!reason.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(w.banner()->isVisible(), 2000);
+        QCOMPARE(w.banner()->kind(), Banner::Kind::Error);
+        const QString banner = w.banner()->text();
+        qInfo("banner: %s", qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("Could not load the model")), qPrintable(banner));
+        QVERIFY2(banner.contains(reason.toHtmlEscaped()), qPrintable(banner));     // the specific reason
+        QVERIFY2(banner.contains(QStringLiteral("empty-model")), qPrintable(banner));  // names the folder
+        QVERIFY2(banner.contains(QStringLiteral("Still using the previous model")), qPrintable(banner));
+
+        // The previous model is still loaded and Generate still works.
+        QCOMPARE(m_engine->state(), EngineState::Ready);
+        QVERIFY(m_engine->isModelLoaded());
+        QCOMPARE(m_engine->modelInfo().name, previous);
+        w.textEdit()->setPlainText(QStringLiteral("Still working."));
+        QVERIFY(generateOneTake());
+        QCOMPARE(w.takesModel().rowCount(), 2);
+        m_settings->setModelDir(goodDir);
+    }
+
+    void corruptReferenceClipIsRefused() {
+        const QString clip = path("x.wav");
+        QFile f(clip);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("this is not audio at all, just garbage bytes \x01\x02\x03", 48).repeated(40));
+        f.close();
+        const int rows = m_voices->rowCount();
+        const QStringList before = entries(path("voices"));
+        VoiceLibraryDialog dialog(*m_voices, m_window.get());
+        QSignalSpy added(&dialog, &VoiceLibraryDialog::voiceAdded);
+        QString error;
+        QVERIFY(dialog.addVoice(QStringLiteral("Bad clip"), clip, QStringLiteral("Hello."), &error).isEmpty());
+        qInfo("clip error: %s", qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("x.wav")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("reference clip")), qPrintable(error));
+        QVERIFY(dialog.statusText().contains(QStringLiteral("x.wav")));
+        QCOMPARE(added.count(), 0);
+        QCOMPARE(m_voices->rowCount(), rows);   // the library is unchanged, on screen and on disk
+        QCOMPARE(entries(path("voices")), before);
+        QCOMPARE(m_engine->state(), EngineState::Ready);
+    }
+
+    void cleanupTestCase() {
+        m_window.reset();   // before the controller it points at
+        m_engine.reset();
+    }
+};
+
+QTEST_MAIN(TstRealWindow)
+#include "tst_real_window.moc"
