@@ -1,8 +1,12 @@
 // reef: the desktop app. Wires the engine, the Qt glue and the widgets; nothing else.
 #include <QApplication>
 #include <QDir>
+#include <QPixmap>
+#include <QPlainTextEdit>
+#include <QScreen>
 #include <QStandardPaths>
 #include <QTimer>
+#include <cstdio>
 
 #include "qt/engine_controller.h"
 #include "qt/playback_controller.h"
@@ -50,12 +54,29 @@ int main(int argc, char** argv) {
     window.startUp(dataDir);
     // Headless screenshots for docs and smoke checks (platform-recipes §2):
     // QT_QPA_PLATFORM=offscreen REEF_GRAB_PNG=out.png [REEF_GRAB_AFTER_MS=3000] reef
+    // REEF_GRAB_GENERATE="text": once the model is loaded, generate that text and grab when the take
+    // is done (REEF_GRAB_AFTER_MS is then only the give-up limit, default 120 s).
+    // REEF_GRAB_SCREEN=1: grab the whole screen (X11/Xvfb: menus, decorations) instead of the window.
     if (const QString grab = qEnvironmentVariable("REEF_GRAB_PNG"); !grab.isEmpty()) {
-        const int after = qEnvironmentVariableIntValue("REEF_GRAB_AFTER_MS");
-        QTimer::singleShot(after > 0 ? after : 3000, &window, [&window, grab] {
-            window.grab().save(grab);
+        const QString text = qEnvironmentVariable("REEF_GRAB_GENERATE");
+        const bool screen = qEnvironmentVariableIntValue("REEF_GRAB_SCREEN") != 0;
+        auto shoot = [&window, grab, screen] {
+            QScreen* s = window.screen();
+            const QPixmap shot = screen && s ? s->grabWindow(0) : window.grab();
+            std::fprintf(stderr, "reef: %s %s\n", shot.save(grab) ? "wrote" : "could not write", qPrintable(grab));
             QApplication::quit();
-        });
+        };
+        const int after = qEnvironmentVariableIntValue("REEF_GRAB_AFTER_MS");
+        QTimer::singleShot(after > 0 ? after : (text.isEmpty() ? 3000 : 120000), &window, shoot);
+        if (!text.isEmpty()) {
+            QObject::connect(&engine, &reef::ui::EngineController::modelLoaded, &window, [&window, text] {
+                window.textEdit()->setPlainText(text);
+                window.generate();
+            });
+            auto later = [&window, shoot] { QTimer::singleShot(500, &window, shoot); };   // let charts redraw
+            QObject::connect(&engine, &reef::ui::EngineController::synthesisFinished, &window, later);
+            QObject::connect(&engine, &reef::ui::EngineController::synthesisFailed, &window, later);
+        }
     }
     return QApplication::exec();
 }

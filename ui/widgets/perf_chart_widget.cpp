@@ -117,9 +117,13 @@ void PerfChartWidget::rebuild() {
         if (r == 0)
             t0 = t;
         t1 = t;
-        fps.append({t, s.frames_per_s});
+        // The run's first sample measures a window of about one frame right after prefill, and reads
+        // far too high (10x-1000x); plotting it would squash the rest of the run onto the axis.
+        if (r > 0 || n < 3) {
+            fps.append({t, s.frames_per_s});
+            maxFps = std::max(maxFps, s.frames_per_s);
+        }
         mem.append({t, m_model.memoryMiB(r)});
-        maxFps = std::max(maxFps, s.frames_per_s);
         maxMem = std::max(maxMem, m_model.memoryMiB(r));
         for (int c = 0; c < kNumCallSites; ++c)
             backend[c].append({t, double(int(s.backend[c])) + 0.06 * (c - 1.5)});   // offset so lines stay apart
