@@ -16,22 +16,6 @@ at::Tensor codec_rope_table(int64_t start, int64_t n, int64_t head_dim, double b
     return table.to(at::kBFloat16).to(device, dtype);
 }
 
-at::Tensor apply_rotary_emb(const at::Tensor& x, const at::Tensor& rope) {
-    // x: [B, T, H, D] -> pairs [B, T, H, D/2, 2]; rope [T, D/2, 2] -> [1, T, 1, D/2, 2]
-    const auto xs = x.to(at::kFloat).reshape({x.size(0), x.size(1), x.size(2), -1, 2});
-    const auto r = rope.to(at::kFloat).view({1, xs.size(1), 1, xs.size(3), 2});
-    const auto x0 = xs.select(-1, 0), x1 = xs.select(-1, 1);
-    const auto c = r.select(-1, 0), s = r.select(-1, 1);
-    const auto out = at::stack({x0 * c - x1 * s, x1 * c + x0 * s}, -1);
-    return out.flatten(3).to(x.scalar_type());
-}
-
-at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-    const auto xf = x.to(at::kFloat);
-    const auto normed = xf * at::rsqrt(at::mean(xf * xf, {-1}, /*keepdim=*/true) + eps);
-    return normed.to(x.scalar_type()) * weight;
-}
-
 at::Tensor window_mask(int64_t q_start, int64_t n_q, int64_t k_start, int64_t window, at::Device device) {
     const auto q = at::arange(q_start, q_start + n_q, at::TensorOptions().dtype(at::kLong).device(device)).unsqueeze(1);
     const auto k = at::arange(k_start, q_start + n_q, at::TensorOptions().dtype(at::kLong).device(device)).unsqueeze(0);

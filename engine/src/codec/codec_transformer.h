@@ -5,6 +5,8 @@
 #pragma once
 #include <ATen/ATen.h>
 
+#include "nn/llama_ops.h"  // apply_rotary_emb, rms_norm
+
 #include <string>
 #include <vector>
 
@@ -53,10 +55,6 @@ private:
 // float32 and rounded through bf16 as fish-speech stores it (reference-run §3.11), then in `dtype`.
 at::Tensor codec_rope_table(int64_t start, int64_t n, int64_t head_dim, double base, at::ScalarType dtype,
                             at::Device device);
-// Interleaved-pair rotation. x: [B, T, H, D]; rope: [T, D/2, 2].
-at::Tensor apply_rotary_emb(const at::Tensor& x, const at::Tensor& rope);
-// RMSNorm in float32, cast back, times weight.
-at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps);
 // Window mask for queries at [q_start, q_start + n_q) over keys at [k_start, q_start + n_q):
 // true iff q - window + 1 <= k <= q. [n_q, n_k] bool.
 at::Tensor window_mask(int64_t q_start, int64_t n_q, int64_t k_start, int64_t window, at::Device device);

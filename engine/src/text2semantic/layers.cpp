@@ -16,11 +16,6 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b)
 
 }  // namespace
 
-at::Tensor t2s::rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-    const at::Tensor xf = x.to(at::kFloat);
-    const at::Tensor normed = xf * at::rsqrt(xf.mul(xf).mean(-1, /*keepdim=*/true) + eps);
-    return normed.to(x.scalar_type()) * weight;
-}
 
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
     return at::linear(at::silu(at::linear(x, w.w1)) * at::linear(x, w.w3), w.w2);

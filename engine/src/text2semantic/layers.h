@@ -4,6 +4,8 @@
 #pragma once
 #include <ATen/ATen.h>
 
+#include "nn/llama_ops.h"
+
 #include <optional>
 
 #include "reef/engine_types.h"
@@ -45,9 +47,7 @@ struct CacheSlot {
 };
 
 namespace t2s {
-// port of llama.py: RMSNorm.forward — x·rsqrt(mean(x²) + eps) in fp32, cast back, then × weight.
-// x: [..., C] -> [..., C]
-at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps);
+using reef::rms_norm;  // nn/llama_ops.h, shared with the codec
 }  // namespace t2s
 
 // port of llama.py: FeedForward.forward (SwiGLU) — w2(silu(w1 x) ⊙ w3 x). x: [B, S, C] -> [B, S, C]
