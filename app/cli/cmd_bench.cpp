@@ -58,6 +58,8 @@ void write_arm_wavs(const BenchReport& report, const std::string& dir) {
 void register_bench(CLI::App& app) {
     auto o = std::make_shared<BenchOptions>();
     auto* cmd = app.add_subcommand("bench", "A/B bench: warm frames/s, cold latency, memory, backend per call site, quality");
+    cmd->footer("Exit status: 0 when every arm ran, 3 when some arm could not run (its reason is in the report), "
+                "1 on other errors.");
     cmd->add_option("--model,-m", o->engine.model_dir, "model folder")->required();
     cmd->add_option("--device", o->engine.device, "cpu | cuda")->capture_default_str();
     cmd->add_option("--precision", o->engine.precision, "fp32 | bf16 | fp16")->capture_default_str();
@@ -105,6 +107,12 @@ void register_bench(CLI::App& app) {
             std::cerr << "wrote " << path << "\n";
         }
         if (!o->wav_dir.empty()) write_arm_wavs(report, o->wav_dir);
+        int refused = 0;
+        for (const auto& a : report.arms) refused += a.ran ? 0 : 1;
+        if (refused) {  // the report is written; the exit code tells scripts that the matrix is incomplete
+            std::cerr << "error: " << refused << " of " << report.arms.size() << " arms could not run (see the report)\n";
+            throw CLI::RuntimeError(3);
+        }
     });
 }
 

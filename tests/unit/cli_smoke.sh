@@ -23,7 +23,8 @@ ok "$CLI" synth -m "$T/tiny" -t "Clone me." --reference "$T/a.wav" --reference-t
 ok "$CLI" generate -m "$T/tiny" -t "Codes only." --max-new-frames 4 -o "$T/g.npy"
 ok "$CLI" synth -m "$T/tiny" -t "Play it." --temperature 0 --max-new-frames 6 --play
 has "first sample handed to PortAudio"
-ok "$CLI" bench -m "$T/tiny" --arms eager:math,eager:flash,eager:efficient --frames 8 --warmup 2 --repeats 1 --json "$T/r.json" --md "$T/r.md" --csv "$T/r.csv" --wav-dir "$T/wavs"
+bad "$CLI" bench -m "$T/tiny" --arms eager:math,eager:flash,eager:efficient --frames 8 --warmup 2 --repeats 1 --json "$T/r.json" --md "$T/r.md" --csv "$T/r.csv" --wav-dir "$T/wavs"
+has "1 of 3 arms could not run"
 ok test -s "$T/r.json"; ok test -s "$T/wavs/eager_math.wav"
 ok grep -q "reef-bench/1" "$T/r.json"
 bad "$CLI" synth -m "$T/tiny" -t "" -o "$T/x.wav";              has "empty"

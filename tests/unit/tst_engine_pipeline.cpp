@@ -195,6 +195,12 @@ TEST_CASE(bad_input_is_a_specific_error) {
     auto huge = engine.synthesize(r, {});
     CHECK(!huge.ok() && huge.error().message.find("200001") != std::string::npos);
     r = greedy_request();
+    r.text.clear();  // one batch (no speaker tags) far longer than the tiny model's 4096-token context
+    for (int i = 0; i < 2000; ++i) r.text += "word" + std::to_string(i) + " ";
+    auto over = engine.synthesize(r, {});
+    CHECK(!over.ok() && over.error().code == ErrorCode::InvalidArgument);
+    if (!over.ok()) CHECK(over.error().message.find("max_seq_len") != std::string::npos);
+    r = greedy_request();
     r.sampling.top_p = 0;
     CHECK(engine.synthesize(r, {}).error().code == ErrorCode::InvalidArgument);
     Codes wrong{3, 2, {1, 2, 3, 4, 5, 6}};
