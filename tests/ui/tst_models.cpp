@@ -178,6 +178,12 @@ private Q_SLOTS:
         QCOMPARE(m.data(m.index(1, BenchTableModel::WarmFps), BenchTableModel::ValueRole).toDouble(), 23.0);
         QVERIFY(m.data(m.index(2, BenchTableModel::Status)).toString().contains(QStringLiteral("CUDA")));
         QVERIFY(m.data(m.index(1, BenchTableModel::Backends)).toString().contains(QStringLiteral("fast-decode")));
+        QVERIFY(m.data(m.index(1, BenchTableModel::Backends), Qt::ToolTipRole).toString().contains(QStringLiteral("fast-decode")));
+        // One backend everywhere reads as one word in the cell.
+        const std::vector<BackendUse> same = {{CallSite::SlowPrefill, SdpaBackend::Flash, 1, {}},
+                                              {CallSite::SlowDecode, SdpaBackend::Flash, 9, {}}};
+        QCOMPARE(compactBackends(same), QStringLiteral("flash at all 2 sites"));
+        QVERIFY(compactBackends({}).isEmpty());
         m.clear();
         QCOMPARE(m.rowCount(), 0);
     }

@@ -11,6 +11,16 @@ QString backendsSummary(const std::vector<BackendUse>& uses) {
     return parts.join(QStringLiteral(", "));
 }
 
+QString compactBackends(const std::vector<BackendUse>& uses) {
+    // The table cell: one word when every call site used the same backend (the common case).
+    bool same = !uses.empty();
+    for (const BackendUse& u : uses)
+        same = same && u.backend == uses.front().backend;
+    if (same)
+        return QStringLiteral("%1 at all %2 sites").arg(QLatin1String(to_string(uses.front().backend))).arg(uses.size());
+    return backendsSummary(uses);
+}
+
 int64_t peakMemoryBytes(const MemoryStats& m) {
     return m.cuda_peak_allocated_bytes >= 0 ? m.cuda_peak_allocated_bytes : m.cpu_peak_rss_bytes;
 }
@@ -45,7 +55,7 @@ QVariant BenchTableModel::display(const ArmResult& a, int row, int column) const
     case ColdMs: return QString::number(a.cold_first_frame_ms, 'f', 0);
     case FirstAudioMs: return QString::number(a.time_to_first_audio_ms, 'f', 0);
     case PeakMemory: return formatBytes(peakMemoryBytes(a.memory));
-    case Backends: return backendsSummary(a.backends);
+    case Backends: return compactBackends(a.backends);
     case MaxLogitDiff:
         if (isReference)
             return tr("reference");
@@ -67,6 +77,8 @@ QVariant BenchTableModel::data(const QModelIndex& index, int role) const {
         return value(a, index.column());
     if (role == Qt::ToolTipRole && index.column() == Status && !a.ran)
         return qs(a.error);
+    if (role == Qt::ToolTipRole && index.column() == Backends)   // the column may be elided
+        return backendsSummary(a.backends).replace(QStringLiteral(", "), QStringLiteral("\n"));
     return {};
 }
 

@@ -30,6 +30,7 @@ private:
     BenchReport m_report;
 };
 
+QString compactBackends(const std::vector<BackendUse>& uses);   // "math at all 4 sites", else the full list
 QString backendsSummary(const std::vector<BackendUse>& uses);   // "slow_decode: flash, fast_decode: math"
 int64_t peakMemoryBytes(const MemoryStats& m);                 // CUDA peak when known, else CPU peak RSS
 

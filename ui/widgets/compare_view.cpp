@@ -84,6 +84,7 @@ CompareView::CompareView(EngineController& engine, Settings& settings, PlaybackC
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setWordWrap(false);   // one line per arm; the backend cell's tooltip has the full list
     m_status = new QLabel(tr("Pick arms and press Run: every arm decodes the same prompt with the same seed."));
     m_status->setWordWrap(true);
 
