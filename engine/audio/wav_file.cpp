@@ -52,7 +52,8 @@ void write_wav(const std::string& path, const std::vector<float>& samples, int s
     if (samples.size() % size_t(channels) != 0) throw AudioError("write_wav: sample count is not a multiple of channels");
     const fs::path target(path);
     if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
-        throw AudioError("cannot write " + path + ": folder " + target.parent_path().string() + " does not exist");
+        throw AudioError("cannot write " + path + ": " + target.parent_path().string() +
+                         (fs::exists(target.parent_path()) ? " is not a folder" : " does not exist"));
     if (fs::is_directory(target)) throw AudioError("cannot write " + path + ": it is a folder");
 
     const std::string tmp = temp_path_for(path);

@@ -1,6 +1,7 @@
 #include "runtime/synthesis.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -206,6 +207,7 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
     RunMetrics& m = result.metrics;
     std::vector<at::Tensor> all_codes;
     double last_perf_ms = -kPerfIntervalMs;
+    std::array<double, 8> recent_ms{};  // ring of the last decode-step times, for the live rate
     int total_frames = 0;
 
     for (size_t b = 0; b < batches.size(); ++b) {
@@ -236,7 +238,8 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
         g.suppress_im_end = o.suppress_im_end;
         g.capture_logits_frames = (capture && b == 0) ? o.capture_logits_frames : 0;
         g.should_abort = cb.should_abort;
-        g.on_frame = [&](int, const std::vector<int32_t>& column, double) {
+        g.on_frame = [&](int, const std::vector<int32_t>& column, double frame_ms) {
+            recent_ms[size_t(total_frames) % recent_ms.size()] = frame_ms;
             if (capture) capture->main_tokens.push_back(column[0]);
             if (column[0] == p.ids.im_end && !o.suppress_im_end) return;  // the stop column is not audio
             if (total_frames == 0) m.cold_first_frame_ms = clock.ms();
@@ -250,7 +253,11 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
                 s.request_id = r.id;
                 s.frame = total_frames;
                 s.t_ms = now;
-                s.frames_per_s = total_frames / std::max(now - m.cold_first_frame_ms + 1e-9, 1e-9) * 1000.0;
+                // Rate over the last few decode steps (not since the first frame, which would start huge).
+                const size_t n_recent = std::min<size_t>(size_t(total_frames), recent_ms.size());
+                const double sum = std::accumulate(recent_ms.begin(), recent_ms.begin() + std::ptrdiff_t(n_recent), 0.0);
+                s.step_ms = frame_ms;
+                s.frames_per_s = sum > 0 ? 1000.0 * double(n_recent) / sum : 0;
                 s.memory = query_memory(p.config.device);
                 for (int site = 0; site < kNumCallSites; ++site)
                     s.backend[site] = BackendRecorder::current().last(CallSite(site));
