@@ -64,6 +64,9 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--device", o->engine.device, "cpu | cuda")->capture_default_str();
     cmd->add_option("--precision", o->engine.precision, "fp32 | bf16 | fp16")->capture_default_str();
     cmd->add_option("--threads", o->engine.threads, "CPU threads (0 = libtorch default)");
+    cmd->add_option("--kv-margin", o->req.kv_margin,
+                    "KV cache rows beyond prompt + frames (large = fish-speech's full-length cache for :full arms)")
+        ->capture_default_str();
     cmd->add_option("--arms", o->arms, "comma-separated <compile>:<sdpa>[:<kv>] arms")->capture_default_str();
     cmd->add_option("--reference", o->reference, "the quality reference arm (default: the first)");
     cmd->add_option("--text", o->req.text, "prompt text")->capture_default_str();

@@ -84,10 +84,12 @@ Result<BenchReport> Engine::bench(const BenchRequest& request,
         config.precision = request.precision;
         config.cpu_threads = request.cpu_threads;
         config.load_codec = request.decode_audio;
+        config.kv_margin = request.kv_margin;
         // Reuse the loaded pipeline when it matches; a bench never disturbs a different model.
         const EngineConfig& cur = m_impl->config;
         const bool reuse = m_impl->pipeline && cur.model_dir == config.model_dir && cur.device == config.device &&
-                           cur.precision == config.precision && (m_impl->pipeline->codec || !config.load_codec);
+                           cur.precision == config.precision && cur.kv_margin == config.kv_margin &&
+                           (m_impl->pipeline->codec || !config.load_codec);
         std::unique_ptr<Pipeline> own;
         Pipeline* p = reuse ? m_impl->pipeline.get() : (own = load_pipeline(config)).get();
         return run_bench(*p, request, progress, should_abort);

@@ -22,6 +22,8 @@ struct BenchRequest {
     DeviceKind device = DeviceKind::Cpu;
     Precision precision = Precision::Fp32;
     int cpu_threads = 0;
+    int kv_margin = 64;               // cache rows beyond prompt + frames; a large margin (e.g. 8000)
+                                      // reproduces fish-speech's full-length preallocation for :full arms
     std::vector<BenchArm> arms;
     int reference_arm = 0;            // index into arms: the quality yardstick
     std::string text = "Reef measures which attention backend decodes fish-speech fastest.";

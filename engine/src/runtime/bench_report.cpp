@@ -109,6 +109,7 @@ std::string bench_report_json(const BenchReport& r) {
                 {"warmup", q.warmup},
                 {"repeats", q.repeats},
                 {"logit_steps", q.logit_steps},
+                {"kv_margin", q.kv_margin},
                 {"reference_arm", q.reference_arm < int(r.arms.size()) ? r.arms[size_t(q.reference_arm)].arm.name()
                                                                       : std::string()}}},
               {"logit_tolerance", r.logit_tolerance},
@@ -123,7 +124,8 @@ std::string bench_report_markdown(const BenchReport& r) {
     s << "- Reef " << r.reef_version << ", libtorch " << r.libtorch_version << ", device: " << r.device_name
       << ", precision: " << r.precision << ", CPU threads: " << r.cpu_threads << "\n";
     s << "- " << r.started_at << "; text: \"" << q.text << "\"; seed " << q.seed << "; " << q.frames
-      << " frames per repeat (im_end suppressed), " << q.warmup << " warm-up steps, " << q.repeats << " repeats\n";
+      << " frames per repeat (im_end suppressed), " << q.warmup << " warm-up steps, " << q.repeats
+      << " repeats, KV margin " << q.kv_margin << " rows\n";
     s << "- Warm frames/s = median over repeats of the per-repeat median step rate after the warm-up steps; repeats "
          "interleave the arms after one untimed warm-up run; cold first frame = prefill + first frame of the arm's first "
          "repeat, from empty KV caches.\n";

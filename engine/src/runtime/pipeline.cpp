@@ -8,7 +8,6 @@
 
 #include "check.h"
 #include "runtime/device.h"
-#include "runtime/perf.h"
 #include "text2semantic/model_config.h"
 
 namespace reef {
@@ -47,7 +46,6 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     if (config.cpu_threads > 0) at::set_num_threads(config.cpu_threads);
     if (config.kv_margin < 0) throw ReefError(ErrorCode::InvalidArgument, "kv_margin must be >= 0");
 
-    Stopwatch watch;
     auto p = std::make_unique<Pipeline>();
     p->config = config;
     const at::Device device = to_torch_device(config.device);
@@ -79,7 +77,6 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     info.num_codebooks = int(c.num_codebooks);
     info.device = config.device;
     info.precision = config.precision;
-    (void)watch;
     return p;
 }
 
