@@ -3,7 +3,7 @@
 #ifdef REEF_WITH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
-#include <ATen/cuda/CUDAContext.h>
+#include <cuda_runtime_api.h>
 #endif
 
 namespace reef {
@@ -25,7 +25,9 @@ void reset_cuda_peak() {
 
 std::string cuda_device_name() {
     if (c10::cuda::device_count() == 0) return {};
-    return at::cuda::getDeviceProperties(c10::cuda::current_device())->name;
+    cudaDeviceProp prop{};  // the runtime API directly: ATen's CUDAContext.h would need cuSPARSE/cuBLAS headers
+    if (cudaGetDeviceProperties(&prop, c10::cuda::current_device()) != cudaSuccess) return "CUDA device";
+    return prop.name;
 }
 #else
 std::string cuda_device_name() { return {}; }
