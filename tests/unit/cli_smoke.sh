@@ -19,6 +19,15 @@ ok test -s "$T/a.wav"
 ok "$CLI" decode "$T/a.npy" -m "$T/tiny" -o "$T/b.wav"
 ok test -s "$T/b.wav"   # same samples as a.wav (tst_engine_pipeline checks decode == streamed synth)
 ok "$CLI" encode "$T/a.wav" -m "$T/tiny" -o "$T/ref.npy"
+# A 2 s, 22.05 kHz stereo clip -> resampled to 44.1 kHz mono -> 10 x ceil(2 s * 21.53) = 10 x 44 codes.
+python3 - "$T/stereo22k.wav" <<'PY'
+import math, struct, sys, wave
+with wave.open(sys.argv[1], "wb") as w:
+    w.setnchannels(2); w.setsampwidth(2); w.setframerate(22050)
+    w.writeframes(b"".join(struct.pack("<hh", int(8000 * math.sin(2 * math.pi * 220 * i / 22050)),
+                                       int(6000 * math.sin(2 * math.pi * 330 * i / 22050))) for i in range(44100)))
+PY
+ok "$CLI" encode "$T/stereo22k.wav" -m "$T/tiny" -o "$T/stereo.npy"; has "(10 x 44)"
 ok "$CLI" synth -m "$T/tiny" -t "Clone me." --reference "$T/a.wav" --reference-text "Hello there." --temperature 0 --max-new-frames 4 -o "$T/c.wav"
 ok "$CLI" generate -m "$T/tiny" -t "Codes only." --max-new-frames 4 -o "$T/g.npy"
 ok "$CLI" synth -m "$T/tiny" -t "Play it." --temperature 0 --max-new-frames 6 --play
