@@ -7,9 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <unistd.h>
+
+#include "checkpoint/atomic_file.h"
+#include "facade_guard.h"
 
 namespace reef {
 namespace {
@@ -176,26 +177,12 @@ Status write_text_file_atomic(const std::string& path, const std::string& text) 
     const fs::path target(path);
     if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
         return EngineError{ErrorCode::Io, "cannot write " + path + ": folder does not exist", {}};
-    const std::string tmp = path + ".part-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return EngineError{ErrorCode::Io, "cannot write " + path + ": cannot create a file there", {}};
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            return EngineError{ErrorCode::Io, "writing " + path + " failed (disk full?)", {}};
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        return EngineError{ErrorCode::Io, "cannot move the report into place at " + path + ": " + ec.message(), {}};
-    }
-    return Ok{};
+    return guarded("write", [&]() -> Status {
+        AtomicFileWriter out(path);  // temp file + fsync + rename; removed again on any failure
+        out.write(text.data(), text.size());
+        out.commit();
+        return Ok{};
+    });
 }
 
 Status write_bench_json(const BenchReport& r, const std::string& path) {

@@ -1,5 +1,7 @@
 #include "text2semantic/model_config.h"
 
+#include "checkpoint/atomic_file.h"
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -240,15 +242,9 @@ std::string model_config_to_json(const DualArConfig& c) {
 
 void write_model_config(const std::string& path, const DualArConfig& config) {
     const std::string text = model_config_to_json(config);
-    const std::string tmp = path + ".part";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush()) throw ReefError(ErrorCode::Io, tmp + ": cannot write");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) throw ReefError(ErrorCode::Io, path + ": cannot rename from .part: " + ec.message());
+    AtomicFileWriter out(path);
+    out.write(text.data(), text.size());
+    out.commit();
 }
 
 DualArConfig preset_config(const std::string& preset, ModelLayout layout, int64_t vocab_size) {
