@@ -4,3 +4,5 @@ reef_add_test(tst_bench SOURCES tst_bench.cpp LIBS reef_engine LABELS unit)
 add_test(NAME tst_cli_smoke COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_smoke.sh $<TARGET_FILE:reef-cli>)
 set_tests_properties(tst_cli_smoke PROPERTIES LABELS unit TIMEOUT 600
   ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp;ALSA_CONFIG_PATH=${PROJECT_SOURCE_DIR}/tests/alsa/asound-test.conf;PA_TEST_OUT=${CMAKE_CURRENT_BINARY_DIR}/tmp/cli_play.wav")
+# gpu: the CUDA path; skipped (77) on machines without a GPU.
+reef_add_test(tst_gpu SOURCES tst_gpu.cpp LIBS reef_engine LABELS gpu)
