@@ -181,6 +181,117 @@ void validate_request(const SynthesisRequest& r) {
     if (r.stream_chunk_frames < 0) bad("stream_chunk_frames must be >= 0");
 }
 
+namespace {
+
+// Sees every generated column: forwards it, streams its audio and sends throttled live samples.
+class FrameObserver {
+public:
+    FrameObserver(const Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
+                  const Stopwatch& clock, AudioStreamer& audio, RunCapture* capture, RunMetrics& m)
+        : m_p(p), m_r(r), m_cb(cb), m_o(o), m_clock(clock), m_audio(audio), m_capture(capture), m_m(m) {}
+
+    void operator()(const std::vector<int32_t>& column, double frame_ms) {
+        m_recent_ms[size_t(m_frames) % m_recent_ms.size()] = frame_ms;
+        if (m_capture) m_capture->main_tokens.push_back(column[0]);
+        if (column[0] == m_p.ids.im_end && !m_o.suppress_im_end) return;  // the stop column is not audio
+        if (m_frames == 0) m_m.cold_first_frame_ms = m_clock.ms();
+        if (m_cb.on_frame) m_cb.on_frame(m_r.id, m_frames, column);
+        ++m_frames;
+        m_audio.add_frame(column);
+        const double now = m_clock.ms();
+        if (m_cb.on_perf && now - m_last_perf_ms >= kPerfIntervalMs) {
+            m_last_perf_ms = now;
+            send_perf(now, frame_ms);
+        }
+    }
+    int frames() const { return m_frames; }
+
+private:
+    void send_perf(double now, double frame_ms) {
+        PerfSample s;
+        s.request_id = m_r.id;
+        s.frame = m_frames;
+        s.t_ms = now;
+        // Rate over the last few decode steps (not since the first frame, which would start huge).
+        const size_t n_recent = std::min<size_t>(size_t(m_frames), m_recent_ms.size());
+        const double sum = std::accumulate(m_recent_ms.begin(), m_recent_ms.begin() + std::ptrdiff_t(n_recent), 0.0);
+        s.step_ms = frame_ms;
+        s.frames_per_s = sum > 0 ? 1000.0 * double(n_recent) / sum : 0;
+        s.memory = query_memory(m_p.config.device);
+        for (int site = 0; site < kNumCallSites; ++site) s.backend[site] = BackendRecorder::current().last(CallSite(site));
+        m_cb.on_perf(s);
+    }
+
+    const Pipeline& m_p;
+    const SynthesisRequest& m_r;
+    const Callbacks& m_cb;
+    const RunOptions& m_o;
+    const Stopwatch& m_clock;
+    AudioStreamer& m_audio;
+    RunCapture* m_capture;
+    RunMetrics& m_m;
+    std::array<double, 8> m_recent_ms{};  // ring of the last decode-step times, for the live rate
+    double m_last_perf_ms = -kPerfIntervalMs;
+    int m_frames = 0;
+};
+
+GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o) {
+    GenerateOptions g;
+    g.knobs = {r.sampling.temperature, r.sampling.top_p,
+               r.sampling.top_k > 0 ? r.sampling.top_k : p.model->config().vocab_size};
+    g.repetition_penalty = r.sampling.repetition_penalty;
+    g.max_new_tokens = r.sampling.max_new_frames;
+    g.kv_mode = o.kv_mode;
+    g.kv_margin = o.kv_margin;
+    g.suppress_im_end = o.suppress_im_end;
+    return g;
+}
+
+// port of inference.py: generate_long — each text batch is appended to the S2 conversation (or
+// becomes one S1 interleave prompt), generated, and its codes join the history for the next batch.
+// g carries the frame callback and the abort check. -> codes (N, n) of all batches.
+at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOptions& o, GenerateOptions g,
+                         at::Generator& gen, RunMetrics& m, RunCapture* capture) {
+    const DualArConfig& c = p.model->config();
+    const std::vector<PromptReference> refs = prompt_references(p, r);
+    const std::vector<std::string> batches = text_batches(p, r);
+    S2Conversation conversation(*p.tokenizer, int(c.num_codebooks), refs);
+    std::vector<at::Tensor> all_codes;
+    for (size_t b = 0; b < batches.size(); ++b) {
+        at::Tensor prompt;  // (N+1, T)
+        if (c.s1_decoding()) {
+            prompt = build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, batches[b]);
+        } else {
+            conversation.add_user(batches[b]);
+            prompt = conversation.encode_for_inference();
+        }
+        const int64_t t = prompt.size(1);
+        if (t >= c.max_seq_len)
+            throw ReefError(ErrorCode::InvalidArgument,
+                            "the prompt of batch " + std::to_string(b + 1) + " is " + std::to_string(t) +
+                                " tokens; this model's max_seq_len is " + std::to_string(c.max_seq_len),
+                            "use shorter text, shorter references or a smaller chunk length");
+        const int64_t max_new = r.sampling.max_new_frames > 0
+                                    ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
+                                    : c.max_seq_len - t;
+        if (b == 0) preflight(p, o.policy, o.kv_mode, t, max_new);
+        m.prompt_tokens += int(t);
+        g.capture_logits_frames = (capture && b == 0) ? o.capture_logits_frames : 0;
+        GenerateStats stats;
+        at::Tensor codes = generate(*p.model, p.caches, prompt, p.ids, g, gen, stats);  // (N, n)
+        if (stats.stop_reason == "cancelled") throw ReefError(ErrorCode::Cancelled, "generation was cancelled");
+        m.prefill_ms += stats.prefill_ms;
+        m.step_ms.insert(m.step_ms.end(), stats.step_ms.begin(), stats.step_ms.end());
+        m.stop_reason = stats.stop_reason;
+        if (capture && b == 0) capture->logits = stats.captured_logits;
+        all_codes.push_back(codes);
+        if (!c.s1_decoding()) conversation.add_assistant_codes(codes);
+    }
+    return all_codes.size() == 1 ? all_codes[0] : at::cat(all_codes, 1);
+}
+
+}  // namespace
+
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {
     validate_request(r);
@@ -194,99 +305,27 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
     reset_peak_memory(p.config.device);
 
     Stopwatch clock;
-    const DualArConfig& c = p.model->config();
-    const int64_t n = c.num_codebooks;
-    const std::vector<PromptReference> refs = prompt_references(p, r);
-    const std::vector<std::string> batches = text_batches(p, r);
-    S2Conversation conversation(*p.tokenizer, int(n), refs);
-    at::Generator gen = make_request_generator(p.model->device(), r.sampling.seed);
-    AudioStreamer audio(p, r, cb, clock);
-
     SynthesisResult result;
     result.request_id = r.id;
     RunMetrics& m = result.metrics;
-    std::vector<at::Tensor> all_codes;
-    double last_perf_ms = -kPerfIntervalMs;
-    std::array<double, 8> recent_ms{};  // ring of the last decode-step times, for the live rate
-    int total_frames = 0;
+    AudioStreamer audio(p, r, cb, clock);
+    FrameObserver observer(p, r, cb, o, clock, audio, capture, m);
+    GenerateOptions g = generate_options(p, r, o);
+    g.should_abort = cb.should_abort;
+    g.on_frame = [&](int, const std::vector<int32_t>& column, double frame_ms) { observer(column, frame_ms); };
+    at::Generator gen = make_request_generator(p.model->device(), r.sampling.seed);
+    const at::Tensor codes = generate_long(p, r, o, g, gen, m, capture);
 
-    for (size_t b = 0; b < batches.size(); ++b) {
-        at::Tensor prompt;
-        if (c.s1_decoding()) {
-            prompt = build_s1_prompt(*p.tokenizer, int(n), refs, batches[b]);
-        } else {
-            conversation.add_user(batches[b]);
-            prompt = conversation.encode_for_inference();
-        }
-        const int64_t t = prompt.size(1);
-        if (t >= c.max_seq_len)
-            throw ReefError(ErrorCode::InvalidArgument,
-                            "the prompt of batch " + std::to_string(b + 1) + " is " + std::to_string(t) +
-                                " tokens; this model's max_seq_len is " + std::to_string(c.max_seq_len),
-                            "use shorter text, shorter references or a smaller chunk length");
-        const int64_t max_new = r.sampling.max_new_frames > 0 ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
-                                                              : c.max_seq_len - t;
-        if (b == 0) preflight(p, o.policy, o.kv_mode, t, max_new);
-        m.prompt_tokens += int(t);
-
-        GenerateOptions g;
-        g.knobs = {r.sampling.temperature, r.sampling.top_p, r.sampling.top_k > 0 ? r.sampling.top_k : c.vocab_size};
-        g.repetition_penalty = r.sampling.repetition_penalty;
-        g.max_new_tokens = r.sampling.max_new_frames;
-        g.kv_mode = o.kv_mode;
-        g.kv_margin = o.kv_margin;
-        g.suppress_im_end = o.suppress_im_end;
-        g.capture_logits_frames = (capture && b == 0) ? o.capture_logits_frames : 0;
-        g.should_abort = cb.should_abort;
-        g.on_frame = [&](int, const std::vector<int32_t>& column, double frame_ms) {
-            recent_ms[size_t(total_frames) % recent_ms.size()] = frame_ms;
-            if (capture) capture->main_tokens.push_back(column[0]);
-            if (column[0] == p.ids.im_end && !o.suppress_im_end) return;  // the stop column is not audio
-            if (total_frames == 0) m.cold_first_frame_ms = clock.ms();
-            if (cb.on_frame) cb.on_frame(r.id, total_frames, column);
-            ++total_frames;
-            audio.add_frame(column);
-            const double now = clock.ms();
-            if (cb.on_perf && now - last_perf_ms >= kPerfIntervalMs) {
-                last_perf_ms = now;
-                PerfSample s;
-                s.request_id = r.id;
-                s.frame = total_frames;
-                s.t_ms = now;
-                // Rate over the last few decode steps (not since the first frame, which would start huge).
-                const size_t n_recent = std::min<size_t>(size_t(total_frames), recent_ms.size());
-                const double sum = std::accumulate(recent_ms.begin(), recent_ms.begin() + std::ptrdiff_t(n_recent), 0.0);
-                s.step_ms = frame_ms;
-                s.frames_per_s = sum > 0 ? 1000.0 * double(n_recent) / sum : 0;
-                s.memory = query_memory(p.config.device);
-                for (int site = 0; site < kNumCallSites; ++site)
-                    s.backend[site] = BackendRecorder::current().last(CallSite(site));
-                cb.on_perf(s);
-            }
-        };
-        GenerateStats stats;
-        at::Tensor codes = generate(*p.model, p.caches, prompt, p.ids, g, gen, stats);  // (N, n)
-        if (stats.stop_reason == "cancelled")
-            throw ReefError(ErrorCode::Cancelled, "generation was cancelled after " + std::to_string(total_frames) + " frames");
-        m.prefill_ms += stats.prefill_ms;
-        m.step_ms.insert(m.step_ms.end(), stats.step_ms.begin(), stats.step_ms.end());
-        m.stop_reason = stats.stop_reason;
-        if (capture && b == 0) capture->logits = stats.captured_logits;
-        all_codes.push_back(codes);
-        if (!c.s1_decoding()) conversation.add_assistant_codes(codes);
-    }
-
-    const at::Tensor codes = all_codes.size() == 1 ? all_codes[0] : at::cat(all_codes, 1);
     audio.finish(codes);
     result.codes = tensor_to_codes(codes);
     result.audio = std::move(audio.audio());
-    m.frames = total_frames;
+    m.frames = observer.frames();
     m.codec_ms = audio.codec_ms();
     m.time_to_first_audio_ms = audio.first_audio_ms();
     m.total_ms = clock.ms();
     m.decode_ms = std::accumulate(m.step_ms.begin(), m.step_ms.end(), 0.0);
     m.warm_frames_per_s = warm_frames_per_s(m.step_ms, r.warmup_frames);
-    m.audio_seconds = double(result.audio.empty() ? int64_t(total_frames) * kSamplesPerFrame : int64_t(result.audio.size())) /
+    m.audio_seconds = double(result.audio.empty() ? int64_t(m.frames) * kSamplesPerFrame : int64_t(result.audio.size())) /
                       kSampleRate;
     m.real_time_factor = m.audio_seconds > 0 ? (m.total_ms / 1000.0) / m.audio_seconds : 0;
     m.memory = query_memory(p.config.device);

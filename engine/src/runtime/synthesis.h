@@ -35,7 +35,7 @@ void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t pro
 // Throws ReefError(InvalidArgument) for empty or huge text and out-of-range sampling values.
 void validate_request(const SynthesisRequest& request);
 
-// port of inference.py: generate_long, plus streaming audio and metrics. Throws ReefError
+// generate_long (inference.py's, ported in synthesis.cpp) plus streaming audio and metrics. Throws ReefError
 // (Cancelled when should_abort fired). The caches are left reusable for the next request.
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& request, const Callbacks& callbacks,
                               const RunOptions& options, RunCapture* capture = nullptr);
