@@ -9,15 +9,16 @@ namespace reef {
 namespace {
 
 std::string describe(const at::Tensor& q, const at::Tensor& k) {
-    auto dims = [](const at::Tensor& t) {
-        std::string s = "[";
-        for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "," : "") + std::to_string(t.size(i));
-        return s + "]";
-    };
-    return "q" + dims(q) + " k" + dims(k) + " " + std::string(c10::toString(q.scalar_type()));
+    return "q" + shape_string(q) + " k" + shape_string(k) + " " + std::string(c10::toString(q.scalar_type()));
 }
 
 }  // namespace
+
+std::string shape_string(const at::Tensor& t) {
+    std::string s = "[";
+    for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "," : "") + std::to_string(t.size(i));
+    return s + "]";
+}
 
 at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "reef/engine_types.h"
@@ -16,6 +17,9 @@ namespace reef {
 // [B, Hq, Lq, Lk], true = attend. Scale is 1/sqrt(D). Returns [B, Hq, Lq, D].
 at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask = std::nullopt);
+
+// "[1,32,1,128]": a tensor's sizes, for backend reports and error messages.
+std::string shape_string(const at::Tensor& t);
 
 // Records which backend each call site used. One recorder is active per engine thread.
 class BackendRecorder {

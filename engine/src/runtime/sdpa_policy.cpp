@@ -3,6 +3,7 @@
 #include <c10/util/Exception.h>
 
 #include "check.h"
+#include "runtime/attention.h"
 
 namespace reef {
 namespace {
@@ -17,11 +18,6 @@ public:
     std::string text;
 };
 
-std::string shape_of(const at::Tensor& t) {
-    std::string s = "[";
-    for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "," : "") + std::to_string(t.size(i));
-    return s + "]";
-}
 
 }  // namespace
 
@@ -86,7 +82,7 @@ SdpaBackend probe_backend(const AttentionProbe& p, SdpaPolicy policy_for_message
         std::string why = warnings.text.empty() ? e.what_without_backtrace() : warnings.text;
         throw ReefError(ErrorCode::BackendUnavailable,
                         std::string("SDPA backend '") + to_string(policy_for_message) + "' cannot run the " +
-                            to_string(p.site) + " attention (q" + shape_of(p.q) + " k" + shape_of(p.k) + " " +
+                            to_string(p.site) + " attention (q" + shape_string(p.q) + " k" + shape_string(p.k) + " " +
                             std::string(c10::toString(p.q.scalar_type())) + (p.mask ? ", masked" : "") + " on " +
                             p.q.device().str() + "): " + why,
                         "choose the 'auto' or 'math' SDPA policy, or another KV mode");
