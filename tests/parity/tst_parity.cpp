@@ -286,7 +286,7 @@ void check_s1_main_penalty_window() {
     int64_t first_bad = -1;
     std::string detail;
     for (int64_t i = 0; i < ref.size(0); ++i) {
-        const std::vector<int64_t> mine_v = rep.window(0);
+        const std::vector<int64_t> mine_v = rep.window_ids(0);
         std::set<int64_t> mine(mine_v.begin(), mine_v.end()), theirs;
         for (int64_t r = 0; r < ref.size(1); ++r) theirs.insert(ref[i][r].item<int64_t>());
         if (mine != theirs && first_bad < 0) {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include <set>
+
 #include "check.h"
 #include "text2semantic/sampler.h"
 
@@ -174,14 +176,25 @@ TEST_CASE(s1_repetition_penalty_and_window) {
     CHECK_NEAR(logits[1].item<float>(), -4.0, 1e-6);
     CHECK_NEAR(logits[2].item<float>(), 1.0, 1e-6);
 
+    // the same penalty from a device-side window tensor
+    at::Tensor again = at::tensor(std::vector<float>{2.0f, -2.0f, 1.0f, 0.5f});
+    apply_repetition_penalty(again, at::tensor(std::vector<int64_t>{1, 0, 1}), 2.0);
+    CHECK(again.equal(logits));
+
     RepetitionWindow rep(2);
-    std::vector<int64_t> w = rep.window(0);
+    std::vector<int64_t> w = rep.window_ids(0);
     CHECK_EQ(w.size(), size_t(kS1PenaltyWindow));
     CHECK_EQ(w[0], 0);
-    for (int64_t i = 1; i <= 20; ++i) rep.accept({i, 100 + i});
-    w = rep.window(1);
-    CHECK_EQ(w.front(), 105);  // the last 16 of 101..120
-    CHECK_EQ(w.back(), 120);
+    for (int64_t i = 1; i <= 3; ++i) rep.accept(std::vector<int64_t>{i, 100 + i});
+    w = rep.window_ids(1);
+    std::set<int64_t> ids(w.begin(), w.end());
+    CHECK((ids == std::set<int64_t>{0, 101, 102, 103}));  // zero padding until the window fills
+    for (int64_t i = 4; i <= 20; ++i) rep.accept(std::vector<int64_t>{i, 100 + i});
+    w = rep.window_ids(1);
+    ids = std::set<int64_t>(w.begin(), w.end());
+    std::set<int64_t> last16;
+    for (int64_t i = 105; i <= 120; ++i) last16.insert(i);
+    CHECK(ids == last16);  // the last 16 of 101..120, no padding left
 }
 
 TEST_CASE(knobs_round_through_the_model_dtype) {

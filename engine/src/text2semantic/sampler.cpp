@@ -23,8 +23,9 @@ at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, doub
     const auto [sorted_logits, sorted_indices] = at::sort(logits, /*dim=*/-1, /*descending=*/true);
     const at::Tensor cum_probs = at::cumsum(at::softmax(sorted_logits, -1), -1);
     const at::Tensor ranks = at::arange(sorted_logits.size(-1), logits.options().dtype(at::kLong));
-    at::Tensor remove = cum_probs.gt(top_p).logical_or(ranks.ge(top_k));
-    remove.index_put_({0}, false);  // always keep the most likely token
+    // rank 0 (the most likely token) is always kept; an elementwise rule rather than an indexed
+    // write, so a captured decode step needs no host scalar
+    const at::Tensor remove = cum_probs.gt(top_p).logical_or(ranks.ge(top_k)).logical_and(ranks.ne(0));
     const at::Tensor to_remove = remove.scatter(-1, sorted_indices, remove);
     const at::Tensor kept = logits.masked_fill(to_remove, -std::numeric_limits<float>::infinity());
     return at::softmax(kept / std::max(temperature, 1e-5), -1);
@@ -55,37 +56,55 @@ at::Tensor semantic_logit_bias(int64_t vocab_size, int64_t semantic_begin, int64
     return bias;
 }
 
+void apply_repetition_penalty(at::Tensor& logits, const at::Tensor& window, double repetition_penalty) {
+    if (window.numel() == 0) return;
+    const at::Tensor score = logits.gather(-1, window);
+    const at::Tensor penalised = at::where(score.lt(0), score * repetition_penalty, score / repetition_penalty);
+    logits.scatter_(-1, window, penalised);  // duplicates write the same value: penalised once
+}
+
 void apply_repetition_penalty(at::Tensor& logits, const std::vector<int64_t>& window, double repetition_penalty) {
     if (window.empty()) return;
-    const at::Tensor index =
-        at::tensor(window, at::TensorOptions().dtype(at::kLong)).to(logits.device());
-    const at::Tensor score = logits.gather(-1, index);
-    const at::Tensor penalised =
-        at::where(score.lt(0), score * repetition_penalty, score / repetition_penalty);
-    logits.scatter_(-1, index, penalised);
+    apply_repetition_penalty(logits, at::tensor(window, at::TensorOptions().dtype(at::kLong)).to(logits.device()),
+                             repetition_penalty);
 }
 
-bool RasWindow::contains(int64_t id) const { return std::find(m_ids.begin(), m_ids.end(), id) != m_ids.end(); }
+RasWindow::RasWindow(at::Device device)
+    : m_ids(at::zeros({kRasWinSize}, at::TensorOptions().dtype(at::kLong).device(device))) {}
 
-void RasWindow::accept(int64_t id) {
-    m_ids.pop_front();
-    m_ids.push_back(id);
+at::Tensor RasWindow::contains(const at::Tensor& token) const {
+    return m_ids.eq(token.reshape({1})).any().view({1});
 }
 
-std::vector<int64_t> RepetitionWindow::window(int64_t row) const {
-    const auto& h = m_history.at(size_t(row));
-    std::vector<int64_t> w(kS1PenaltyWindow, 0);
-    if (h.size() < size_t(kS1PenaltyWindow)) {
-        std::copy(h.begin(), h.end(), w.begin());
-    } else {
-        std::copy(h.end() - kS1PenaltyWindow, h.end(), w.begin());
-    }
-    return w;
+bool RasWindow::contains(int64_t id) const { return m_ids.eq(id).any().item<bool>(); }
+
+void RasWindow::accept(const at::Tensor& token) {
+    // [w1..w9, token]: cat builds a new tensor first, then the shift lands in the same buffer
+    m_ids.copy_(at::cat({m_ids.narrow(0, 1, kRasWinSize - 1), token.reshape({1}).to(at::kLong)}));
+}
+
+void RasWindow::accept(int64_t id) { accept(at::full({1}, id, m_ids.options())); }
+
+RepetitionWindow::RepetitionWindow(int64_t rows, at::Device device)
+    : m_ids(at::zeros({rows, kS1PenaltyWindow}, at::TensorOptions().dtype(at::kLong).device(device))),
+      m_count(at::zeros({1}, m_ids.options())) {}
+
+std::vector<int64_t> RepetitionWindow::window_ids(int64_t row) const {
+    const at::Tensor w = window(row).cpu().contiguous();
+    return {w.data_ptr<int64_t>(), w.data_ptr<int64_t>() + w.numel()};
+}
+
+void RepetitionWindow::accept(const at::Tensor& column) {
+    // column [rows] -> slot count mod W of every row
+    REEF_CHECK(column.numel() == m_ids.size(0), "RepetitionWindow::accept: wrong column size");
+    const at::Tensor slot = at::remainder(m_count, kS1PenaltyWindow);  // [1]
+    m_ids.index_copy_(1, slot, column.reshape({m_ids.size(0), 1}).to(at::kLong));
+    m_count.add_(1);
 }
 
 void RepetitionWindow::accept(const std::vector<int64_t>& column) {
-    REEF_CHECK(column.size() == m_history.size(), "RepetitionWindow::accept: wrong column size");
-    for (size_t r = 0; r < column.size(); ++r) m_history[r].push_back(column[r]);
+    REEF_CHECK(int64_t(column.size()) == m_ids.size(0), "RepetitionWindow::accept: wrong column size");
+    accept(at::tensor(column, at::TensorOptions().dtype(at::kLong)).to(m_ids.device()));
 }
 
 at::Generator make_request_generator(at::Device device, uint64_t seed) {

@@ -49,31 +49,43 @@ at::Tensor semantic_logit_bias(int64_t vocab_size, int64_t semantic_begin, int64
                                bool suppress_im_end, at::Device device);
 
 // S1-era logits_to_probs penalty: for each id in `window` (duplicates count once),
-// score < 0 ? score·rp : score/rp. logits: [V] float32, modified in place.
+// score < 0 ? score·rp : score/rp. logits: [V] float32, modified in place; window: [W] int64 on
+// the logits' device (no host sync, so a captured decode step can apply it).
+void apply_repetition_penalty(at::Tensor& logits, const at::Tensor& window, double repetition_penalty);
 void apply_repetition_penalty(at::Tensor& logits, const std::vector<int64_t>& window, double repetition_penalty);
+
+// The two sampling windows live on the decode device and change in place, so a decode step reads
+// and updates them without a host round trip (and a CUDA graph replays over the same buffers).
 
 // RAS window of decode_n_tokens: the last kRasWinSize main tokens, zero-initialised; the prefill
 // token is not inserted. A semantic candidate found here is replaced by the high-temperature draw.
 class RasWindow {
 public:
-    RasWindow() : m_ids(kRasWinSize, 0) {}
-    bool contains(int64_t id) const;
+    explicit RasWindow(at::Device device = at::kCPU);
+    at::Tensor contains(const at::Tensor& token) const;  // token [1] int64 -> [1] bool
+    bool contains(int64_t id) const;                     // host check (tests)
+    void accept(const at::Tensor& token);                // token [1] int64
     void accept(int64_t id);
 
 private:
-    std::deque<int64_t> m_ids;
+    at::Tensor m_ids;  // [kRasWinSize] int64, oldest first
 };
 
-// S1-era previous_tokens window per row (row 0 = main token, row k+1 = codebook k): the first
-// kS1PenaltyWindow slots are zeros until filled, then the last kS1PenaltyWindow tokens.
+// S1-era previous_tokens window per row (row 0 = main token, row k+1 = codebook k): zeros until
+// filled, then the last kS1PenaltyWindow tokens. The penalty treats a window as a set, so the rows
+// are rings (slot = count mod W) rather than shifted lists.
 class RepetitionWindow {
 public:
-    explicit RepetitionWindow(int64_t rows) : m_history(size_t(rows)) {}
-    std::vector<int64_t> window(int64_t row) const;
-    void accept(const std::vector<int64_t>& column);  // one value per row
+    explicit RepetitionWindow(int64_t rows, at::Device device = at::kCPU);
+    const at::Tensor& ids() const { return m_ids; }  // [rows, kS1PenaltyWindow] int64
+    at::Tensor window(int64_t row) const { return m_ids.select(0, row); }  // [kS1PenaltyWindow]
+    std::vector<int64_t> window_ids(int64_t row) const;  // host copy (tests)
+    void accept(const at::Tensor& column);               // column [rows] int64
+    void accept(const std::vector<int64_t>& column);
 
 private:
-    std::vector<std::vector<int64_t>> m_history;
+    at::Tensor m_ids;    // [rows, kS1PenaltyWindow]
+    at::Tensor m_count;  // [1] int64: columns accepted so far
 };
 
 // A per-request generator on the logits' device, seeded like torch.manual_seed(seed) on it.
