@@ -119,8 +119,31 @@ ForwardResult DualArModel::forward_generate(const at::Tensor& inp, int64_t start
     const AttentionSpan span = attention_span(mode, start, seq_len, cache.capacity(), device());
     const CallSite site = seq_len > 1 ? CallSite::SlowPrefill : CallSite::SlowDecode;
     for (size_t il = 0; il < m_layers.size(); ++il)
-        x = block_forward(x, m_layers[il], m_dims, freqs, CacheSlot{&cache, int64_t(il), start, &span, site});
+        x = block_forward(x, m_layers[il], m_dims, freqs, CacheSlot{&cache, int64_t(il), start, &span, site, {}});
     if (seq_len > 1) x = x.narrow(1, seq_len - 1, 1);
+    return output_heads(x);
+}
+
+ForwardResult DualArModel::forward_generate_at(const at::Tensor& inp, const at::Tensor& input_pos, int64_t kv_len,
+                                               KvCache& cache) const {
+    // inp: [1, N+1, 1], input_pos: [1] -> logits [1, 1, V], hidden [1, 1, Cf]
+    const auto& c = m_config;
+    REEF_CHECK(inp.dim() == 3 && inp.size(1) == c.num_codebooks + 1 && inp.size(2) == 1,
+               "forward_generate_at: inp must be [1, N+1, 1]");
+    REEF_CHECK(kv_len >= 1 && kv_len <= cache.capacity(), "forward_generate_at: kv_len outside the cache");
+    at::Tensor x = embed(inp);
+    const at::Tensor freqs = m_freqs_cis.index_select(0, input_pos);  // [1, D/2, 2]
+    const AttentionSpan span = attention_span_at(input_pos, kv_len);
+    for (size_t il = 0; il < m_layers.size(); ++il) {
+        x = block_forward(x, m_layers[il], m_dims, freqs,
+                          CacheSlot{&cache, int64_t(il), 0, &span, CallSite::SlowDecode, input_pos});
+    }
+    return output_heads(x);
+}
+
+ForwardResult DualArModel::output_heads(const at::Tensor& x) const {
+    // x: [1, 1, C] -> logits [1, 1, V], hidden [1, 1, Cf]
+    const auto& c = m_config;
     const at::Tensor slow_out = rms_norm(x, m_norm, c.norm_eps);
     ForwardResult r;
     r.logits = at::linear(slow_out, c.tie_word_embeddings ? m_embeddings : m_output);
@@ -142,7 +165,7 @@ at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t po
     const AttentionSpan span = attention_span(mode, pos, 1, fast_cache.capacity(), device());
     for (size_t il = 0; il < m_fast_layers.size(); ++il)
         x = block_forward(x, m_fast_layers[il], m_fast_dims, freqs,
-                          CacheSlot{&fast_cache, int64_t(il), pos, &span, CallSite::FastDecode});
+                          CacheSlot{&fast_cache, int64_t(il), pos, &span, CallSite::FastDecode, {}});
     return at::linear(rms_norm(x, m_fast_norm, c.norm_eps), m_fast_output);
 }
 

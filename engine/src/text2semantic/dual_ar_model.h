@@ -45,6 +45,13 @@ public:
     // Prompts use CallSite::SlowPrefill (S > 1), steps SlowDecode.
     ForwardResult forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode) const;
 
+    // The same for one decode step whose position lives on the device: inp [1, N+1, 1] at
+    // input_pos ([1] int64), attending over the first kv_len cache rows under a device-built mask.
+    // Shapes depend only on kv_len, and nothing reads back to the host, so a CUDA graph can
+    // capture it once per kv_len bucket (CallSite::SlowDecode).
+    ForwardResult forward_generate_at(const at::Tensor& inp, const at::Tensor& input_pos, int64_t kv_len,
+                                      KvCache& cache) const;
+
     // port of DualARTransformer.forward_generate_fast. x: [1, 1, Cf] at fast position pos -> [1, 1, K]
     at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast_cache, KvMode mode) const;
 
@@ -53,6 +60,7 @@ public:
 
 private:
     at::Tensor embed(const at::Tensor& inp) const;  // [1, N+1, S] -> [1, S, C]
+    ForwardResult output_heads(const at::Tensor& x) const;  // last position [1, 1, C] -> logits, fast input
 
     DualArConfig m_config;
     BlockDims m_dims, m_fast_dims;

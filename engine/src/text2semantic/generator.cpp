@@ -16,25 +16,56 @@ double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-bool is_semantic(const TokenIds& ids, int64_t token) {
-    return token >= ids.semantic_begin && token <= ids.semantic_end;
-}
-
-// The main token of a frame: S2 = biased sample + RAS; S1 = repetition penalty, no bias.
-int64_t sample_main(DecodeContext& ctx, const at::Tensor& logits, RasWindow* ras, RepetitionWindow* rep) {
+// The main token of a frame, on the device: S2 = biased sample + RAS; S1 = repetition penalty,
+// no bias. logits [1, 1, V] -> [1] int64
+at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWindow* ras,
+                       const RepetitionWindow* rep) {
     at::Tensor row = logits.reshape({-1}).to(at::kFloat);
     if (ctx.s1) {
         row = row.clone();
         if (rep) apply_repetition_penalty(row, rep->window(0), ctx.repetition_penalty);
-        return sample(row, ctx.knobs, *ctx.gen).item<int64_t>();
+        return sample(row, ctx.knobs, *ctx.gen);
     }
     const at::Tensor biased = row + ctx.semantic_logit_bias;
     const at::Tensor normal = sample(biased, ctx.knobs, *ctx.gen);
     // fish-speech always draws the high-temperature sample (it consumes RNG even when unused).
     const at::Tensor high = sample(biased, ctx.high_knobs, *ctx.gen);
-    const int64_t token = normal.item<int64_t>();
-    if (ras && is_semantic(ctx.ids, token) && ras->contains(token)) return high.item<int64_t>();
-    return token;
+    if (!ras) return normal;
+    // RAS: a semantic token that is already in the window is swapped for the high-temperature draw
+    const at::Tensor semantic = normal.ge(ctx.ids.semantic_begin).logical_and(normal.le(ctx.ids.semantic_end));
+    return at::where(semantic.logical_and(ras->contains(normal)), high, normal);
+}
+
+// The rest of decode_one_token_ar after the slow forward: the main token, then the N fast
+// steps. -> [N+1] int64 on the device
+at::Tensor decode_frame(DecodeContext& ctx, const ForwardResult& res, const RasWindow* ras,
+                        const RepetitionWindow* rep) {
+    const DualArModel& model = *ctx.model;
+    const auto& c = model.config();
+    const at::Tensor main = sample_main(ctx, res.logits, ras, rep);  // [1]
+
+    KvCache& fast = ctx.caches->fast;
+    if (ctx.s1) fast.reset();  // S1-era code zero-fills the fast cache every frame
+    model.forward_generate_fast(res.hidden_states, 0, fast, ctx.kv_mode);  // output unused: fills the cache
+    at::Tensor code = at::clamp(main - ctx.ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
+    std::vector<at::Tensor> column{main, code};
+    at::Tensor h = model.embed_fast(code);
+    for (int64_t k = 1; k < c.num_codebooks; ++k) {
+        at::Tensor row = model.forward_generate_fast(h, k, fast, ctx.kv_mode).reshape({-1}).to(at::kFloat);
+        if (ctx.s1) {
+            row = row.narrow(0, 0, std::min(kS1FastLogits, row.size(0))).clone();
+            if (rep) apply_repetition_penalty(row, rep->window(k + 1), ctx.repetition_penalty);
+        }
+        code = sample(row, ctx.knobs, *ctx.gen);
+        column.push_back(code);
+        h = model.embed_fast(code);
+    }
+    return at::cat(column);
+}
+
+std::vector<int64_t> to_host(const at::Tensor& column) {
+    const at::Tensor c = column.to(at::kCPU).contiguous();
+    return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
 }
 
 }  // namespace
@@ -47,69 +78,71 @@ void Text2SemanticCaches::prepare(const DualArModel& model, int64_t capacity) {
     if (fast.empty()) fast = model.make_fast_cache();
 }
 
-std::vector<int64_t> decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, RasWindow* ras,
-                                      RepetitionWindow* rep, at::Tensor* captured) {
-    const DualArModel& model = *ctx.model;
-    const auto& c = model.config();
-    const ForwardResult res = model.forward_generate(x, start, ctx.caches->slow, ctx.kv_mode);
+at::Tensor decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, const RasWindow* ras,
+                            const RepetitionWindow* rep, at::Tensor* captured) {
+    const ForwardResult res = ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode);
     if (captured) *captured = res.logits.reshape({-1}).to(at::kFloat).cpu().clone();
-    const int64_t main = sample_main(ctx, res.logits, ras, rep);
+    return decode_frame(ctx, res, ras, rep);
+}
 
-    KvCache& fast = ctx.caches->fast;
-    if (ctx.s1) fast.reset();  // S1-era code zero-fills the fast cache every frame
-    model.forward_generate_fast(res.hidden_states, 0, fast, ctx.kv_mode);  // output unused: fills the cache
-    const int64_t c0 = std::clamp<int64_t>(main - ctx.ids.semantic_begin, 0, c.codebook_size - 1);
+StaticDecodeState::StaticDecodeState(const DualArModel& model, const std::vector<int64_t>& first, int64_t pos,
+                                     bool keep)
+    : ras(model.device()), rep(int64_t(first.size()), model.device()), keep_logits(keep) {
     const auto long_opts = at::TensorOptions().dtype(at::kLong).device(model.device());
-    at::Tensor code = at::full({1}, c0, long_opts);
-    std::vector<at::Tensor> codes{code};
-    at::Tensor h = model.embed_fast(code);
-    SampleKnobs fast_knobs = ctx.knobs;
-    for (int64_t k = 1; k < c.num_codebooks; ++k) {
-        at::Tensor row = model.forward_generate_fast(h, k, fast, ctx.kv_mode).reshape({-1}).to(at::kFloat);
-        if (ctx.s1) {
-            row = row.narrow(0, 0, std::min(kS1FastLogits, row.size(0))).clone();
-            if (rep) apply_repetition_penalty(row, rep->window(k + 1), ctx.repetition_penalty);
-        }
-        code = sample(row, fast_knobs, *ctx.gen);
-        codes.push_back(code);
-        h = model.embed_fast(code);
-    }
-    const at::Tensor fast_codes = at::cat(codes).cpu();  // the frame's one device->host copy
-    std::vector<int64_t> column{main};
-    const int64_t* p = fast_codes.data_ptr<int64_t>();
-    column.insert(column.end(), p, p + fast_codes.numel());
-    return column;
+    cur = at::tensor(first, at::TensorOptions().dtype(at::kLong)).view({1, int64_t(first.size()), 1}).to(long_opts);
+    input_pos = at::full({1}, pos, long_opts);
+    if (keep_logits) logits = at::zeros({model.config().vocab_size}, long_opts.dtype(at::kFloat));
+}
+
+void decode_one_token_static(DecodeContext& ctx, StaticDecodeState& s, int64_t kv_len) {
+    const ForwardResult res = ctx.model->forward_generate_at(s.cur, s.input_pos, kv_len, ctx.caches->slow);
+    if (s.keep_logits) s.logits.copy_(res.logits.reshape({-1}));
+    const at::Tensor column = decode_frame(ctx, res, ctx.s1 ? nullptr : &s.ras, ctx.s1 ? &s.rep : nullptr);
+    if (ctx.s1)
+        s.rep.accept(column);
+    else
+        s.ras.accept(column.narrow(0, 0, 1));
+    s.cur.view({-1}).copy_(column);
+    s.input_pos.add_(1);
 }
 
 void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int64_t input_pos,
                      int64_t num_new_tokens, const GenerateOptions& opts, std::vector<std::vector<int64_t>>& columns,
                      GenerateStats& stats) {
     const int64_t n_rows = ctx.model->config().num_codebooks + 1;
-    RasWindow ras;
-    RepetitionWindow rep(n_rows);
-    std::vector<int64_t> cur = first;
-    const auto long_opts = at::TensorOptions().dtype(at::kLong);
+    const bool keep_logits = int(columns.size()) < opts.capture_logits_frames;
+    StaticDecodeState state(*ctx.model, first, input_pos, keep_logits);  // also the eager path's windows
+    at::Tensor cur = state.cur;
     for (int64_t i = 0; i < num_new_tokens; ++i) {
         if (opts.should_abort && opts.should_abort()) {
             stats.stop_reason = "cancelled";
             return;
         }
         const auto t0 = Clock::now();
-        const at::Tensor x = at::tensor(cur, long_opts).view({1, n_rows, 1}).to(ctx.model->device());
-        at::Tensor logits;
         const bool capture = int(columns.size()) < opts.capture_logits_frames;
-        cur = decode_one_token(ctx, x, input_pos, ctx.s1 ? nullptr : &ras, ctx.s1 ? &rep : nullptr,
-                               capture ? &logits : nullptr);
+        at::Tensor logits;
+        if (opts.static_steps) {
+            const int64_t kv_len = kv_bucket(ctx.kv_mode, input_pos, ctx.caches->slow.capacity());
+            opts.static_steps->run(kv_len, [&] { decode_one_token_static(ctx, state, kv_len); });
+            cur = state.cur.view({-1});
+            if (capture) logits = state.logits.cpu().clone();
+        } else {
+            cur = decode_one_token(ctx, cur.view({1, n_rows, 1}), input_pos, ctx.s1 ? nullptr : &state.ras,
+                                   ctx.s1 ? &state.rep : nullptr, capture ? &logits : nullptr);
+            if (ctx.s1)
+                state.rep.accept(cur);
+            else
+                state.ras.accept(cur.narrow(0, 0, 1));
+        }
+        const std::vector<int64_t> column = to_host(cur);  // the frame's one device->host read
         if (capture) stats.captured_logits.push_back(logits);
         ++input_pos;
-        ras.accept(cur[0]);
-        rep.accept(cur);
-        columns.push_back(cur);
+        columns.push_back(column);
         const double ms = ms_since(t0);
         stats.step_ms.push_back(ms);
         ++stats.frames;
-        if (opts.on_frame) opts.on_frame(stats.frames - 1, std::vector<int32_t>(cur.begin(), cur.end()), ms);
-        if (cur[0] == ctx.ids.im_end && !opts.suppress_im_end) {
+        if (opts.on_frame) opts.on_frame(stats.frames - 1, std::vector<int32_t>(column.begin(), column.end()), ms);
+        if (column[0] == ctx.ids.im_end && !opts.suppress_im_end) {
             stats.stop_reason = "im_end";
             return;
         }
@@ -164,7 +197,7 @@ at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const
     const at::Tensor x = prompt_in.to(at::kLong).view({1, n_rows, T}).to(model.device());
     at::Tensor logits;
     const bool capture = opts.capture_logits_frames > 0;
-    columns.push_back(decode_one_token(ctx, x, 0, nullptr, nullptr, capture ? &logits : nullptr));
+    columns.push_back(to_host(decode_one_token(ctx, x, 0, nullptr, nullptr, capture ? &logits : nullptr)));
     if (capture) stats.captured_logits.push_back(logits);
     stats.prefill_ms = ms_since(t0);
     stats.frames = 1;

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,15 @@ struct Text2SemanticCaches {
     void prepare(const DualArModel& model, int64_t capacity);
 };
 
+// Runs the static-shape decode step (decode_one_token_static) for one frame: directly, or (the
+// purpose of the static step) by replaying a CUDA graph captured once per kv_len. `step` does the
+// frame's work when called; a runner may call it to warm up or capture.
+class StaticStepRunner {
+public:
+    virtual ~StaticStepRunner() = default;
+    virtual void run(int64_t kv_len, const std::function<void()>& step) = 0;
+};
+
 struct GenerateOptions {
     SampleKnobs knobs;                 // temperature / top_p / top_k; greedy when t <= 0 or top_k == 1
     double repetition_penalty = 1.1;   // S1 decoding only
@@ -34,6 +44,9 @@ struct GenerateOptions {
     int64_t kv_margin = 64;            // cache rows beyond T + max_new_tokens
     bool suppress_im_end = false;      // bench: run exactly max_new_tokens frames
     int capture_logits_frames = 0;     // keep the raw slow logits of the first K frames (frame 0 = prefill)
+    // Decode steps with static shapes through this runner (what a CUDA graph captures); null = the
+    // exact-length eager steps. The prefill is eager either way, as in fish-speech.
+    StaticStepRunner* static_steps = nullptr;
     std::function<bool()> should_abort;  // checked before every frame
     // frame index (within this generate call), column [main, c0..c_{N-1}], ms of that frame
     std::function<void(int frame, const std::vector<int32_t>& column, double frame_ms)> on_frame;
@@ -63,13 +76,33 @@ struct DecodeContext {
 };
 
 // port of decode_one_token_ar: one slow forward over x ([1, N+1, S] at positions start..) and the
-// N fast steps. ras / rep are null at prefill. captured (if not null) receives the raw logits.
-// -> the column [main, c0, .., c_{N-1}]
-std::vector<int64_t> decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, RasWindow* ras,
-                                      RepetitionWindow* rep, at::Tensor* captured);
+// N fast steps, sampled on the device. ras / rep are null at prefill. captured (if not null)
+// receives the raw logits (a host copy: bench only).
+// -> the column [main, c0, .., c_{N-1}]: [N+1] int64 on the model's device, not yet read back
+at::Tensor decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, const RasWindow* ras,
+                            const RepetitionWindow* rep, at::Tensor* captured);
+
+// The buffers a static decode step reads and updates in place: a CUDA graph replays over exactly
+// these addresses, so they are allocated once per generate call.
+struct StaticDecodeState {
+    at::Tensor cur;        // [1, N+1, 1] int64: the previous column in, this step's column out
+    at::Tensor input_pos;  // [1] int64: the position of `cur`, advanced by one per step
+    at::Tensor logits;     // [V] float32: this step's raw slow logits (when keep_logits)
+    RasWindow ras;
+    RepetitionWindow rep;
+    bool keep_logits = false;
+    StaticDecodeState(const DualArModel& model, const std::vector<int64_t>& first, int64_t input_pos, bool keep_logits);
+};
+
+// decode_one_token for one decode step with its position on the device and static shapes: the
+// slow stack attends over the first kv_len cache rows under a device-built mask
+// (kv_bucket), sampling and both windows stay on the device, and nothing reads back to the
+// host, so one CUDA graph per kv_len can replay it.
+void decode_one_token_static(DecodeContext& ctx, StaticDecodeState& state, int64_t kv_len);
 
 // port of decode_n_tokens: feeds `first` back at input_pos, then each new column, until
 // num_new_tokens frames, im_end (kept in the output) or an abort. Appends to columns / stats.
+// One device->host read per frame (the column the stream needs).
 void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int64_t input_pos,
                      int64_t num_new_tokens, const GenerateOptions& opts, std::vector<std::vector<int64_t>>& columns,
                      GenerateStats& stats);

@@ -51,6 +51,14 @@ void KvCache::update(int64_t il, int64_t start, const at::Tensor& k, const at::T
     m_v[size_t(il)].narrow(2, start, s).copy_(v);
 }
 
+void KvCache::update_at(int64_t il, const at::Tensor& index, const at::Tensor& k, const at::Tensor& v) {
+    // k, v: [1, H, S, D] -> rows index[0..S-1] of layer il
+    REEF_CHECK(il >= 0 && il < n_layer(), "KvCache::update_at: layer out of range");
+    REEF_CHECK(index.dim() == 1 && index.size(0) == k.size(2), "KvCache::update_at: one row index per position");
+    m_k[size_t(il)].index_copy_(2, index, k);
+    m_v[size_t(il)].index_copy_(2, index, v);
+}
+
 at::Tensor KvCache::keys(int64_t il, int64_t len) const {
     REEF_CHECK(len >= 1 && len <= m_capacity, "KvCache::keys: length outside the cache");
     return m_k[size_t(il)].narrow(2, 0, len);
@@ -84,6 +92,22 @@ AttentionSpan attention_span(KvMode mode, int64_t start, int64_t seq_len, int64_
     const at::Tensor k_pos = at::arange(span.kv_len, opts).view({1, span.kv_len});
     span.mask = k_pos.le(q_pos).view({1, 1, seq_len, span.kv_len});
     return span;
+}
+
+AttentionSpan attention_span_at(const at::Tensor& input_pos, int64_t kv_len) {
+    AttentionSpan span;
+    span.kv_len = kv_len;
+    const at::Tensor k_pos = at::arange(kv_len, input_pos.options());  // [kv_len]
+    span.mask = k_pos.le(input_pos.view({1})).view({1, 1, 1, kv_len});
+    return span;
+}
+
+int64_t kv_bucket(KvMode mode, int64_t pos, int64_t capacity) {
+    REEF_CHECK(pos >= 0 && pos < capacity, "kv_bucket: position outside the cache");
+    if (mode == KvMode::Full) return capacity;
+    int64_t bucket = kMinKvBucket;
+    while (bucket < pos + 1) bucket *= 2;
+    return std::min(bucket, capacity);
 }
 
 }  // namespace reef

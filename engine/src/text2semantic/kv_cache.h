@@ -27,6 +27,9 @@ public:
     void ensure_capacity(int64_t capacity);
     // port of KVCache.update: k, v: [1, H, S, D] written at rows start..start+S-1 (index write).
     void update(int64_t il, int64_t start, const at::Tensor& k, const at::Tensor& v);
+    // The same with the rows given on the device: index [S] int64 (no host position, so a CUDA
+    // graph can replay it). The caller guarantees the rows are inside the cache.
+    void update_at(int64_t il, const at::Tensor& index, const at::Tensor& k, const at::Tensor& v);
     // The first `len` rows: [1, H, len, D] views.
     at::Tensor keys(int64_t il, int64_t len) const;
     at::Tensor values(int64_t il, int64_t len) const;
@@ -51,5 +54,16 @@ struct AttentionSpan {
     std::optional<at::Tensor> mask;  // bool, true = attend
 };
 AttentionSpan attention_span(KvMode mode, int64_t start, int64_t seq_len, int64_t capacity, at::Device device);
+
+// One decode query at the device position input_pos ([1] int64) over the first kv_len rows, with
+// the causal mask built on the device (key j visible iff j <= input_pos): the static-shape span a
+// captured decode step attends over. mask: [1, 1, 1, kv_len] bool.
+AttentionSpan attention_span_at(const at::Tensor& input_pos, int64_t kv_len);
+
+// The kv_len a static decode step at position pos attends over: Full = the whole cache (one
+// shape for the request); ActivePrefix = the smallest bucket 256·2^k that holds pos+1 rows, capped
+// at the capacity, so a captured step keeps most of the active-prefix saving with few shapes.
+inline constexpr int64_t kMinKvBucket = 256;
+int64_t kv_bucket(KvMode mode, int64_t pos, int64_t capacity);
 
 }  // namespace reef

@@ -39,7 +39,10 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
     v = v.transpose(1, 2);
 
     REEF_CHECK(slot.cache != nullptr && slot.span != nullptr, "attention_forward needs a cache slot");
-    slot.cache->update(slot.layer, slot.start, k, v);
+    if (slot.index.defined())
+        slot.cache->update_at(slot.layer, slot.index, k, v);
+    else
+        slot.cache->update(slot.layer, slot.start, k, v);
     const at::Tensor keys = slot.cache->keys(slot.layer, slot.span->kv_len);
     const at::Tensor values = slot.cache->values(slot.layer, slot.span->kv_len);
     const at::Tensor y = attention(slot.site, q, keys, values, slot.span->mask);  // [B, H, S, D]

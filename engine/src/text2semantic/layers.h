@@ -44,6 +44,7 @@ struct CacheSlot {
     int64_t start = 0;          // position of the first query (input_pos[0])
     const AttentionSpan* span = nullptr;
     CallSite site = CallSite::SlowDecode;
+    at::Tensor index;           // [S] int64 on the device: rows to write instead of `start` (static decode)
 };
 
 namespace t2s {
