@@ -24,7 +24,9 @@ at::Tensor take_optional(const TensorMap& w, const std::string& key) {
     return it == w.end() ? at::Tensor() : it->second;
 }
 
-BlockWeights take_block(const TensorMap& w, const std::string& p, bool qkv_bias, bool o_bias, bool qk_norm) {
+// Takes a block's weights; w1 and w3 leave the map as they are merged, so their memory goes as
+// soon as the merged copy exists rather than after the whole model is built.
+BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool o_bias, bool qk_norm) {
     BlockWeights b;
     b.attention.wqkv = take(w, p + "attention.wqkv.weight");
     if (qkv_bias) b.attention.wqkv_bias = take(w, p + "attention.wqkv.bias");
@@ -36,17 +38,19 @@ BlockWeights take_block(const TensorMap& w, const std::string& p, bool qkv_bias,
     }
     b.attention_norm = take(w, p + "attention_norm.weight");
     b.ffn_norm = take(w, p + "ffn_norm.weight");
-    b.feed_forward.w1 = take(w, p + "feed_forward.w1.weight");
-    b.feed_forward.w2 = take(w, p + "feed_forward.w2.weight");
-    b.feed_forward.w3 = take(w, p + "feed_forward.w3.weight");
+    b.feed_forward = merge_feed_forward(take(w, p + "feed_forward.w1.weight"), take(w, p + "feed_forward.w3.weight"),
+                                        take(w, p + "feed_forward.w2.weight"));
+    w.erase(p + "feed_forward.w1.weight");
+    w.erase(p + "feed_forward.w3.weight");
     return b;
 }
 
 }  // namespace
 
-DualArModel::DualArModel(DualArConfig config, const TensorMap& w) : m_config(std::move(config)) {
+DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(config)) {
     const auto& c = m_config;
     verify_state_dict(w, expected_shapes(c), "text2semantic weights");
+    for (const auto& [k, t] : w) m_n_parameters += t.numel();
     m_dims = {c.n_head, c.n_local_heads, c.head_dim, c.norm_eps};
     // fast layers take norm_eps and rope_base from the text config (dataclasses.replace)
     m_fast_dims = {c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.norm_eps};
@@ -74,7 +78,6 @@ DualArModel::DualArModel(DualArConfig config, const TensorMap& w) : m_config(std
     m_codebook_offsets =
         (at::arange(c.num_codebooks, at::TensorOptions().dtype(at::kLong).device(device())) * c.codebook_size)
             .view({1, c.num_codebooks, 1});
-    for (const auto& [k, t] : w) m_n_parameters += t.numel();
 }
 
 void DualArModel::set_semantic_range(int64_t begin, int64_t end) {
@@ -108,7 +111,8 @@ at::Tensor DualArModel::embed(const at::Tensor& inp) const {
     return x;
 }
 
-ForwardResult DualArModel::forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode) const {
+ForwardResult DualArModel::forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode,
+                                            const at::Tensor& head) const {
     // inp: [1, N+1, S] -> logits [1, 1, V], hidden [1, 1, Cf]
     const auto& c = m_config;
     REEF_CHECK(inp.dim() == 3 && inp.size(1) == c.num_codebooks + 1, "forward_generate: inp must be [1, N+1, S]");
@@ -121,11 +125,11 @@ ForwardResult DualArModel::forward_generate(const at::Tensor& inp, int64_t start
     for (size_t il = 0; il < m_layers.size(); ++il)
         x = block_forward(x, m_layers[il], m_dims, freqs, CacheSlot{&cache, int64_t(il), start, &span, site, {}});
     if (seq_len > 1) x = x.narrow(1, seq_len - 1, 1);
-    return output_heads(x);
+    return output_heads(x, head);
 }
 
 ForwardResult DualArModel::forward_generate_at(const at::Tensor& inp, const at::Tensor& input_pos, int64_t kv_len,
-                                               KvCache& cache) const {
+                                               KvCache& cache, const at::Tensor& head) const {
     // inp: [1, N+1, 1], input_pos: [1] -> logits [1, 1, V], hidden [1, 1, Cf]
     const auto& c = m_config;
     REEF_CHECK(inp.dim() == 3 && inp.size(1) == c.num_codebooks + 1 && inp.size(2) == 1,
@@ -138,15 +142,16 @@ ForwardResult DualArModel::forward_generate_at(const at::Tensor& inp, const at::
         x = block_forward(x, m_layers[il], m_dims, freqs,
                           CacheSlot{&cache, int64_t(il), 0, &span, CallSite::SlowDecode, input_pos});
     }
-    return output_heads(x);
+    return output_heads(x, head);
 }
 
-ForwardResult DualArModel::output_heads(const at::Tensor& x) const {
-    // x: [1, 1, C] -> logits [1, 1, V], hidden [1, 1, Cf]
+ForwardResult DualArModel::output_heads(const at::Tensor& x, const at::Tensor& head) const {
+    // x: [1, 1, C] -> logits [1, 1, V or R], hidden [1, 1, Cf]
     const auto& c = m_config;
     const at::Tensor slow_out = rms_norm(x, m_norm, c.norm_eps);
     ForwardResult r;
-    r.logits = at::linear(slow_out, c.tie_word_embeddings ? m_embeddings : m_output);
+    r.normed = slow_out;
+    r.logits = at::linear(slow_out, head.defined() ? head : output_weight());
     r.hidden_states = c.norm_fastlayer_input ? slow_out : x;
     if (m_fast_project_in_w.defined())
         r.hidden_states = m_fast_project_in_b.defined()
@@ -154,6 +159,12 @@ ForwardResult DualArModel::output_heads(const at::Tensor& x) const {
                               : at::linear(r.hidden_states, m_fast_project_in_w);
     return r;
 }
+
+at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {
+    return output_weight().index_select(0, row_ids.to(device())).contiguous();  // [R, C]
+}
+
+at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return at::linear(r.normed, output_weight()); }
 
 at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t pos, KvCache& fast_cache,
                                               KvMode mode) const {
@@ -173,22 +184,22 @@ at::Tensor DualArModel::embed_fast(const at::Tensor& code) const {
     return at::embedding(m_fast_embeddings, code.reshape({1, 1}));
 }
 
-std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, const TensorMap& weights,
-                                                at::Device device, at::ScalarType dtype, const std::string& what) {
+std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, TensorMap weights, at::Device device,
+                                                at::ScalarType dtype, const std::string& what) {
     verify_state_dict(weights, expected_shapes(config), what);
     const ExpectedShapes expected = expected_shapes(config);
     TensorMap converted;
-    for (const auto& [k, t] : weights)
-        if (expected.count(k)) converted[k] = t.to(device, dtype).contiguous();
-    return std::make_unique<DualArModel>(config, converted);
+    for (auto it = weights.begin(); it != weights.end(); it = weights.erase(it))  // one reference per tensor
+        if (expected.count(it->first)) converted[it->first] = it->second.to(device, dtype).contiguous();
+    return std::make_unique<DualArModel>(config, std::move(converted));
 }
 
 std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
                                                 at::ScalarType dtype) {
     const DualArConfig config = load_model_config(model_dir);
     std::string source;
-    const TensorMap weights = read_text2semantic_weights(model_dir, &source);
-    return make_dual_ar_model(config, weights, device, dtype, source);
+    TensorMap weights = read_text2semantic_weights(model_dir, &source);
+    return make_dual_ar_model(config, std::move(weights), device, dtype, source);
 }
 
 }  // namespace reef

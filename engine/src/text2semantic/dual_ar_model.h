@@ -18,15 +18,16 @@
 namespace reef {
 
 struct ForwardResult {
-    at::Tensor logits;         // [1, 1, V]
+    at::Tensor logits;         // [1, 1, V], or [1, 1, R] through a row-restricted head
     at::Tensor hidden_states;  // [1, 1, Cf]: normed (S2) or un-normed (S1) last position, projected
+    at::Tensor normed;         // [1, 1, C]: the head's input (vocab_logits recomputes all V from it)
 };
 
 class DualArModel {
 public:
     // weights: internal names (expected_shapes), already on the run device and dtype. Throws
     // ReefError(ShapeMismatch) naming the first missing or mis-shaped key.
-    DualArModel(DualArConfig config, const TensorMap& weights);
+    DualArModel(DualArConfig config, TensorMap weights);
 
     const DualArConfig& config() const { return m_config; }
     at::Device device() const { return m_embeddings.device(); }
@@ -43,14 +44,23 @@ public:
     // port of BaseTransformer.forward_generate + DualARTransformer.forward_generate.
     // inp: [1, N+1, S] int64 at positions start..start+S-1 -> logits of the last position.
     // Prompts use CallSite::SlowPrefill (S > 1), steps SlowDecode.
-    ForwardResult forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode) const;
+    // head: the output head to apply, [R, C] rows of it (head_rows) or undefined for all V rows.
+    ForwardResult forward_generate(const at::Tensor& inp, int64_t start, KvCache& cache, KvMode mode,
+                                   const at::Tensor& head = {}) const;
 
     // The same for one decode step whose position lives on the device: inp [1, N+1, 1] at
     // input_pos ([1] int64), attending over the first kv_len cache rows under a device-built mask.
     // Shapes depend only on kv_len, and nothing reads back to the host, so a CUDA graph can
     // capture it once per kv_len bucket (CallSite::SlowDecode).
     ForwardResult forward_generate_at(const at::Tensor& inp, const at::Tensor& input_pos, int64_t kv_len,
-                                      KvCache& cache) const;
+                                      KvCache& cache, const at::Tensor& head = {}) const;
+
+    // The output head's rows for these vocab ids: row_ids [R] int64 -> [R, C]. Decoding that can
+    // only sample a few ids (S2: the semantic range and <|im_end|>) multiplies by these instead of
+    // all V rows: the same logits for those ids, a fraction of the head's bytes.
+    at::Tensor head_rows(const at::Tensor& row_ids) const;
+    // All V logits of a forward result (bench captures, parity): [1, 1, V]
+    at::Tensor vocab_logits(const ForwardResult& r) const;
 
     // port of DualARTransformer.forward_generate_fast. x: [1, 1, Cf] at fast position pos -> [1, 1, K]
     at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast_cache, KvMode mode) const;
@@ -60,7 +70,9 @@ public:
 
 private:
     at::Tensor embed(const at::Tensor& inp) const;  // [1, N+1, S] -> [1, S, C]
-    ForwardResult output_heads(const at::Tensor& x) const;  // last position [1, 1, C] -> logits, fast input
+    // last position [1, 1, C] -> logits (through `head`, or all V rows), fast input
+    ForwardResult output_heads(const at::Tensor& x, const at::Tensor& head) const;
+    const at::Tensor& output_weight() const { return m_config.tie_word_embeddings ? m_embeddings : m_output; }
 
     DualArConfig m_config;
     BlockDims m_dims, m_fast_dims;
@@ -79,8 +91,7 @@ std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at
                                                 at::ScalarType dtype);
 // The same from an in-memory state dict (internal names), verified strictly; `what` names the
 // source in errors.
-std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, const TensorMap& weights,
-                                                at::Device device, at::ScalarType dtype,
-                                                const std::string& what = "state dict");
+std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, TensorMap weights, at::Device device,
+                                                at::ScalarType dtype, const std::string& what = "state dict");
 
 }  // namespace reef

@@ -26,10 +26,11 @@ at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWi
         if (rep) apply_repetition_penalty(row, rep->window(0), ctx.repetition_penalty);
         return sample(row, ctx.knobs, *ctx.gen);
     }
-    const at::Tensor biased = row + ctx.semantic_logit_bias;
-    const at::Tensor normal = sample(biased, ctx.knobs, *ctx.gen);
-    // fish-speech always draws the high-temperature sample (it consumes RNG even when unused).
-    const at::Tensor high = sample(biased, ctx.high_knobs, *ctx.gen);
+    const at::Tensor biased = row + ctx.semantic_logit_bias;  // [R]
+    // Indices into head_ids -> vocab ids. fish-speech always draws the high-temperature sample
+    // too (it consumes RNG even when unused).
+    const at::Tensor normal = ctx.head_ids.index_select(0, sample(biased, ctx.knobs, *ctx.gen, ctx.draw));
+    const at::Tensor high = ctx.head_ids.index_select(0, sample(biased, ctx.high_knobs, *ctx.gen, ctx.draw));
     if (!ras) return normal;
     // RAS: a semantic token that is already in the window is swapped for the high-temperature draw
     const at::Tensor semantic = normal.ge(ctx.ids.semantic_begin).logical_and(normal.le(ctx.ids.semantic_end));
@@ -70,6 +71,20 @@ std::vector<int64_t> to_host(const at::Tensor& column) {
 
 }  // namespace
 
+void Text2SemanticCaches::prepare_head(const DualArModel& model, const TokenIds& ids) {
+    std::vector<int64_t> rows;
+    const int64_t vocab = model.config().vocab_size;
+    const bool im_end_apart = ids.im_end >= 0 && ids.im_end < vocab &&
+                              (ids.im_end < ids.semantic_begin || ids.im_end > ids.semantic_end);
+    if (im_end_apart && ids.im_end < ids.semantic_begin) rows.push_back(ids.im_end);
+    for (int64_t id = ids.semantic_begin; id <= ids.semantic_end; ++id) rows.push_back(id);
+    if (im_end_apart && ids.im_end > ids.semantic_end) rows.push_back(ids.im_end);
+    const at::Tensor wanted = at::tensor(rows, at::TensorOptions().dtype(at::kLong));
+    if (head_ids.defined() && head_ids.device() == model.device() && at::equal(head_ids.cpu(), wanted)) return;
+    head_ids = wanted.to(model.device());
+    head = model.head_rows(head_ids);
+}
+
 void Text2SemanticCaches::prepare(const DualArModel& model, int64_t capacity) {
     if (slow.empty())
         slow = model.make_slow_cache(capacity);
@@ -80,8 +95,11 @@ void Text2SemanticCaches::prepare(const DualArModel& model, int64_t capacity) {
 
 at::Tensor decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, const RasWindow* ras,
                             const RepetitionWindow* rep, at::Tensor* captured) {
-    const ForwardResult res = ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode);
-    if (captured) *captured = res.logits.reshape({-1}).to(at::kFloat).cpu().clone();
+    const ForwardResult res = ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode, ctx.head);
+    if (captured) {
+        const at::Tensor all = ctx.head.defined() ? ctx.model->vocab_logits(res) : res.logits;  // all V rows
+        *captured = all.reshape({-1}).to(at::kFloat).cpu().clone();
+    }
     return decode_frame(ctx, res, ras, rep);
 }
 
@@ -95,8 +113,8 @@ StaticDecodeState::StaticDecodeState(const DualArModel& model, const std::vector
 }
 
 void decode_one_token_static(DecodeContext& ctx, StaticDecodeState& s, int64_t kv_len) {
-    const ForwardResult res = ctx.model->forward_generate_at(s.cur, s.input_pos, kv_len, ctx.caches->slow);
-    if (s.keep_logits) s.logits.copy_(res.logits.reshape({-1}));
+    const ForwardResult res = ctx.model->forward_generate_at(s.cur, s.input_pos, kv_len, ctx.caches->slow, ctx.head);
+    if (s.keep_logits) s.logits.copy_((ctx.head.defined() ? ctx.model->vocab_logits(res) : res.logits).reshape({-1}));
     const at::Tensor column = decode_frame(ctx, res, ctx.s1 ? nullptr : &s.ras, ctx.s1 ? &s.rep : nullptr);
     if (ctx.s1)
         s.rep.accept(column);
@@ -183,9 +201,15 @@ at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const
     ctx.repetition_penalty = opts.repetition_penalty;
     ctx.kv_mode = opts.kv_mode;
     ctx.gen = &gen;
-    if (!ctx.s1)
+    if (!ctx.s1) {
+        caches.prepare_head(model, ids);
+        ctx.head = caches.head;
+        ctx.head_ids = caches.head_ids;
+        ctx.draw = {c.vocab_size, caches.head_ids};
         ctx.semantic_logit_bias = semantic_logit_bias(c.vocab_size, ids.semantic_begin, ids.semantic_end, ids.im_end,
-                                                      opts.suppress_im_end, model.device());
+                                                      opts.suppress_im_end, model.device())
+                                      .index_select(0, caches.head_ids);
+    }
 
     std::vector<std::vector<int64_t>> columns;
     if (opts.should_abort && opts.should_abort()) {

@@ -23,8 +23,12 @@ struct TokenIds {
 // The caches a loaded model keeps between requests; generate() sizes them to each request.
 struct Text2SemanticCaches {
     KvCache slow, fast;
+    // S2 decoding can only sample the semantic ids and <|im_end|>: the output head's rows for
+    // those ids ([R, C]) and the ids themselves ([R] int64, ascending), built once per model.
+    at::Tensor head, head_ids;
     // Allocates on first use, grows the slow cache (copy) when `capacity` rows are needed.
     void prepare(const DualArModel& model, int64_t capacity);
+    void prepare_head(const DualArModel& model, const TokenIds& ids);
 };
 
 // Runs the static-shape decode step (decode_one_token_static) for one frame: directly, or (the
@@ -69,7 +73,9 @@ struct DecodeContext {
     TokenIds ids;
     SampleKnobs knobs, high_knobs;  // high_knobs: the RAS fallback (temperature 1.0, top_p 0.9)
     double repetition_penalty = 1.0;
-    at::Tensor semantic_logit_bias;  // [V] float32 (S2 only)
+    at::Tensor semantic_logit_bias;  // [R] float32 over head_ids (S2 only)
+    at::Tensor head, head_ids;       // S2: the row-restricted output head and its vocab ids
+    SampleDraw draw;                 // S2: one random number per vocab id, raced at head_ids
     KvMode kv_mode = KvMode::ActivePrefix;
     at::Generator* gen = nullptr;
     bool s1 = false;

@@ -17,8 +17,14 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b)
 }  // namespace
 
 
+FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3, const at::Tensor& w2) {
+    REEF_CHECK(w1.sizes() == w3.sizes(), "feed_forward: w1 and w3 must have the same shape");
+    return {at::cat({w1, w3}, 0), w2};
+}
+
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
-    return at::linear(at::silu(at::linear(x, w.w1)) * at::linear(x, w.w3), w.w2);
+    const auto h = at::linear(x, w.w13).chunk(2, -1);  // [B, S, I] each
+    return at::linear(at::silu(h[0]) * h[1], w.w2);
 }
 
 at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,

@@ -22,9 +22,12 @@ struct AttentionWeights {
 };
 
 struct FeedForwardWeights {
-    at::Tensor w1, w3;  // [I, C]
+    at::Tensor w13;     // [2I, C]: w1 rows then w3 rows, so one GEMM reads both
     at::Tensor w2;      // [C, I]
 };
+
+// w1 [I, C] and w3 [I, C] -> the merged FeedForwardWeights (one copy of both; the inputs can be freed)
+FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3, const at::Tensor& w2);
 
 struct BlockWeights {
     AttentionWeights attention;
@@ -51,7 +54,8 @@ namespace t2s {
 using reef::rms_norm;  // nn/llama_ops.h, shared with the codec
 }  // namespace t2s
 
-// port of llama.py: FeedForward.forward (SwiGLU) — w2(silu(w1 x) ⊙ w3 x). x: [B, S, C] -> [B, S, C]
+// port of llama.py: FeedForward.forward (SwiGLU) — w2(silu(w1 x) ⊙ w3 x), w1 x and w3 x from one
+// GEMM over w13. x: [B, S, C] -> [B, S, C]
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w);
 
 // port of llama.py: Attention.forward with a KV cache; GQA through SDPA's enable_gqa (no

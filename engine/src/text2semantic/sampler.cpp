@@ -31,18 +31,21 @@ at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, doub
     return at::softmax(kept / std::max(temperature, 1e-5), -1);
 }
 
-at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential) {
+at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential,
+                                          const SampleDraw& draw) {
     // at::rand / exponential_ take the generator's own lock.
-    const at::Tensor q = exponential ? at::empty_like(probs).exponential_(1.0, gen)
-                                     : -at::log(at::rand(probs.sizes(), gen, probs.options()));
-    return at::argmax(probs / q, -1, /*keepdim=*/true).to(at::kLong);
+    const std::vector<int64_t> sizes{draw.size > 0 ? draw.size : probs.numel()};
+    at::Tensor q = exponential ? at::empty(sizes, probs.options()).exponential_(1.0, gen)
+                               : -at::log(at::rand(sizes, gen, probs.options()));
+    if (draw.index.defined()) q = q.index_select(0, draw.index);
+    return at::argmax(probs / q.view(probs.sizes()), -1, /*keepdim=*/true).to(at::kLong);
 }
 
-at::Tensor sample(const at::Tensor& logits, const SampleKnobs& knobs, at::Generator& gen) {
+at::Tensor sample(const at::Tensor& logits, const SampleKnobs& knobs, at::Generator& gen, const SampleDraw& draw) {
     const at::Tensor row = logits.reshape({-1});
     if (knobs.greedy()) return at::argmax(row, -1, /*keepdim=*/true).to(at::kLong);
     return multinomial_sample_one_no_sync(logits_to_probs(row, knobs.temperature, knobs.top_p, knobs.top_k), gen,
-                                          knobs.exponential);
+                                          knobs.exponential, draw);
 }
 
 at::Tensor semantic_logit_bias(int64_t vocab_size, int64_t semantic_begin, int64_t semantic_end, int64_t im_end,

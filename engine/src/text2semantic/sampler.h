@@ -34,14 +34,24 @@ SampleKnobs round_knobs(const SampleKnobs& knobs, at::ScalarType dtype);
 // ÷ max(temperature, 1e-5) and softmax.
 at::Tensor logits_to_probs(const at::Tensor& logits, double temperature, double top_p, int64_t top_k);
 
+// Where the race's random numbers come from when the logits hold only some ids of a vocabulary
+// (a row-restricted head): fish-speech draws one number per vocab id, so draw `size` numbers and
+// race with those at `index` ([R] int64, ascending ids). The ids left out have probability 0, so
+// this picks what the whole row would, from the same random stream. Default: one per logit.
+struct SampleDraw {
+    int64_t size = 0;
+    at::Tensor index;
+};
+
 // port of inference.py: multinomial_sample_one_no_sync — argmax(probs / −log U), U = rand_like(probs)
-// drawn from `gen` (one draw of probs.numel() values); with `exponential` the S1-era
-// q = exponential_(1) draw (same distribution, the S1 stream). probs: [V] -> [1] int64
-at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential = false);
+// drawn from `gen` (one draw of probs.numel() values, or draw.size); with `exponential` the S1-era
+// q = exponential_(1) draw (same distribution, the S1 stream). probs: [R] -> [1] int64 index into probs
+at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential = false,
+                                          const SampleDraw& draw = {});
 
 // port of inference.py: sample — logits_to_probs then the exponential race; greedy = argmax with
-// no RNG draw. logits: [V] (any shape, flattened) -> [1] int64 on the logits' device.
-at::Tensor sample(const at::Tensor& logits, const SampleKnobs& knobs, at::Generator& gen);
+// no RNG draw. logits: [R] (any shape, flattened) -> [1] int64 index into the logits, on their device.
+at::Tensor sample(const at::Tensor& logits, const SampleKnobs& knobs, at::Generator& gen, const SampleDraw& draw = {});
 
 // The constrained-decoding bias of generate(): 0 on [semantic_begin, semantic_end] and at im_end
 // (unless suppressed, for fixed-length bench runs), −inf elsewhere. -> [V] float32
