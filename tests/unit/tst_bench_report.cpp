@@ -1,4 +1,4 @@
-// Bench arm names and the report writers (JSON schema reef-bench/1, Markdown, CSV).
+// Bench arm names and the report writers (JSON schema reef-bench/2, Markdown, CSV).
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -18,10 +18,15 @@ static BenchReport sample_report() {
     r.model_name = "demo tiny";
     r.precision = "fp32";
     r.logit_tolerance = 1e-3;
+    r.read_bandwidth_gbps = 20.0;
+    r.weight_bytes_per_frame = 1000000;
     ArmResult a;
     a.arm = *parse_bench_arm("eager:math");
     a.ran = true;
     a.warm_frames_per_s = 123.5;
+    a.bytes_per_frame = 1200000;
+    a.roofline_frames_per_s = 494.0;
+    a.roofline_fraction = 0.25;
     a.backends = {{CallSite::SlowDecode, SdpaBackend::Math, 64, "q[1,4,1,16]"}};
     ArmResult b;
     b.arm = *parse_bench_arm("eager:efficient");
@@ -44,7 +49,11 @@ TEST_CASE(arm_names_round_trip) {
 
 TEST_CASE(json_report_has_schema_fields) {
     const auto j = nlohmann::json::parse(bench_report_json(sample_report()));
-    CHECK(j["schema"] == "reef-bench/1");
+    CHECK(j["schema"] == "reef-bench/2");
+    CHECK(j["roofline"]["read_bandwidth_gbps"] == 20.0);
+    CHECK(j["roofline"]["weight_bytes_per_frame"] == 1000000);
+    CHECK(j["arms"][0]["bytes_per_frame"] == 1200000);
+    CHECK(j["arms"][0]["roofline_fraction"] == 0.25);
     CHECK(j["arms"].size() == 2);
     CHECK(j["arms"][0]["warm_frames_per_s"] == 123.5);
     CHECK(j["arms"][0]["backends"][0]["backend"] == "math");
@@ -55,7 +64,8 @@ TEST_CASE(json_report_has_schema_fields) {
 TEST_CASE(markdown_and_csv_list_every_arm) {
     const BenchReport r = sample_report();
     const std::string md = bench_report_markdown(r);
-    CHECK(md.find("`eager:math` | 123.50") != std::string::npos);
+    CHECK(md.find("`eager:math` | 123.50 | 25.0%") != std::string::npos);
+    CHECK(md.find("read bandwidth 20.0 GB/s") != std::string::npos);
     CHECK(md.find("not run") != std::string::npos);
     const std::string csv = bench_report_csv(r);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);

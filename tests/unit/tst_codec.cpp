@@ -12,7 +12,7 @@
 #include "codec/codec.h"
 #include "codec/codec_layers.h"
 #include "codec/codec_weights.h"
-#include "runtime/attention.h"
+#include "nn/attention.h"
 
 using namespace reef;
 

@@ -116,6 +116,28 @@ TEST_CASE(project_in_and_bias_paths) {
     CHECK_EQ(m->forward_generate_fast(r.hidden_states, 0, fast, KvMode::ActivePrefix).size(2), c.codebook_size);
 }
 
+// The roofline's weight bytes per decode frame, counted from the config's dimensions (not from
+// the model's tensors): slow layers once, `rows` head rows, the fast stack once per codebook.
+TEST_CASE(decode_weight_bytes_match_the_config_dimensions) {
+    for (bool project_in : {false, true}) {
+        DualArConfig c = small_config(ModelLayout::S1);
+        c.attention_qkv_bias = project_in;
+        if (project_in) c.fast_dim = 16, c.fast_n_head = 2, c.fast_n_local_heads = 1, c.fast_head_dim = 8;
+        auto m = make_dual_ar_model(c, random_weights(c, 4), at::kCPU, at::kBFloat16);
+        const int64_t C = c.dim, D = c.head_dim, Cf = c.fast_dim, Df = c.fast_head_dim, N = c.num_codebooks;
+        const int64_t qkv = (c.n_head + 2 * c.n_local_heads) * D;
+        const int64_t slow_layer = qkv * C + (c.attention_qkv_bias ? qkv : 0) + C * c.n_head * D + 2 * D /* qk norm */ +
+                                   2 * C + 3 * c.intermediate_size * C;
+        const int64_t fast_layer = (c.fast_n_head + 2 * c.fast_n_local_heads) * Df * Cf + Cf * c.fast_n_head * Df +
+                                   2 * Cf + 3 * c.fast_intermediate_size * Cf;
+        const int64_t rows = 129;
+        const int64_t elems = c.n_layer * slow_layer + C /* norm */ + rows * C + (1 + N) * C +
+                              (project_in ? Cf * C + Cf : 0) +
+                              N * (c.n_fast_layer * fast_layer + Cf + c.codebook_size * Cf + Cf);
+        CHECK_EQ(m->decode_weight_bytes(rows), 2 * elems);
+    }
+}
+
 TEST_CASE(active_prefix_equals_full_mode_per_step) {
     c10::InferenceMode guard;
     auto m = small_model(ModelLayout::S2);

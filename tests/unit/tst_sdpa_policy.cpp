@@ -2,8 +2,8 @@
 #include <c10/core/InferenceMode.h>
 
 #include "check.h"
-#include "runtime/attention.h"
-#include "runtime/sdpa_policy.h"
+#include "nn/attention.h"
+#include "nn/sdpa_policy.h"
 
 using namespace reef;
 
@@ -58,6 +58,44 @@ TEST_CASE(recorded_backend_follows_policy_and_outputs_agree) {
     const auto uses = rec.uses();
     CHECK_EQ(int(uses.size()), 2);
     CHECK(uses[0].shape.find("q[1,8,1,32]") != std::string::npos);
+}
+
+// The record comes from the dispatcher (the SDPA kernel op that ran), not from asking the
+// selector. Case built to tell a naive prediction apart: under `auto` the CPU runs flash for the
+// usual shapes, but a value head dim that differs from the query's rules flash out, so SDPA runs
+// its math path. "auto ⇒ flash" predicts wrong there; the observation must say math, and agree
+// with the selector's own answer for those exact tensors.
+TEST_CASE(observed_backend_is_the_kernel_that_ran) {
+    c10::InferenceMode guard;
+    CHECK(backend_from_op_name("aten::_scaled_dot_product_flash_attention_for_cpu") == SdpaBackend::Flash);
+    CHECK(backend_from_op_name("aten::_scaled_dot_product_attention_math") == SdpaBackend::Math);
+    CHECK(backend_from_op_name("aten::_scaled_dot_product_attention_math_for_mps") == SdpaBackend::Math);
+    CHECK(backend_from_op_name("aten::_scaled_dot_product_efficient_attention") == SdpaBackend::Efficient);
+    CHECK(backend_from_op_name("aten::scaled_dot_product_attention") == SdpaBackend::Unknown);
+    CHECK(backend_from_op_name("aten::matmul") == SdpaBackend::Unknown);
+
+    auto g = at::make_generator<at::CPUGeneratorImpl>(3);
+    const at::Tensor q = at::randn({1, 4, 1, 16}, g, at::kFloat), k = at::randn({1, 4, 9, 16}, g, at::kFloat);
+    const at::Tensor v_same = at::randn({1, 4, 9, 16}, g, at::kFloat), v_wide = at::randn({1, 4, 9, 24}, g, at::kFloat);
+    SdpaPolicyGuard policy(SdpaPolicy::Auto, CompileMode::Eager);
+    auto& rec = BackendRecorder::current();
+
+    rec.reset();
+    attention(CallSite::SlowDecode, q, k, v_same);
+    const SdpaBackend usual = rec.last(CallSite::SlowDecode);
+    CHECK(usual == SdpaBackend::Flash);  // the naive expectation for auto on a CPU
+
+    rec.reset();
+    const at::Tensor y = attention(CallSite::FastDecode, q, k, v_wide);
+    CHECK_EQ(y.size(-1), 24);
+    const SdpaBackend observed = rec.last(CallSite::FastDecode);
+    const SdpaBackend predicted = backend_from_choice(at::_fused_sdp_choice(q, k, v_wide, {}, 0.0, false, std::nullopt, false));
+    std::printf("  auto, equal head dims: %s; value head dim 24 vs 16: observed %s, selector %s\n", to_string(usual),
+                to_string(observed), to_string(predicted));
+    CHECK(observed == SdpaBackend::Math);
+    CHECK(observed != usual);
+    CHECK(observed == predicted);
+    CHECK(rec.last(CallSite::SlowDecode) == SdpaBackend::Unknown);  // nothing leaks into another site
 }
 
 TEST_CASE(gqa_matches_explicit_head_repeat) {

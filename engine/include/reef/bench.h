@@ -54,6 +54,11 @@ struct ArmResult {
     double time_to_first_audio_ms = 0;
     double codec_ms = 0;
     double real_time_factor = 0;
+    // Roofline: bytes one decode frame reads (weights + KV rows at the run's mean position), the
+    // frames/s that the measured read bandwidth allows for them, and warm frames/s ÷ that limit.
+    int64_t bytes_per_frame = 0;
+    double roofline_frames_per_s = 0;
+    double roofline_fraction = 0;
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
     std::vector<double> step_ms;      // last repeat
@@ -69,6 +74,8 @@ struct BenchReport {
     int cpu_threads = 0;
     BenchRequest request;
     double logit_tolerance = 0;
+    double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device
+    int64_t weight_bytes_per_frame = 0;  // weights one decode frame reads (head rows as sampled)
     std::vector<ArmResult> arms;
 };
 

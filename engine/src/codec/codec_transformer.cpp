@@ -1,7 +1,7 @@
 #include "codec/codec_transformer.h"
 
 #include "check.h"
-#include "runtime/attention.h"
+#include "nn/attention.h"
 
 namespace reef {
 

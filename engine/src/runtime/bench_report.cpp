@@ -83,6 +83,9 @@ std::string bench_report_json(const BenchReport& r) {
             j["time_to_first_audio_ms"] = a.time_to_first_audio_ms;
             j["codec_ms"] = a.codec_ms;
             j["real_time_factor"] = a.real_time_factor;
+            j["bytes_per_frame"] = a.bytes_per_frame;
+            j["roofline_frames_per_s"] = a.roofline_frames_per_s;
+            j["roofline_fraction"] = a.roofline_fraction;
             j["memory"] = memory_json(a.memory);
             j["backends"] = backends_json(a.backends);
             j["step_ms"] = a.step_ms;
@@ -95,7 +98,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/1"},
+    json root{{"schema", "reef-bench/2"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -114,6 +117,8 @@ std::string bench_report_json(const BenchReport& r) {
                 {"reference_arm", q.reference_arm < int(r.arms.size()) ? r.arms[size_t(q.reference_arm)].arm.name()
                                                                       : std::string()}}},
               {"logit_tolerance", r.logit_tolerance},
+              {"roofline", {{"read_bandwidth_gbps", r.read_bandwidth_gbps},
+                            {"weight_bytes_per_frame", r.weight_bytes_per_frame}}},
               {"arms", arms}};
     return root.dump(2) + "\n";
 }
@@ -134,15 +139,21 @@ std::string bench_report_markdown(const BenchReport& r) {
         s << "- Quality reference: `" << r.arms[size_t(q.reference_arm)].arm.name()
           << "`; max |Δ logit| over the first " << q.logit_steps << " decode steps, tolerance "
           << fmt(r.logit_tolerance, 4) << "\n";
-    s << "\n| arm | warm frames/s | cold first frame ms | prefill ms | first audio ms | RTF | peak RSS MiB | peak CUDA MiB "
-         "| finite | max Δlogit | greedy prefix | agreement | backends |\n";
-    s << "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
+    if (r.read_bandwidth_gbps > 0)
+        s << "- Roofline: read bandwidth " << fmt(r.read_bandwidth_gbps, 1) << " GB/s (bench probe: best of 5 sums over "
+          << "512 MiB); a decode frame reads " << fmt(double(r.weight_bytes_per_frame) / 1e6, 1)
+          << " MB of weights plus its KV rows; % roofline = warm frames/s ÷ (bandwidth ÷ bytes per frame)\n";
+    s << "\n| arm | warm frames/s | % roofline | cold first frame ms | prefill ms | first audio ms | RTF | peak RSS MiB "
+         "| peak CUDA MiB | finite | max Δlogit | greedy prefix | agreement | backends |\n";
+    s << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
     for (const auto& a : r.arms) {
         if (!a.ran) {
-            s << "| `" << a.arm.name() << "` | not run: " << a.error << " |||||||||||\n";
+            s << "| `" << a.arm.name() << "` | not run: " << a.error << " ||||||||||||\n";
             continue;
         }
-        s << "| `" << a.arm.name() << "` | " << fmt(a.warm_frames_per_s) << " | " << fmt(a.cold_first_frame_ms, 1)
+        s << "| `" << a.arm.name() << "` | " << fmt(a.warm_frames_per_s) << " | "
+          << (a.roofline_fraction > 0 ? fmt(100.0 * a.roofline_fraction, 1) + "%" : std::string("-")) << " | "
+          << fmt(a.cold_first_frame_ms, 1)
           << " | " << fmt(a.prefill_ms, 1) << " | " << fmt(a.time_to_first_audio_ms, 1) << " | "
           << fmt(a.real_time_factor, 3) << " | " << mib(a.memory.cpu_peak_rss_bytes) << " | "
           << mib(a.memory.cuda_peak_allocated_bytes) << " | " << (a.quality.logits_finite ? "yes" : "**NO**") << " | "
@@ -157,7 +168,8 @@ std::string bench_report_csv(const BenchReport& r) {
     std::ostringstream s;
     s << "arm,compile_mode,sdpa_policy,kv_mode,ran,error,warm_frames_per_s,cold_first_frame_ms,prefill_ms,"
          "time_to_first_audio_ms,codec_ms,real_time_factor,cpu_peak_rss_bytes,cuda_peak_allocated_bytes,"
-         "logits_finite,max_abs_logit_diff,within_tolerance,greedy_exact_prefix,greedy_agreement,backends\n";
+         "logits_finite,max_abs_logit_diff,within_tolerance,greedy_exact_prefix,greedy_agreement,backends,"
+         "bytes_per_frame,roofline_frames_per_s,roofline_fraction\n";
     for (const auto& a : r.arms) {
         s << csv_field(a.arm.name()) << "," << to_string(a.arm.compile_mode) << "," << to_string(a.arm.sdpa_policy)
           << "," << to_string(a.arm.kv_mode) << "," << (a.ran ? 1 : 0) << "," << csv_field(a.error) << ","
@@ -167,7 +179,8 @@ std::string bench_report_csv(const BenchReport& r) {
           << a.memory.cuda_peak_allocated_bytes << "," << (a.quality.logits_finite ? 1 : 0) << ","
           << fmt(a.quality.max_abs_logit_diff, 8) << "," << (a.quality.within_tolerance ? 1 : 0) << ","
           << a.quality.greedy_exact_prefix << "," << fmt(a.quality.greedy_agreement, 4) << ","
-          << csv_field(backends_text(a.backends)) << "\n";
+          << csv_field(backends_text(a.backends)) << "," << a.bytes_per_frame << ","
+          << fmt(a.roofline_frames_per_s, 4) << "," << fmt(a.roofline_fraction, 4) << "\n";
     }
     return s.str();
 }

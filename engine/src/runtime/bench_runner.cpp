@@ -11,7 +11,9 @@
 #include "check.h"
 #include "runtime/device.h"
 #include "runtime/perf.h"
+#include "runtime/roofline.h"
 #include "runtime/synthesis.h"
+#include "text2semantic/kv_cache.h"
 
 namespace reef {
 namespace {
@@ -47,6 +49,12 @@ MemoryStats peak_of(const MemoryStats& a, const MemoryStats& b) {
     return m;
 }
 
+// Output-head rows a decode frame multiplies by: the sampleable rows where generate restricts the
+// head (S2 decoding), else the whole vocabulary.
+int64_t sampled_head_rows(const Pipeline& p) {
+    return p.caches.head_ids.defined() ? p.caches.head_ids.numel() : p.model->config().vocab_size;
+}
+
 RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchArm& arm) {
     RunOptions o;
     o.policy = arm.sdpa_policy;
@@ -78,6 +86,14 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     RunCapture cap;
     SynthesisResult res = run_synthesis(p, greedy_request(req), cb, run_options(p, req, a.arm), rep == 0 ? &cap : nullptr);
     if (rep == 0) {
+        // KV rows read per frame: the prefix at the run's mean position, or the whole cache (full)
+        const int64_t prompt = res.metrics.prompt_tokens, frames = req.frames;
+        const int64_t kv_len = a.arm.kv_mode == KvMode::Full
+                                   ? kv_capacity_for(prompt, frames, p.config.kv_margin, p.model->config().max_seq_len)
+                                   : prompt + frames / 2;
+        a.bytes_per_frame = p.model->decode_weight_bytes(sampled_head_rows(p)) +
+                            kv_bytes_per_frame(p.model->config(), a.arm.kv_mode, kv_len,
+                                               int64_t(c10::elementSize(p.model->dtype())));
         a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
         trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
         a.greedy_tokens = trace.main_tokens;
@@ -180,6 +196,8 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     } catch (const ReefError& e) {
         if (e.error().code == ErrorCode::Cancelled) throw;
     }
+    report.read_bandwidth_gbps = measure_read_bandwidth(p.model->device());
+    report.weight_bytes_per_frame = p.model->decode_weight_bytes(sampled_head_rows(p));
     // Repeats interleave the arms (arm 1, 2, ..., then again) so slow drifts of the machine hit
     // every arm alike; each arm's figures are medians over its repeats.
     for (int rep = 0; rep < req.repeats; ++rep)
@@ -197,6 +215,10 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         a.ran = true;
         a.warm_frames_per_s = median(fps[i]);
         a.prefill_ms = median(prefill[i]);
+        if (a.bytes_per_frame > 0 && report.read_bandwidth_gbps > 0) {
+            a.roofline_frames_per_s = report.read_bandwidth_gbps * 1e9 / double(a.bytes_per_frame);
+            a.roofline_fraction = a.warm_frames_per_s / a.roofline_frames_per_s;
+        }
         if (progress) progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");
     }
     const ArmResult& ref = report.arms[size_t(req.reference_arm)];

@@ -1,9 +1,7 @@
-# runtime sources of reef_engine: device, SDPA policy, attention dispatch, the loaded pipeline,
-# synthesis (generate_long + streaming audio + metrics), the bench and its report, demo models
+# runtime sources of reef_engine: device, the loaded pipeline,
+# synthesis (generate_long + streaming audio + metrics), the bench, its roofline and report, demo models
 target_sources(reef_engine PRIVATE
   src/runtime/device.cpp
-  src/runtime/sdpa_policy.cpp
-  src/runtime/attention.cpp
   src/runtime/bench_arm.cpp
   src/runtime/bench_report.cpp
   src/runtime/bench_runner.cpp
@@ -11,4 +9,5 @@ target_sources(reef_engine PRIVATE
   src/runtime/synthesis.cpp
   src/runtime/demo_model.cpp
   src/runtime/cuda_memory.cpp
+  src/runtime/roofline.cpp
 )

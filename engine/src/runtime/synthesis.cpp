@@ -6,10 +6,10 @@
 #include <numeric>
 
 #include "check.h"
-#include "runtime/attention.h"
+#include "nn/attention.h"
 #include "runtime/device.h"
 #include "runtime/perf.h"
-#include "runtime/sdpa_policy.h"
+#include "nn/sdpa_policy.h"
 #include "text2semantic/kv_cache.h"
 #include "text2semantic/prompt_builder.h"
 #include "text2semantic/sampler.h"

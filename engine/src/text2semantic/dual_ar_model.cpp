@@ -164,6 +164,35 @@ at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {
     return output_weight().index_select(0, row_ids.to(device())).contiguous();  // [R, C]
 }
 
+namespace {
+
+int64_t bytes_of(std::initializer_list<const at::Tensor*> ts) {
+    int64_t n = 0;
+    for (const at::Tensor* t : ts)
+        if (t->defined()) n += int64_t(t->nbytes());
+    return n;
+}
+
+int64_t block_bytes(const BlockWeights& b) {
+    const auto& a = b.attention;
+    return bytes_of({&a.wqkv, &a.wqkv_bias, &a.wo, &a.wo_bias, &a.q_norm, &a.k_norm, &b.attention_norm, &b.ffn_norm,
+                     &b.feed_forward.w13, &b.feed_forward.w2});
+}
+
+}  // namespace
+
+int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
+    const auto& c = m_config;
+    const int64_t elem = int64_t(m_embeddings.element_size());
+    int64_t slow = bytes_of({&m_norm, &m_fast_project_in_w, &m_fast_project_in_b});
+    for (const auto& b : m_layers) slow += block_bytes(b);
+    slow += head_rows * c.dim * elem;                     // output head rows
+    slow += (1 + c.num_codebooks) * c.dim * elem;         // token + codebook embedding rows
+    int64_t fast = bytes_of({&m_fast_norm, &m_fast_output}) + c.fast_dim * elem;  // + one fast embedding row
+    for (const auto& b : m_fast_layers) fast += block_bytes(b);
+    return slow + c.num_codebooks * fast;
+}
+
 at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return at::linear(r.normed, output_weight()); }
 
 at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t pos, KvCache& fast_cache,

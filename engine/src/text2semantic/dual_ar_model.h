@@ -62,6 +62,12 @@ public:
     // All V logits of a forward result (bench captures, parity): [1, 1, V]
     at::Tensor vocab_logits(const ForwardResult& r) const;
 
+    // Weight bytes one decode frame reads (the roofline's numerator): every slow layer and norm
+    // once, `head_rows` rows of the output head, the fast stack, norm and head once per codebook,
+    // and the gathered embedding rows. KV-cache reads are counted by the caller (they depend on
+    // the position).
+    int64_t decode_weight_bytes(int64_t head_rows) const;
+
     // port of DualARTransformer.forward_generate_fast. x: [1, 1, Cf] at fast position pos -> [1, 1, K]
     at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast_cache, KvMode mode) const;
 

@@ -1,7 +1,7 @@
 #include "text2semantic/layers.h"
 
 #include "check.h"
-#include "runtime/attention.h"
+#include "nn/attention.h"
 #include "text2semantic/rope.h"
 
 namespace reef {

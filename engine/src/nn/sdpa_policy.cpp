@@ -1,9 +1,9 @@
-#include "runtime/sdpa_policy.h"
+#include "nn/sdpa_policy.h"
 
 #include <c10/util/Exception.h>
 
 #include "check.h"
-#include "runtime/attention.h"
+#include "nn/attention.h"
 
 namespace reef {
 namespace {

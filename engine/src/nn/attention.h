@@ -1,5 +1,6 @@
 // The one attention entry point of the engine: every call site (slow prefill, slow decode, fast
-// decode, codec window) goes through here so the backend that ran is recorded per site.
+// decode, codec window) goes through here so the backend that ran is recorded per site — observed
+// from the dispatcher (the SDPA kernel op that actually runs), not predicted by the selector.
 #pragma once
 #include <ATen/ATen.h>
 
@@ -17,6 +18,10 @@ namespace reef {
 // [B, Hq, Lq, Lk], true = attend. Scale is 1/sqrt(D). Returns [B, Hq, Lq, D].
 at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask = std::nullopt);
+
+// The backend an SDPA kernel op belongs to, from its dispatcher name (what RecordFunction sees,
+// e.g. "aten::_scaled_dot_product_flash_attention_for_cpu" -> Flash); Unknown for other ops.
+SdpaBackend backend_from_op_name(const char* name);
 
 // "[1,32,1,128]": a tensor's sizes, for backend reports and error messages.
 std::string shape_string(const at::Tensor& t);

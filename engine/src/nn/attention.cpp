@@ -1,0 +1,127 @@
+#include "nn/attention.h"
+
+#include <ATen/record_function.h>
+#include <c10/util/Exception.h>
+
+#include <string_view>
+#include <utility>
+
+#include "check.h"
+
+namespace reef {
+namespace {
+
+std::string describe(const at::Tensor& q, const at::Tensor& k) {
+    return "q" + shape_string(q) + " k" + shape_string(k) + " " + std::string(c10::toString(q.scalar_type()));
+}
+
+// The attention call in flight on this thread: the dispatcher's RecordFunction names the SDPA
+// kernel that SDPA itself chose, and on_op_start records it against this call's site.
+struct PendingCall {
+    CallSite site;
+    const at::Tensor* q;
+    const at::Tensor* k;
+    bool seen = false;
+};
+thread_local PendingCall* t_pending = nullptr;
+
+std::unique_ptr<at::ObserverContext> on_op_start(const at::RecordFunction& fn) {
+    PendingCall* call = t_pending;
+    if (call == nullptr || call->seen) return nullptr;  // the first SDPA kernel under the call is the one chosen
+    const SdpaBackend backend = backend_from_op_name(fn.name());
+    if (backend != SdpaBackend::Unknown) {
+        call->seen = true;
+        BackendRecorder::current().record(call->site, backend, *call->q, *call->k);
+    }
+    return nullptr;
+}
+
+// Observes the ops of one SDPA call (thread-local, FUNCTION scope only), so ops outside attention
+// never pay for the callback.
+class ScopedObserver {
+public:
+    explicit ScopedObserver(PendingCall& call)
+        : m_handle(at::addThreadLocalCallback(
+              at::RecordFunctionCallback(&on_op_start).scopes({at::RecordScope::FUNCTION}))) {
+        t_pending = &call;
+    }
+    ~ScopedObserver() {
+        t_pending = nullptr;
+        at::removeCallback(m_handle);
+    }
+    ScopedObserver(const ScopedObserver&) = delete;
+    ScopedObserver& operator=(const ScopedObserver&) = delete;
+
+private:
+    at::CallbackHandle m_handle;
+};
+
+}  // namespace
+
+SdpaBackend backend_from_op_name(const char* name) {
+    static constexpr std::pair<const char*, SdpaBackend> kOps[] = {
+        {"aten::_scaled_dot_product_flash_attention_for_cpu", SdpaBackend::Flash},
+        {"aten::_scaled_dot_product_flash_attention", SdpaBackend::Flash},
+        {"aten::_scaled_dot_product_efficient_attention", SdpaBackend::Efficient},
+        {"aten::_scaled_dot_product_cudnn_attention", SdpaBackend::Cudnn},
+        {"aten::_scaled_dot_product_fused_attention_overrideable", SdpaBackend::Overrideable},
+        {"aten::_scaled_dot_product_attention_math", SdpaBackend::Math},  // also ..._math_for_mps
+    };
+    if (name == nullptr) return SdpaBackend::Unknown;
+    const std::string_view n(name);
+    for (const auto& [op, backend] : kOps)
+        if (n.rfind(op, 0) == 0) return backend;
+    return SdpaBackend::Unknown;
+}
+
+std::string shape_string(const at::Tensor& t) {
+    std::string s = "[";
+    for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "," : "") + std::to_string(t.size(i));
+    return s + "]";
+}
+
+at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                     const std::optional<at::Tensor>& mask) {
+    const bool gqa = q.size(1) != k.size(1);
+    PendingCall call{site, &q, &k};
+    at::Tensor y;
+    {
+        ScopedObserver observe(call);
+        y = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, std::nullopt, gqa);
+    }
+    if (!call.seen) BackendRecorder::current().record(site, SdpaBackend::Unknown, q, k);  // no SDPA kernel op seen
+    return y;
+}
+
+void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {
+    auto& entries = m_sites[size_t(site)];
+    m_last[size_t(site)] = backend;
+    for (auto& e : entries)
+        if (e.backend == backend) {
+            ++e.calls;
+            if (e.calls % 64 == 1) e.shape = describe(q, k);  // keep the string cost off most steps
+            return;
+        }
+    entries.push_back({backend, 1, describe(q, k)});
+}
+
+void BackendRecorder::reset() {
+    for (auto& e : m_sites) e.clear();
+    m_last.fill(SdpaBackend::Unknown);
+}
+
+std::vector<BackendUse> BackendRecorder::uses() const {
+    std::vector<BackendUse> out;
+    for (int s = 0; s < kNumCallSites; ++s)
+        for (const auto& e : m_sites[size_t(s)]) out.push_back({CallSite(s), e.backend, e.calls, e.shape});
+    return out;
+}
+
+SdpaBackend BackendRecorder::last(CallSite site) const { return m_last[size_t(site)]; }
+
+BackendRecorder& BackendRecorder::current() {
+    thread_local BackendRecorder recorder;
+    return recorder;
+}
+
+}  // namespace reef
