@@ -17,7 +17,7 @@ struct BenchOptions {
     EngineFlags engine;
     std::string arms = "eager:math,eager:flash,eager:auto,eager:fish-speech";
     std::string reference;
-    std::string json, md, csv, wav_dir;
+    std::string json, md, csv, wav_dir, profile;
     BenchRequest req;
 };
 
@@ -81,6 +81,8 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--md", o->md, "write the Markdown report");
     cmd->add_option("--csv", o->csv, "write the CSV report");
     cmd->add_option("--wav-dir", o->wav_dir, "write one WAV per arm here");
+    cmd->add_option("--profile", o->profile,
+                    "run each arm once more under libtorch's profiler and write its ops by self time here (Markdown)");
     cmd->callback([o] {
         install_interrupt_handler();
         const EngineConfig c = o->engine.to_config();
@@ -90,6 +92,7 @@ void register_bench(CLI::App& app) {
         req.precision = c.precision;
         req.cpu_threads = c.cpu_threads;
         req.arms = parse_arms(o->arms);
+        req.profile = !o->profile.empty();
         if (!o->reference.empty()) {
             const BenchArm ref = unwrap(parse_bench_arm(o->reference));
             req.reference_arm = -1;
@@ -110,6 +113,17 @@ void register_bench(CLI::App& app) {
             std::cerr << "wrote " << path << "\n";
         }
         if (!o->wav_dir.empty()) write_arm_wavs(report, o->wav_dir);
+        if (!o->profile.empty()) {
+            std::string text = "# Op profile: " + report.model_name + ", " + report.precision + ", " + report.device_name +
+                               ", " + std::to_string(report.cpu_threads) + " threads, libtorch " +
+                               report.libtorch_version + "\n\nOne greedy run per arm (prefill included) under " +
+                               "libtorch's profiler; self time excludes the ops an op called.\n";
+            for (const auto& a : report.arms)
+                if (!a.profile.empty()) text += "\n## `" + a.arm.name() + "`\n\n" + a.profile;
+            auto st = write_text_file_atomic(o->profile, text);
+            if (!st) fail(st.error());
+            std::cerr << "wrote " << o->profile << "\n";
+        }
         int refused = 0;
         for (const auto& a : report.arms) refused += a.ran ? 0 : 1;
         if (refused) {  // the report is written; the exit code tells scripts that the matrix is incomplete

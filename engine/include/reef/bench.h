@@ -34,6 +34,7 @@ struct BenchRequest {
     int logit_steps = 16;             // K: steps compared for max |Δ logit|
     double logit_tolerance = 0;       // 0 = derived from precision (fp32 1e-3, bf16/fp16 0.25)
     bool decode_audio = true;
+    bool profile = false;             // one more run per arm under libtorch's profiler (ArmResult::profile)
 };
 
 struct ArmQuality {
@@ -65,6 +66,7 @@ struct ArmResult {
     ArmQuality quality;
     std::vector<int32_t> greedy_tokens;   // main tokens of the greedy run
     std::vector<float> audio;         // decoded greedy codes, for the per-arm WAV
+    std::string profile;              // with BenchRequest::profile: ops by self time (Markdown table)
 };
 
 struct BenchReport {

@@ -1,7 +1,9 @@
 # building blocks shared by the text2semantic model and the codec transformer: RoPE, RMSNorm,
-# the one attention entry point (backend observed per call site) and the SDPA policy guard
+# the one attention entry point (backend observed per call site), the SDPA policy guard, and the
+# bf16 GEMV that decode's projections go through on AVX-512 BF16 CPUs
 target_sources(reef_engine PRIVATE
   src/nn/llama_ops.cpp
   src/nn/attention.cpp
   src/nn/sdpa_policy.cpp
+  src/nn/gemv_bf16.cpp
 )

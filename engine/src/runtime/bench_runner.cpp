@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "runtime/device.h"
+#include "runtime/op_profile.h"
 #include "runtime/perf.h"
 #include "runtime/roofline.h"
 #include "runtime/synthesis.h"
@@ -118,6 +119,13 @@ void run_audio(Pipeline& p, const BenchRequest& req, ArmResult& a, const Callbac
     a.memory = peak_of(a.memory, res.metrics.memory);
 }
 
+// One more greedy run under libtorch's profiler: where the arm's time goes, op by op.
+void run_profile(Pipeline& p, const BenchRequest& req, ArmResult& a, const Callbacks& cb) {
+    OpProfile profile;
+    run_synthesis(p, greedy_request(req), cb, run_options(p, req, a.arm));
+    a.profile = op_profile_markdown(profile.stop(), req.frames);
+}
+
 void compare(const ArmTrace& ref, const ArmTrace& t, int logit_steps, double tolerance, ArmQuality& q) {
     q.logits_finite = std::all_of(t.logits.begin(), t.logits.end(), [](const at::Tensor& l) { return at::isfinite(l).all().item<bool>(); });
     // Frames are identical inputs up to the first column (any codebook) that differs.
@@ -211,6 +219,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         ArmResult& a = report.arms[i];
         if (!a.error.empty()) continue;
         if (req.decode_audio && p.codec) attempt(i, [&] { run_audio(p, req, a, cb); });
+        if (req.profile && a.error.empty()) attempt(i, [&] { run_profile(p, req, a, cb); });
         if (!a.error.empty()) continue;
         a.ran = true;
         a.warm_frames_per_s = median(fps[i]);

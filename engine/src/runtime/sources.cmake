@@ -10,4 +10,5 @@ target_sources(reef_engine PRIVATE
   src/runtime/demo_model.cpp
   src/runtime/cuda_memory.cpp
   src/runtime/roofline.cpp
+  src/runtime/op_profile.cpp
 )

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "checkpoint/verify.h"
+#include "nn/gemv_bf16.h"
 #include "text2semantic/model_weights.h"
 #include "text2semantic/rope.h"
 
@@ -151,12 +152,10 @@ ForwardResult DualArModel::output_heads(const at::Tensor& x, const at::Tensor& h
     const at::Tensor slow_out = rms_norm(x, m_norm, c.norm_eps);
     ForwardResult r;
     r.normed = slow_out;
-    r.logits = at::linear(slow_out, head.defined() ? head : output_weight());
+    r.logits = project(slow_out, head.defined() ? head : output_weight());
     r.hidden_states = c.norm_fastlayer_input ? slow_out : x;
     if (m_fast_project_in_w.defined())
-        r.hidden_states = m_fast_project_in_b.defined()
-                              ? at::linear(r.hidden_states, m_fast_project_in_w, m_fast_project_in_b)
-                              : at::linear(r.hidden_states, m_fast_project_in_w);
+        r.hidden_states = project(r.hidden_states, m_fast_project_in_w, m_fast_project_in_b);
     return r;
 }
 
@@ -193,7 +192,7 @@ int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
     return slow + c.num_codebooks * fast;
 }
 
-at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return at::linear(r.normed, output_weight()); }
+at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return project(r.normed, output_weight()); }
 
 at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t pos, KvCache& fast_cache,
                                               KvMode mode) const {
@@ -206,7 +205,7 @@ at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t po
     for (size_t il = 0; il < m_fast_layers.size(); ++il)
         x = block_forward(x, m_fast_layers[il], m_fast_dims, freqs,
                           CacheSlot{&fast_cache, int64_t(il), pos, &span, CallSite::FastDecode, {}});
-    return at::linear(rms_norm(x, m_fast_norm, c.norm_eps), m_fast_output);
+    return project(rms_norm(x, m_fast_norm, c.norm_eps), m_fast_output);
 }
 
 at::Tensor DualArModel::embed_fast(const at::Tensor& code) const {

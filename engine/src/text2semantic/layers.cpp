@@ -1,20 +1,13 @@
 #include "text2semantic/layers.h"
 
 #include "check.h"
+#include "nn/gemv_bf16.h"
 #include "nn/attention.h"
 #include "text2semantic/rope.h"
 
 namespace reef {
 using t2s::apply_rotary_emb;
 using t2s::rms_norm;
-
-namespace {
-
-at::Tensor linear(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b) {
-    return b.defined() ? at::linear(x, w, b) : at::linear(x, w);
-}
-
-}  // namespace
 
 
 FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3, const at::Tensor& w2) {
@@ -23,15 +16,15 @@ FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3
 }
 
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
-    const auto h = at::linear(x, w.w13).chunk(2, -1);  // [B, S, I] each
-    return at::linear(at::silu(h[0]) * h[1], w.w2);
+    const auto h = project(x, w.w13).chunk(2, -1);  // [B, S, I] each
+    return project(at::silu(h[0]) * h[1], w.w2);
 }
 
 at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
                              const at::Tensor& freqs_cis, const CacheSlot& slot) {
     const int64_t bsz = x.size(0), seqlen = x.size(1);
     const int64_t q_size = dims.n_head * dims.head_dim, kv_size = dims.n_local_heads * dims.head_dim;
-    const auto parts = linear(x, w.wqkv, w.wqkv_bias).split_with_sizes({q_size, kv_size, kv_size}, -1);
+    const auto parts = project(x, w.wqkv, w.wqkv_bias).split_with_sizes({q_size, kv_size, kv_size}, -1);
     at::Tensor q = parts[0].view({bsz, seqlen, dims.n_head, dims.head_dim});
     at::Tensor k = parts[1].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
     at::Tensor v = parts[2].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
@@ -52,7 +45,7 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
     const at::Tensor keys = slot.cache->keys(slot.layer, slot.span->kv_len);
     const at::Tensor values = slot.cache->values(slot.layer, slot.span->kv_len);
     const at::Tensor y = attention(slot.site, q, keys, values, slot.span->mask);  // [B, H, S, D]
-    return linear(y.transpose(1, 2).contiguous().view({bsz, seqlen, q_size}), w.wo, w.wo_bias);
+    return project(y.transpose(1, 2).contiguous().view({bsz, seqlen, q_size}), w.wo, w.wo_bias);
 }
 
 at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
