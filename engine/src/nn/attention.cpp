@@ -80,17 +80,27 @@ std::string shape_string(const at::Tensor& t) {
     return s + "]";
 }
 
-at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+at::Tensor fold_gqa_decode(const at::Tensor& q, const at::Tensor& k) {
+    const int64_t hq = q.size(1), hkv = k.size(1);
+    if (q.size(2) != 1 || hq == hkv) return q;
+    REEF_CHECK(hq % hkv == 0, "attention: query heads must be a multiple of the KV heads");
+    // SDPA's GQA pairs query head h with KV head h / G, so consecutive query heads share a KV head
+    return q.reshape({q.size(0), hkv, hq / hkv, q.size(3)});  // [B, Hkv, G, D]
+}
+
+at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask) {
+    // A decode mask is [.., 1, Lk]: it broadcasts over the folded query rows unchanged.
+    const at::Tensor q = fold_gqa_decode(q_in, k);
     const bool gqa = q.size(1) != k.size(1);
-    PendingCall call{site, &q, &k};
+    PendingCall call{site, &q_in, &k};  // reported in the model's shapes
     at::Tensor y;
     {
         ScopedObserver observe(call);
         y = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, std::nullopt, gqa);
     }
-    if (!call.seen) BackendRecorder::current().record(site, SdpaBackend::Unknown, q, k);  // no SDPA kernel op seen
-    return y;
+    if (!call.seen) BackendRecorder::current().record(site, SdpaBackend::Unknown, q_in, k);  // no SDPA kernel op seen
+    return q.sizes() == q_in.sizes() ? y : y.reshape({q_in.size(0), q_in.size(1), 1, v.size(3)});  // [B, Hq, 1, Dv]
 }
 
 void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {

@@ -13,11 +13,17 @@
 
 namespace reef {
 
-// q: [B, Hq, Lq, D]; k, v: [B, Hkv, Lk, D] with Hq % Hkv == 0 (GQA is handled by SDPA's
-// enable_gqa, so repeated K/V heads are never materialised); mask: bool, broadcastable to
+// q: [B, Hq, Lq, D]; k, v: [B, Hkv, Lk, D] with Hq % Hkv == 0 (GQA decode is folded, other GQA
+// goes through SDPA's enable_gqa; repeated K/V heads are never materialised by us); mask: bool, broadcastable to
 // [B, Hq, Lq, Lk], true = attend. Scale is 1/sqrt(D). Returns [B, Hq, Lq, D].
 at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask = std::nullopt);
+
+// One decode query with GQA (Lq = 1, Hq = G·Hkv): q [B, Hq, 1, D] -> [B, Hkv, G, D], the G query
+// heads of each KV head laid along the query length, so SDPA attends without repeating K/V heads
+// (the math path would otherwise copy K and V G-fold on every call). The same dot products;
+// attention() runs it and the preflight probes it. Other shapes come back unchanged.
+at::Tensor fold_gqa_decode(const at::Tensor& q, const at::Tensor& k);
 
 // The backend an SDPA kernel op belongs to, from its dispatcher name (what RecordFunction sees,
 // e.g. "aten::_scaled_dot_product_flash_attention_for_cpu" -> Flash); Unknown for other ops.

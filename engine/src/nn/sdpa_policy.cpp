@@ -75,8 +75,9 @@ SdpaBackend probe_backend(const AttentionProbe& p, SdpaPolicy policy_for_message
     CollectWarnings warnings;
     c10::WarningUtils::WarningHandlerGuard guard(&warnings);
     try {
-        const bool gqa = p.q.size(1) != p.k.size(1);
-        const int64_t choice = at::_fused_sdp_choice(p.q, p.k, p.v, p.mask, 0.0, false, std::nullopt, gqa);
+        const at::Tensor q = fold_gqa_decode(p.q, p.k);  // the shapes attention() will run
+        const bool gqa = q.size(1) != p.k.size(1);
+        const int64_t choice = at::_fused_sdp_choice(q, p.k, p.v, p.mask, 0.0, false, std::nullopt, gqa);
         return backend_from_choice(choice);
     } catch (const c10::Error& e) {
         std::string why = warnings.text.empty() ? e.what_without_backtrace() : warnings.text;

@@ -5,5 +5,5 @@ target_sources(reef_engine PRIVATE
   src/nn/llama_ops.cpp
   src/nn/attention.cpp
   src/nn/sdpa_policy.cpp
-  src/nn/gemv_bf16.cpp
+  src/nn/gemv.cpp
 )

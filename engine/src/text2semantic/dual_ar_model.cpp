@@ -4,7 +4,7 @@
 
 #include "check.h"
 #include "checkpoint/verify.h"
-#include "nn/gemv_bf16.h"
+#include "nn/gemv.h"
 #include "text2semantic/model_weights.h"
 #include "text2semantic/rope.h"
 

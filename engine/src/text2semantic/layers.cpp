@@ -1,7 +1,7 @@
 #include "text2semantic/layers.h"
 
 #include "check.h"
-#include "nn/gemv_bf16.h"
+#include "nn/gemv.h"
 #include "nn/attention.h"
 #include "text2semantic/rope.h"
 
