@@ -172,8 +172,16 @@ private Q_SLOTS:
         BenchRequest r;
         r.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::ActivePrefix},
                   BenchArm{CompileMode::Eager, SdpaPolicy::Flash, KvMode::ActivePrefix}};
-        m.setReport(reef_test::makeFakeBenchReport(r));
+        BenchReport report = reef_test::makeFakeBenchReport(r);
+        report.read_bandwidth_gbps = 25.0;
+        report.arms[1].bytes_per_frame = 2000000000;
+        report.arms[1].roofline_frames_per_s = 12.5;
+        report.arms[1].roofline_fraction = 0.83;
+        m.setReport(report);
         QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.data(m.index(1, BenchTableModel::Roofline)).toString(), QStringLiteral("83%"));
+        QVERIFY(m.data(m.index(1, BenchTableModel::Roofline), Qt::ToolTipRole).toString().contains(QStringLiteral("25.0 GB/s")));
+        QCOMPARE(m.data(m.index(0, BenchTableModel::Roofline)).toString(), QStringLiteral("—"));  // not measured
         QVERIFY(m.data(m.index(0, BenchTableModel::Arm)).toString().contains(QStringLiteral("reference")));
         QCOMPARE(m.data(m.index(1, BenchTableModel::WarmFps), BenchTableModel::ValueRole).toDouble(), 23.0);
         QVERIFY(m.data(m.index(2, BenchTableModel::Status)).toString().contains(QStringLiteral("CUDA")));

@@ -33,6 +33,7 @@ int BenchTableModel::columnCount(const QModelIndex& parent) const { return paren
 QVariant BenchTableModel::value(const ArmResult& a, int column) const {
     switch (column) {
     case WarmFps: return a.warm_frames_per_s;
+    case Roofline: return a.roofline_fraction;
     case ColdMs: return a.cold_first_frame_ms;
     case FirstAudioMs: return a.time_to_first_audio_ms;
     case PeakMemory: return qlonglong(peakMemoryBytes(a.memory));
@@ -52,6 +53,8 @@ QVariant BenchTableModel::display(const ArmResult& a, int row, int column) const
     case Arm: return qs(a.arm.name()) + (isReference ? tr(" (reference)") : QString());
     case Status: return a.ran ? tr("ran") : tr("skipped: %1").arg(qs(a.error));
     case WarmFps: return QString::number(a.warm_frames_per_s, 'f', 1);
+    case Roofline:
+        return a.roofline_fraction > 0 ? QStringLiteral("%1%").arg(a.roofline_fraction * 100.0, 0, 'f', 0) : QStringLiteral("—");
     case ColdMs: return QString::number(a.cold_first_frame_ms, 'f', 0);
     case FirstAudioMs: return QString::number(a.time_to_first_audio_ms, 'f', 0);
     case PeakMemory: return formatBytes(peakMemoryBytes(a.memory));
@@ -77,6 +80,12 @@ QVariant BenchTableModel::data(const QModelIndex& index, int role) const {
         return value(a, index.column());
     if (role == Qt::ToolTipRole && index.column() == Status && !a.ran)
         return qs(a.error);
+    if (role == Qt::ToolTipRole && index.column() == Roofline && a.roofline_frames_per_s > 0)
+        return tr("%1 of the %2 frames/s that memory bandwidth allows (%3 GB/s ÷ %4 MB per frame)")
+            .arg(QString::number(a.roofline_fraction * 100.0, 'f', 1) + QLatin1Char('%'))
+            .arg(a.roofline_frames_per_s, 0, 'f', 1)
+            .arg(m_report.read_bandwidth_gbps, 0, 'f', 1)
+            .arg(double(a.bytes_per_frame) / 1e6, 0, 'f', 0);
     if (role == Qt::ToolTipRole && index.column() == Backends)   // the column may be elided
         return backendsSummary(a.backends).replace(QStringLiteral(", "), QStringLiteral("\n"));
     return {};
@@ -89,6 +98,7 @@ QVariant BenchTableModel::headerData(int section, Qt::Orientation orientation, i
     case Arm: return tr("arm");
     case Status: return tr("status");
     case WarmFps: return tr("warm frames/s");
+    case Roofline: return tr("% of roofline");
     case ColdMs: return tr("cold first frame (ms)");
     case FirstAudioMs: return tr("first audio (ms)");
     case PeakMemory: return tr("peak memory");

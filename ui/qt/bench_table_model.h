@@ -9,7 +9,7 @@ namespace reef::ui {
 class BenchTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Arm, Play, Status, WarmFps, ColdMs, FirstAudioMs, PeakMemory, Backends, MaxLogitDiff, Agreement, ColumnCount };
+    enum Column { Arm, Play, Status, WarmFps, Roofline, ColdMs, FirstAudioMs, PeakMemory, Backends, MaxLogitDiff, Agreement, ColumnCount };
     static constexpr int ValueRole = Qt::UserRole + 1;   // numeric value of numeric columns
 
     explicit BenchTableModel(QObject* parent = nullptr);
