@@ -1,11 +1,12 @@
 // Streaming decode: chunked output equals the whole-utterance decode (max abs difference below
-// 1e-4) for chunk sizes down to 1 frame, including past the transformer window and the conv
-// context; the window transformer continued through its cache equals one pass.
+// 1e-4) for chunk sizes down to 1 frame, including past the transformer window; every conv carries
+// its left context between chunks; the window transformer continued through its cache equals one pass.
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
 
 #include "check.h"
 #include "codec/codec.h"
+#include "codec/codec_layers.h"
 #include "codec/codec_weights.h"
 
 using namespace reef;
@@ -50,12 +51,34 @@ double max_diff(const at::Tensor& a, const at::Tensor& b) { return (a - b).abs()
 
 }  // namespace
 
-TEST_CASE(context_frames_cover_receptive_field) {
-    const int64_t real = decoder_context_frames(codec_preset("s2-pro"));
-    const int64_t tiny = decoder_context_frames(codec_preset("tiny"));
-    std::printf("decoder context: %lld frames (the same for tiny: %lld)\n", (long long)real, (long long)tiny);
-    CHECK_EQ(real, tiny);  // depends on kernels and strides only
-    CHECK(real >= 8 && real <= 32);
+// Each conv carries its own left context between chunks (ConvStream), so chunks decode every frame
+// once: a causal conv (dilated, grouped) and a causal transposed conv (k = 2s and k = s) fed in
+// chunks equal the whole sequence.
+TEST_CASE(streamed_convs_equal_the_whole_sequence) {
+    c10::InferenceMode guard;
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
+    const auto x = at::randn({1, 6, 29}, gen);
+    const auto w = at::randn({6, 3, 7}, gen), b = at::randn({6}, gen);  // groups 2: [C_out, C_in/2, k]
+    for (int64_t dilation : {1, 3, 9}) {
+        const auto whole = causal_conv1d(x, w, b, 1, dilation, 2);
+        at::Tensor state;
+        std::vector<at::Tensor> parts;
+        for (int64_t s = 0, n = 1; s < 29; s += n, n = n % 5 + 1)
+            parts.push_back(causal_conv1d(x.narrow(2, s, std::min<int64_t>(n, 29 - s)), w, b, 1, dilation, 2, &state));
+        CHECK(max_diff(at::cat(parts, 2), whole) < 1e-5);
+        CHECK_EQ(state.size(2), 6 * dilation);  // k_eff - 1 inputs kept
+    }
+    for (auto [k, stride] : {std::pair<int64_t, int64_t>{8, 4}, {4, 2}, {3, 3}}) {
+        const auto wt = at::randn({6, 5, k}, gen), bt = at::randn({5}, gen);
+        const auto whole = causal_conv_transpose1d(x, wt, bt, stride);
+        at::Tensor state;
+        std::vector<at::Tensor> parts;
+        for (int64_t s = 0, n = 2; s < 29; s += n, n = n % 4 + 1)
+            parts.push_back(causal_conv_transpose1d(x.narrow(2, s, std::min<int64_t>(n, 29 - s)), wt, bt, stride, &state));
+        const auto streamed = at::cat(parts, 2);
+        CHECK_EQ(streamed.size(2), 29 * stride);
+        CHECK(max_diff(streamed, whole) < 1e-5);
+    }
 }
 
 TEST_CASE(window_transformer_cache_equals_one_pass) {
@@ -95,7 +118,7 @@ TEST_CASE(tiny_stream_equals_whole_decode) {
 }
 
 TEST_CASE(small_window_stream_past_window_and_context) {
-    // Window 4 and 60 frames: the KV cache and the conv context are both truncated many times.
+    // Window 4 and 60 frames: the KV cache is truncated many times, the conv states carried 60 times.
     auto config = codec_preset("tiny");
     config.quantizer_module.window_size = 4;
     const auto codec = make_codec(config, 77);

@@ -81,8 +81,8 @@ at::Tensor Codec::codes_to_latent(const at::Tensor& codes, WindowKvCache* cache)
     return m_post->forward(z, cache);
 }
 
-at::Tensor Codec::latent_to_pcm(const at::Tensor& z) const {
-    return run_decoder(quantizer_upsample(m_w, m_config, z));
+at::Tensor Codec::latent_to_pcm(const at::Tensor& z, ConvStream* stream) const {
+    return run_decoder(quantizer_upsample(m_w, m_config, z, stream), stream);
 }
 
 at::Tensor Codec::decode(const at::Tensor& codes) const {
@@ -126,20 +126,20 @@ at::Tensor Codec::run_encoder(const at::Tensor& audio) const {
     return conv_at(m_w, p + std::to_string(n + 2), x);
 }
 
-at::Tensor Codec::run_decoder(const at::Tensor& z) const {
+at::Tensor Codec::run_decoder(const at::Tensor& z, ConvStream* s) const {
     const std::string p = "decoder.model.";
-    auto x = conv_at(m_w, p + "0", z);
+    auto x = conv_at(m_w, p + "0", z, 1, 1, 1, s);
     for (size_t i = 0; i < m_config.decoder_rates.size(); ++i) {
         const std::string b = p + std::to_string(i + 1) + ".block.";
         x = snake_at(m_w, b + "0", x);
-        x = causal_conv_transpose1d(x, m_w(b + "1.conv.weight"), m_w(b + "1.conv.bias"), m_config.decoder_rates[i]);
-        x = residual_unit(m_w, b + "2", x, 1);
-        x = residual_unit(m_w, b + "3", x, 3);
-        x = residual_unit(m_w, b + "4", x, 9);
+        x = conv_transpose_at(m_w, b + "1", x, m_config.decoder_rates[i], s);
+        x = residual_unit(m_w, b + "2", x, 1, s);
+        x = residual_unit(m_w, b + "3", x, 3, s);
+        x = residual_unit(m_w, b + "4", x, 9, s);
     }
     const size_t n = m_config.decoder_rates.size();
     x = snake_at(m_w, p + std::to_string(n + 1), x);
-    x = conv_at(m_w, p + std::to_string(n + 2), x);
+    x = conv_at(m_w, p + std::to_string(n + 2), x, 1, 1, 1, s);
     return at::tanh(x);
 }
 

@@ -47,13 +47,14 @@ public:
     at::Tensor prepare_codes(const at::Tensor& codes) const;
     // [1, N, T] -> codebook projections summed -> post_module -> [1, D, T] (cache: continue a stream).
     at::Tensor codes_to_latent(const at::Tensor& codes, WindowKvCache* cache = nullptr) const;
-    // upsample + decoder: [1, D, T] -> [1, 1, T * frame_length].
-    at::Tensor latent_to_pcm(const at::Tensor& z) const;
+    // upsample + decoder: [1, D, T] -> [1, 1, T * frame_length]; with `stream`, T frames continuing
+    // the chunks decoded through it before (the convs' left context comes from `stream`).
+    at::Tensor latent_to_pcm(const at::Tensor& z, ConvStream* stream = nullptr) const;
 
 private:
     Codec(CodecConfig config, TensorMap fused, at::Device device, at::ScalarType dtype);
     at::Tensor run_encoder(const at::Tensor& audio) const;  // [1, 1, S] -> [1, D, S / hop]
-    at::Tensor run_decoder(const at::Tensor& z) const;      // [1, D, 4T] -> [1, 1, 2048 T]
+    at::Tensor run_decoder(const at::Tensor& z, ConvStream* stream) const;  // [1, D, 4T] -> [1, 1, 2048 T]
 
     CodecConfig m_config;
     CodecWeights m_w;
@@ -76,19 +77,15 @@ public:
     at::Tensor push(const at::Tensor& new_codes);
     // Samples still held back: none (the decoder is causal), so an empty tensor; resets the stream.
     at::Tensor finish();
-    int64_t context_frames() const { return m_context_frames; }
     int64_t frames_pushed() const { return m_frames; }
 
 private:
     const Codec& m_codec;
-    WindowKvCache m_cache;
-    at::Tensor m_context;  // last latent frames after post_module: [1, D, <= context_frames]
-    int64_t m_context_frames = 0;
+    WindowKvCache m_cache;  // post_module's window attention
+    ConvStream m_convs;     // every conv's left context: each frame is decoded once
     int64_t m_frames = 0;
 };
 
-// Left receptive field of upsample + decoder, in latent (code) frames, rounded up, plus one.
-int64_t decoder_context_frames(const CodecConfig& config);
 
 // Writes <dir>/codec.pth (real key names; weight norm stored as the real file does:
 // parametrizations original0/1 for the causal convs, weight_g/weight_v for the VQ projections)

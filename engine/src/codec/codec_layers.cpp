@@ -18,9 +18,19 @@ at::Tensor snake(const at::Tensor& x, const at::Tensor& alpha) {
 }
 
 at::Tensor causal_conv1d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, int64_t stride,
-                         int64_t dilation, int64_t groups) {
+                         int64_t dilation, int64_t groups, at::Tensor* state) {
     // x: [B, C_in, L] -> [B, C_out, ceil(L / stride)]
     const int64_t k_eff = (weight.size(2) - 1) * dilation + 1;
+    if (state) {
+        // [state | x]: the k_eff − 1 inputs before this chunk (zeros at the start, as the pad is)
+        REEF_CHECK(stride == 1, "streaming causal conv needs stride 1");
+        const int64_t ctx = k_eff - 1;
+        if (!state->defined()) *state = at::zeros({x.size(0), x.size(1), ctx}, x.options());
+        const at::Tensor joined = ctx > 0 ? at::cat({*state, x}, -1) : x;
+        if (ctx > 0) *state = joined.narrow(-1, joined.size(-1) - ctx, ctx).contiguous();
+        const std::vector<int64_t> one{1}, zero{0}, dil{dilation};
+        return at::conv1d(joined, weight, bias, one, zero, dil, groups);
+    }
     const int64_t pad = k_eff - stride;
     const int64_t length = x.size(-1);
     // get_extra_padding_for_conv1d, in the same float arithmetic as fish-speech.
@@ -34,35 +44,55 @@ at::Tensor causal_conv1d(const at::Tensor& x, const at::Tensor& weight, const at
 }
 
 at::Tensor causal_conv_transpose1d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
-                                   int64_t stride) {
+                                   int64_t stride, at::Tensor* state) {
     // x: [B, C_in, L] -> full [B, C_out, (L-1)*s + k] -> trim (k - s) on the right -> [B, C_out, L*s]
     const int64_t k = weight.size(2);
     const std::vector<int64_t> st{stride}, zero{0}, one{1};
+    if (state) {
+        // Without bias, so the overlap of two chunks holds the bias once; the trimmed tail of the
+        // previous chunk belongs to this chunk's first k − s samples.
+        REEF_CHECK(k >= stride, "streaming transposed conv needs kernel >= stride");
+        at::Tensor y = at::conv_transpose1d(x, weight, {}, st, zero, zero, 1, one);  // [B, C_out, (L-1)s + k]
+        const int64_t out = x.size(-1) * stride, overlap = k - stride;
+        if (overlap > 0 && state->defined()) y.narrow(-1, 0, overlap).add_(*state);
+        if (overlap > 0) *state = y.narrow(-1, out, overlap).clone();
+        y = y.narrow(-1, 0, out);
+        return bias.defined() ? y + bias.view({1, -1, 1}) : y.contiguous();
+    }
     const auto y = at::conv_transpose1d(x, weight, bias, st, zero, zero, 1, one);
     return y.narrow(-1, 0, y.size(-1) - (k - stride)).contiguous();
 }
 
 at::Tensor conv_at(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t stride,
-                   int64_t dilation, int64_t groups) {
-    return causal_conv1d(x, w(prefix + ".conv.weight"), w(prefix + ".conv.bias"), stride, dilation, groups);
+                   int64_t dilation, int64_t groups, ConvStream* stream) {
+    return causal_conv1d(x, w(prefix + ".conv.weight"), w(prefix + ".conv.bias"), stride, dilation, groups,
+                         stream ? &(*stream)[prefix] : nullptr);
+}
+
+at::Tensor conv_transpose_at(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t stride,
+                             ConvStream* stream) {
+    return causal_conv_transpose1d(x, w(prefix + ".conv.weight"), w(prefix + ".conv.bias"), stride,
+                                   stream ? &(*stream)[prefix] : nullptr);
 }
 
 at::Tensor snake_at(const CodecWeights& w, const std::string& prefix, const at::Tensor& x) {
     return snake(x, w(prefix + ".alpha"));
 }
 
-at::Tensor residual_unit(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t dilation) {
+at::Tensor residual_unit(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t dilation,
+                         ConvStream* stream) {
     const std::string b = prefix + ".block.";
     auto y = snake_at(w, b + "0", x);
-    y = conv_at(w, b + "1", y, 1, dilation);
+    y = conv_at(w, b + "1", y, 1, dilation, 1, stream);
     y = snake_at(w, b + "2", y);
-    y = conv_at(w, b + "3", y);
+    y = conv_at(w, b + "3", y, 1, 1, 1, stream);
     return x + y;  // causal padding keeps the lengths equal: no crop
 }
 
-at::Tensor convnext_block(const CodecWeights& w, const std::string& prefix, const at::Tensor& x) {
+at::Tensor convnext_block(const CodecWeights& w, const std::string& prefix, const at::Tensor& x,
+                          ConvStream* stream) {
     const int64_t dim = x.size(1);
-    auto y = conv_at(w, prefix + ".dwconv", x, 1, 1, dim);  // depthwise
+    auto y = conv_at(w, prefix + ".dwconv", x, 1, 1, dim, stream);  // depthwise
     y = y.permute({0, 2, 1});                                // [B, C, L] -> [B, L, C]
     y = at::layer_norm(y, {dim}, w(prefix + ".norm.weight"), w(prefix + ".norm.bias"), 1e-6);
     y = at::linear(y, w(prefix + ".pwconv1.weight"), w(prefix + ".pwconv1.bias"));

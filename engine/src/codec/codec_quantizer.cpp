@@ -79,14 +79,15 @@ at::Tensor quantizer_downsample(const CodecWeights& w, const CodecConfig& config
     return x;
 }
 
-at::Tensor quantizer_upsample(const CodecWeights& w, const CodecConfig& config, const at::Tensor& z) {
+at::Tensor quantizer_upsample(const CodecWeights& w, const CodecConfig& config, const at::Tensor& z,
+                              ConvStream* stream) {
     auto x = z;
     const size_t n = config.downsample_factor.size();
     for (size_t i = 0; i < n; ++i) {
         const std::string p = "quantizer.upsample." + std::to_string(i);
         const int64_t f = config.downsample_factor[n - 1 - i];
-        x = causal_conv_transpose1d(x, w(p + ".0.conv.weight"), w(p + ".0.conv.bias"), f);
-        x = convnext_block(w, p + ".1", x);
+        x = conv_transpose_at(w, p + ".0", x, f, stream);
+        x = convnext_block(w, p + ".1", x, stream);
     }
     return x;
 }

@@ -19,6 +19,7 @@ at::Tensor quantizer_to_codes(const CodecWeights& w, const CodecConfig& config, 
 // 2 x [causal conv k=s=f, ConvNeXt]: [B, D, L] -> [B, D, L/4].
 at::Tensor quantizer_downsample(const CodecWeights& w, const CodecConfig& config, const at::Tensor& z);
 // 2 x [causal transposed conv k=s=f, ConvNeXt]: [B, D, T] -> [B, D, 4T].
-at::Tensor quantizer_upsample(const CodecWeights& w, const CodecConfig& config, const at::Tensor& z);
+at::Tensor quantizer_upsample(const CodecWeights& w, const CodecConfig& config, const at::Tensor& z,
+                              ConvStream* stream = nullptr);
 
 }  // namespace reef
