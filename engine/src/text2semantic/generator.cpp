@@ -64,6 +64,25 @@ at::Tensor decode_frame(DecodeContext& ctx, const ForwardResult& res, const RasW
     return at::cat(column);
 }
 
+// The raw slow logits over the whole vocabulary, also where the head is row-restricted. [1, 1, V]
+at::Tensor all_logits(const DecodeContext& ctx, const ForwardResult& res) {
+    return ctx.head.defined() ? ctx.model->vocab_logits(res) : res.logits;
+}
+
+// The decode-frame window of this decoding era (S1: repetition penalty, S2: RAS), or null.
+const RasWindow* ras_of(const DecodeContext& ctx, const StaticDecodeState& s) { return ctx.s1 ? nullptr : &s.ras; }
+const RepetitionWindow* rep_of(const DecodeContext& ctx, const StaticDecodeState& s) {
+    return ctx.s1 ? &s.rep : nullptr;
+}
+
+// A decoded column [N+1] enters the era's window (S1: every row, S2: the main token).
+void accept_column(const DecodeContext& ctx, StaticDecodeState& s, const at::Tensor& column) {
+    if (ctx.s1)
+        s.rep.accept(column);
+    else
+        s.ras.accept(column.narrow(0, 0, 1));
+}
+
 std::vector<int64_t> to_host(const at::Tensor& column) {
     const at::Tensor c = column.to(at::kCPU).contiguous();
     return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
@@ -72,6 +91,9 @@ std::vector<int64_t> to_host(const at::Tensor& column) {
 }  // namespace
 
 void Text2SemanticCaches::prepare_head(const DualArModel& model, const TokenIds& ids) {
+    if (head.defined() && head.device() == model.device() && head_for.semantic_begin == ids.semantic_begin &&
+        head_for.semantic_end == ids.semantic_end && head_for.im_end == ids.im_end)
+        return;
     std::vector<int64_t> rows;
     const int64_t vocab = model.config().vocab_size;
     const bool im_end_apart = ids.im_end >= 0 && ids.im_end < vocab &&
@@ -79,10 +101,9 @@ void Text2SemanticCaches::prepare_head(const DualArModel& model, const TokenIds&
     if (im_end_apart && ids.im_end < ids.semantic_begin) rows.push_back(ids.im_end);
     for (int64_t id = ids.semantic_begin; id <= ids.semantic_end; ++id) rows.push_back(id);
     if (im_end_apart && ids.im_end > ids.semantic_end) rows.push_back(ids.im_end);
-    const at::Tensor wanted = at::tensor(rows, at::TensorOptions().dtype(at::kLong));
-    if (head_ids.defined() && head_ids.device() == model.device() && at::equal(head_ids.cpu(), wanted)) return;
-    head_ids = wanted.to(model.device());
+    head_ids = at::tensor(rows, at::TensorOptions().dtype(at::kLong)).to(model.device());
     head = model.head_rows(head_ids);
+    head_for = ids;
 }
 
 void Text2SemanticCaches::prepare(const DualArModel& model, int64_t capacity) {
@@ -96,10 +117,7 @@ void Text2SemanticCaches::prepare(const DualArModel& model, int64_t capacity) {
 at::Tensor decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, const RasWindow* ras,
                             const RepetitionWindow* rep, at::Tensor* captured) {
     const ForwardResult res = ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode, ctx.head);
-    if (captured) {
-        const at::Tensor all = ctx.head.defined() ? ctx.model->vocab_logits(res) : res.logits;  // all V rows
-        *captured = all.reshape({-1}).to(at::kFloat).cpu().clone();
-    }
+    if (captured) *captured = all_logits(ctx, res).reshape({-1}).to(at::kFloat).cpu().clone();
     return decode_frame(ctx, res, ras, rep);
 }
 
@@ -114,12 +132,9 @@ StaticDecodeState::StaticDecodeState(const DualArModel& model, const std::vector
 
 void decode_one_token_static(DecodeContext& ctx, StaticDecodeState& s, int64_t kv_len) {
     const ForwardResult res = ctx.model->forward_generate_at(s.cur, s.input_pos, kv_len, ctx.caches->slow, ctx.head);
-    if (s.keep_logits) s.logits.copy_((ctx.head.defined() ? ctx.model->vocab_logits(res) : res.logits).reshape({-1}));
-    const at::Tensor column = decode_frame(ctx, res, ctx.s1 ? nullptr : &s.ras, ctx.s1 ? &s.rep : nullptr);
-    if (ctx.s1)
-        s.rep.accept(column);
-    else
-        s.ras.accept(column.narrow(0, 0, 1));
+    if (s.keep_logits) s.logits.copy_(all_logits(ctx, res).reshape({-1}));
+    const at::Tensor column = decode_frame(ctx, res, ras_of(ctx, s), rep_of(ctx, s));
+    accept_column(ctx, s, column);
     s.cur.view({-1}).copy_(column);
     s.input_pos.add_(1);
 }
@@ -128,7 +143,8 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
                      int64_t num_new_tokens, const GenerateOptions& opts, std::vector<std::vector<int64_t>>& columns,
                      GenerateStats& stats) {
     const int64_t n_rows = ctx.model->config().num_codebooks + 1;
-    const bool keep_logits = int(columns.size()) < opts.capture_logits_frames;
+    // The static step copies its logits into the state; the eager step captures them directly.
+    const bool keep_logits = opts.static_steps && int(columns.size()) < opts.capture_logits_frames;
     StaticDecodeState state(*ctx.model, first, input_pos, keep_logits);  // also the eager path's windows
     at::Tensor cur = state.cur;
     for (int64_t i = 0; i < num_new_tokens; ++i) {
@@ -145,12 +161,9 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
             cur = state.cur.view({-1});
             if (capture) logits = state.logits.cpu().clone();
         } else {
-            cur = decode_one_token(ctx, cur.view({1, n_rows, 1}), input_pos, ctx.s1 ? nullptr : &state.ras,
-                                   ctx.s1 ? &state.rep : nullptr, capture ? &logits : nullptr);
-            if (ctx.s1)
-                state.rep.accept(cur);
-            else
-                state.ras.accept(cur.narrow(0, 0, 1));
+            cur = decode_one_token(ctx, cur.view({1, n_rows, 1}), input_pos, ras_of(ctx, state), rep_of(ctx, state),
+                                   capture ? &logits : nullptr);
+            accept_column(ctx, state, cur);
         }
         const std::vector<int64_t> column = to_host(cur);  // the frame's one device->host read
         if (capture) stats.captured_logits.push_back(logits);

@@ -26,6 +26,7 @@ struct Text2SemanticCaches {
     // S2 decoding can only sample the semantic ids and <|im_end|>: the output head's rows for
     // those ids ([R, C]) and the ids themselves ([R] int64, ascending), built once per model.
     at::Tensor head, head_ids;
+    TokenIds head_for;  // the ids `head` was built for
     // Allocates on first use, grows the slow cache (copy) when `capacity` rows are needed.
     void prepare(const DualArModel& model, int64_t capacity);
     void prepare_head(const DualArModel& model, const TokenIds& ids);
