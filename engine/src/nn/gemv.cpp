@@ -17,11 +17,13 @@
 namespace reef {
 namespace {
 
-#ifdef REEF_GEMV_X86
-#define REEF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
-#define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+constexpr int64_t kStep = 32;  // bf16 weights per 64-byte step: K must be a multiple of it
 
-REEF_AVX512 inline float lane_sum(__m512 acc) {
+#ifdef REEF_GEMV_X86
+#define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+using bf16 = c10::BFloat16;
+
+REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
     alignas(64) float lanes[16];
     _mm512_store_ps(lanes, acc);
     float v = 0;
@@ -29,60 +31,40 @@ REEF_AVX512 inline float lane_sum(__m512 acc) {
     return v;
 }
 
-inline void store(float v, c10::BFloat16* y, int64_t r, const c10::BFloat16* b) {
-    y[r] = c10::BFloat16(b ? v + float(b[r]) : v);  // round to nearest even, once
+inline void store(float v, bf16* y, int64_t r, const bf16* b) {
+    y[r] = bf16(b ? v + float(b[r]) : v);  // round to nearest even, once
 }
 
-// The multiply-accumulate of one 64-byte step: 32 bf16 weights against x. (An fp32 step with FMA
+// acc += 32 bf16 weights · 32 bf16 inputs, in pairs, accumulated in fp32. (An fp32 kernel with FMA
 // measured no faster than libtorch's fp32 linear here, so fp32 stays with libtorch.)
-struct Bf16Step {
-    using T = c10::BFloat16;
-    static constexpr int64_t kPerStep = 32;
-    REEF_AVX512_BF16 static __m512 mac(__m512 acc, const T* w, const T* x) {
-        return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512(w), (__m512bh)_mm512_loadu_si512(x));
-    }
-};
+REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const bf16* w, const bf16* x) {
+    return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512(w), (__m512bh)_mm512_loadu_si512(x));
+}
 
 // Rows r0..r1 of y = W·x (+ b). Four rows at a time keep four independent streams in flight while
 // the next four are prefetched; every row is read once, front to back.
-template <class Step>
-REEF_AVX512_BF16 void gemv_rows(const typename Step::T* w, const typename Step::T* x, const typename Step::T* b,
-                                int64_t k, int64_t r0, int64_t r1, typename Step::T* y) {
-    constexpr int64_t n = Step::kPerStep;
+REEF_AVX512_BF16 void gemv_rows(const bf16* w, const bf16* x, const bf16* b, int64_t k, int64_t r0, int64_t r1,
+                                bf16* y) {
     int64_t r = r0;
     for (; r + 4 <= r1; r += 4) {
-        const auto* w0 = w + r * k;
+        const bf16* w0 = w + r * k;
         __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps(), a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-        for (int64_t i = 0; i < k; i += n) {
+        for (int64_t i = 0; i < k; i += kStep) {
             for (int64_t ahead = 4; ahead < 8; ++ahead)  // the next four rows (a prefetch past the end is harmless)
                 _mm_prefetch(reinterpret_cast<const char*>(w0 + ahead * k + i), _MM_HINT_T0);
-            a0 = Step::mac(a0, w0 + i, x + i);
-            a1 = Step::mac(a1, w0 + k + i, x + i);
-            a2 = Step::mac(a2, w0 + 2 * k + i, x + i);
-            a3 = Step::mac(a3, w0 + 3 * k + i, x + i);
+            a0 = mac(a0, w0 + i, x + i);
+            a1 = mac(a1, w0 + k + i, x + i);
+            a2 = mac(a2, w0 + 2 * k + i, x + i);
+            a3 = mac(a3, w0 + 3 * k + i, x + i);
         }
         store(lane_sum(a0), y, r, b), store(lane_sum(a1), y, r + 1, b);
         store(lane_sum(a2), y, r + 2, b), store(lane_sum(a3), y, r + 3, b);
     }
     for (; r < r1; ++r) {
         __m512 a = _mm512_setzero_ps();
-        for (int64_t i = 0; i < k; i += n) a = Step::mac(a, w + r * k + i, x + i);
+        for (int64_t i = 0; i < k; i += kStep) a = mac(a, w + r * k + i, x + i);
         store(lane_sum(a), y, r, b);
     }
-}
-
-template <class Step>
-void run(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b, at::Tensor& y) {
-    using T = typename Step::T;
-    const int64_t n = w.size(0), k = w.size(1);
-    const T* wp = w.data_ptr<T>();
-    const T* xp = x.data_ptr<T>();
-    const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
-    T* yp = y.data_ptr<T>();
-    // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's own
-    // OpenMP workers: the threads its other ops use, so nothing else competes for the cores. This
-    // file is built with OpenMP for that (engine/CMakeLists.txt); without it the loop runs serially.
-    at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { gemv_rows<Step>(wp, xp, bp, k, r0, r1, yp); });
 }
 #endif
 
@@ -100,8 +82,6 @@ CpuFeatures detect_cpu() {
 #endif
     return f;
 }
-
-constexpr int64_t kStep = 32;  // bf16 weights per 64-byte step
 
 }  // namespace
 
@@ -130,7 +110,14 @@ at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b
     out_sizes.back() = n;
     at::Tensor y = at::empty(out_sizes, x.options());
 #ifdef REEF_GEMV_X86
-    run<Bf16Step>(x, w, bias, y);
+    const bf16* wp = w.data_ptr<bf16>();
+    const bf16* xp = x.data_ptr<bf16>();
+    const bf16* bp = bias.defined() ? bias.data_ptr<bf16>() : nullptr;
+    bf16* yp = y.data_ptr<bf16>();
+    // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's own
+    // OpenMP workers: the threads its other ops use, so nothing else competes for the cores. This
+    // file is built with OpenMP for that (engine/CMakeLists.txt); without it the loop runs serially.
+    at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { gemv_rows(wp, xp, bp, k, r0, r1, yp); });
 #endif
     return y;
 }
