@@ -1,6 +1,7 @@
 // reef: the desktop app. Wires the engine, the Qt glue and the widgets; nothing else.
 #include <QApplication>
 #include <QDir>
+#include <QIcon>
 #include <QPixmap>
 #include <QPlainTextEdit>
 #include <QScreen>
@@ -31,6 +32,10 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Reef"));
     QApplication::setOrganizationName(QStringLiteral("Reef"));
     QApplication::setApplicationVersion(QStringLiteral(REEF_VERSION));
+    // The installed desktop entry and icon share this id (packaging/): it lets Wayland compositors
+    // and docks match the window to the menu entry, and the icon theme find the installed icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.reefstudio.Reef"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.reefstudio.Reef")));
 
     const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dataDir);
