@@ -80,4 +80,21 @@ std::string format_versions() {
     return s.str();
 }
 
+namespace {
+std::string g_command_line;
+}
+
+void record_command_line(int argc, char** argv) {
+    g_command_line.clear();
+    for (int i = 0; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool plain = !a.empty() && a.find_first_of(" \t\n'\"$`\\|&;<>()*?[]{}~#!") == std::string::npos;
+        std::string q = "'";
+        for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        g_command_line += (i ? " " : "") + (plain ? a : q + "'");
+    }
+}
+
+const std::string& typed_command_line() { return g_command_line; }
+
 }  // namespace reef::cli

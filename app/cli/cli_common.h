@@ -36,4 +36,9 @@ struct SamplingFlags {
 
 std::string format_versions();
 
+// The command line as the user typed it, shell-quoted (for reports that must name the exact
+// command); cli_main.cpp records it before parsing.
+void record_command_line(int argc, char** argv);
+const std::string& typed_command_line();
+
 }  // namespace reef::cli

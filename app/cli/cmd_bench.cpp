@@ -17,7 +17,7 @@ struct BenchOptions {
     EngineFlags engine;
     std::string arms = "eager:math,eager:flash,eager:auto,eager:fish-speech";
     std::string reference;
-    std::string json, md, csv, wav_dir, profile;
+    std::string json, md, csv, wav_dir, profile, pr_report, contexts, sweep_csv;
     BenchRequest req;
 };
 
@@ -31,6 +31,8 @@ std::vector<BenchArm> parse_arms(const std::string& list) {
     if (arms.empty()) fail("--arms lists no arm");
     return arms;
 }
+
+
 
 void write_arm_wavs(const BenchReport& report, const std::string& dir) {
 #ifdef REEF_HAVE_AUDIO
@@ -81,6 +83,14 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--md", o->md, "write the Markdown report");
     cmd->add_option("--csv", o->csv, "write the CSV report");
     cmd->add_option("--wav-dir", o->wav_dir, "write one WAV per arm here");
+    cmd->add_option("--context", o->contexts,
+                    "context sweep: prefix lengths in tokens, e.g. 128,512,2048,8192 (a real prompt of about each length "
+                    "is prefilled, then --frames frames decoded per arm)");
+    cmd->add_option("--sweep-repeats", o->req.sweep_repeats, "repeats per arm and context length")->capture_default_str();
+    cmd->add_option("--sweep-csv", o->sweep_csv, "write the context sweep as CSV (one row per arm x length)");
+    cmd->add_option("--pr-report", o->pr_report,
+                    "write the Markdown report for fish-speech PR #1337 (hardware, software, command, tables, quality, "
+                    "WAV links, confirmations)");
     cmd->add_option("--profile", o->profile,
                     "run each arm once more under libtorch's profiler and write its ops by self time here (Markdown)");
     cmd->callback([o] {
@@ -93,6 +103,8 @@ void register_bench(CLI::App& app) {
         req.cpu_threads = c.cpu_threads;
         req.arms = parse_arms(o->arms);
         req.profile = !o->profile.empty();
+        if (!o->contexts.empty()) req.contexts = unwrap(parse_context_list(o->contexts));
+        if (!o->sweep_csv.empty() && req.contexts.empty()) fail("--sweep-csv needs --context");
         if (!o->reference.empty()) {
             const BenchArm ref = unwrap(parse_bench_arm(o->reference));
             req.reference_arm = -1;
@@ -113,6 +125,23 @@ void register_bench(CLI::App& app) {
             std::cerr << "wrote " << path << "\n";
         }
         if (!o->wav_dir.empty()) write_arm_wavs(report, o->wav_dir);
+        if (!o->sweep_csv.empty()) {
+            auto st = write_text_file_atomic(o->sweep_csv, bench_sweep_csv(report));
+            if (!st) fail(st.error());
+            std::cerr << "wrote " << o->sweep_csv << "\n";
+        }
+        if (!o->pr_report.empty()) {
+            PrReportOptions pr;
+            pr.command = typed_command_line();
+            if (!o->wav_dir.empty()) {  // links relative to the report's own folder
+                namespace fs = std::filesystem;
+                const fs::path base = fs::absolute(o->pr_report).parent_path();
+                pr.wav_dir = fs::absolute(o->wav_dir).lexically_relative(base).generic_string();
+            }
+            auto st = write_bench_pr_report(report, pr, o->pr_report);
+            if (!st) fail(st.error());
+            std::cerr << "wrote " << o->pr_report << "\n";
+        }
         if (!o->profile.empty()) {
             std::string text = "# Op profile: " + report.model_name + ", " + report.precision + ", " + report.device_name +
                                ", " + std::to_string(report.cpu_threads) + " threads, libtorch " +

@@ -32,7 +32,8 @@ for so in libtorch_cpu.so libc10.so; do
   grep -q "$so => $p/bin/../lib/reef/$so" <<<"$deps" || fail "$so not loaded from the prefix"
 done
 # 3. it runs from there: versions, a demo model, speech
-"$p/bin/reef-cli" --version | grep -q "^Reef " || fail "reef-cli --version"
+version=$("$p/bin/reef-cli" --version)
+grep -q "^Reef " <<<"$version" || fail "reef-cli --version"
 "$p/bin/reef-cli" demo-model "$work/demo" --preset tiny >/dev/null
 "$p/bin/reef-cli" synth -m "$work/demo" -t "Installed." -o "$work/out.wav" --max-new-frames 16 >/dev/null
 [[ $(head -c 4 "$work/out.wav") == RIFF && $(stat -c %s "$work/out.wav") -gt 4096 ]] || fail "no WAV from the installed reef-cli"

@@ -54,6 +54,35 @@ bool exportBenchReportBySuffix(const BenchReport& report, const QString& path, Q
     return false;
 }
 
+bool exportPrReport(const BenchReport& report, const QString& path, QString* error) {
+    const QFileInfo info(path);
+    const QString wavDirName = info.completeBaseName() + QStringLiteral("-wavs");
+    const QString wavDir = info.dir().filePath(wavDirName);
+    bool anyAudio = false;
+    for (const ArmResult& a : report.arms)
+        anyAudio = anyAudio || (a.ran && !a.audio.empty());
+    if (anyAudio && !QDir().mkpath(wavDir)) {
+        if (error)
+            *error = QStringLiteral("cannot create %1").arg(wavDir);
+        return false;
+    }
+    for (const ArmResult& a : report.arms) {
+        if (!a.ran || a.audio.empty())
+            continue;
+        QString name = QString::fromStdString(a.arm.name());
+        name.replace(QLatin1Char(':'), QLatin1Char('_'));   // the same file names reef-cli bench --wav-dir writes
+        if (!exportWav(QDir(wavDir).filePath(name + QStringLiteral(".wav")), a.audio,
+                       QStringLiteral("Reef bench ") + QString::fromStdString(a.arm.name()), QStringLiteral("Reef"), error))
+            return false;
+    }
+    PrReportOptions options;
+    options.wav_dir = anyAudio ? wavDirName.toStdString() : std::string();
+    const Status s = write_bench_pr_report(report, options, path.toStdString());
+    if (!s.ok() && error)
+        *error = errorText(s.error());
+    return s.ok();
+}
+
 QString ensureDemoModel(const QString& dataDir, QString* error) {
     const QString dir = QDir(dataDir).filePath(QStringLiteral("demo-tiny"));
     // write_demo_model renames a finished temp folder into place, so an existing folder is complete.

@@ -18,6 +18,10 @@ bool exportBenchReport(const BenchReport& report, const QString& path, ReportFor
 // Picks the format from the suffix (.json, .md, .csv); false for any other suffix.
 bool exportBenchReportBySuffix(const BenchReport& report, const QString& path, QString* error);
 
+// The fish-speech PR #1337 report (reef/bench_report.h) at path, with each arm's WAV written into
+// "<report name>-wavs/" beside it and linked from the report; false with *error on the first failure.
+bool exportPrReport(const BenchReport& report, const QString& path, QString* error);
+
 // The demo model folder under dataDir ("demo-tiny"); writes it (random weights) when missing.
 // Returns the folder, or empty with *error set.
 QString ensureDemoModel(const QString& dataDir, QString* error);

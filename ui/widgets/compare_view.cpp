@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -134,11 +135,17 @@ QWidget* CompareView::createArmPicker() {
     m_repeats->setRange(1, 20);
     m_repeats->setValue(3);
     m_repeats->setPrefix(tr("repeats "));
+    m_contexts = new QLineEdit;
+    m_contexts->setObjectName(QStringLiteral("benchContexts"));
+    m_contexts->setPlaceholderText(tr("context sweep, e.g. 128,512,2048"));
+    m_contexts->setToolTip(tr("Prompt lengths in tokens. For each, every arm decodes after a real prompt of about that "
+                              "length; the chart on the right draws frames/s against it. Empty = no sweep."));
+    m_contexts->setAccessibleName(tr("Context sweep lengths"));
     m_run = new QPushButton(tr("Run"));
     m_run->setObjectName(QStringLiteral("benchRunButton"));
     m_stop = new QPushButton(tr("Stop"));
     m_export = new QPushButton(tr("Export report…"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_frames, m_repeats, m_run, m_stop, m_export})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_frames, m_repeats, m_contexts, m_run, m_stop, m_export})
         run->addWidget(w);
     run->addStretch(1);
     h->addLayout(run);
@@ -154,7 +161,8 @@ QWidget* CompareView::createCharts() {
     h->setContentsMargins(0, 0, 0, 0);
     m_fpsChart = new QChart;
     m_latencyChart = new QChart;
-    for (QChart* c : {m_fpsChart, m_latencyChart}) {
+    m_sweepChart = new QChart;
+    for (QChart* c : {m_fpsChart, m_latencyChart, m_sweepChart}) {
         auto* view = new QChartView(c);
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumHeight(200);
@@ -162,6 +170,7 @@ QWidget* CompareView::createCharts() {
     }
     m_fpsChart->setTitle(tr("warm frames/s (higher is better)"));
     m_latencyChart->setTitle(tr("time to first audio, ms (lower is better)"));
+    m_sweepChart->setTitle(tr("context sweep: set lengths and run"));
     return m_charts;
 }
 
@@ -185,6 +194,9 @@ BenchRequest CompareView::makeRequest() const {
     r.seed = m_settings.sampling().seed;
     r.frames = m_frames->value();
     r.repeats = m_repeats->value();
+    if (!m_contexts->text().trimmed().isEmpty())
+        if (auto c = parse_context_list(m_contexts->text().toStdString()))
+            r.contexts = *c;
     return r;
 }
 
@@ -194,6 +206,11 @@ void CompareView::run() {
         m_status->setText(tr("Check at least one compile mode, one SDPA policy and one KV mode."));
         return;
     }
+    if (!m_contexts->text().trimmed().isEmpty())
+        if (auto c = parse_context_list(m_contexts->text().toStdString()); !c) {
+            m_status->setText(QString::fromStdString(c.error().message));
+            return;
+        }
     m_status->setText(tr("Running %n arm(s)…", nullptr, int(r.arms.size())));
     m_engine.runBench(r);
     updateButtons();
@@ -237,6 +254,61 @@ void CompareView::rebuildCharts() {
     const BenchReport& r = m_model->report();
     fillBarChart(m_fpsChart, tr("warm frames/s (higher is better)"), r, &ArmResult::warm_frames_per_s);
     fillBarChart(m_latencyChart, tr("time to first audio, ms (lower is better)"), r, &ArmResult::time_to_first_audio_ms);
+    rebuildSweepChart();
+}
+
+void CompareView::rebuildSweepChart() {
+    m_sweepChart->removeAllSeries();
+    for (QAbstractAxis* a : m_sweepChart->axes())
+        m_sweepChart->removeAxis(a);
+    const BenchReport& r = m_model->report();
+    if (r.sweep.empty()) {
+        m_sweepChart->setTitle(tr("context sweep: set lengths and run"));
+        return;
+    }
+    m_sweepChart->setTitle(tr("warm frames/s against prompt tokens"));
+    // Prompt lengths span decades (128 … 32768): a log-scaled x keeps the short ones readable.
+    auto* x = new QLogValueAxis;
+    x->setBase(2);
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setTitleText(tr("prompt tokens"));
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("frames/s"));
+    m_sweepChart->addAxis(x, Qt::AlignBottom);
+    m_sweepChart->addAxis(y, Qt::AlignLeft);
+    double lo = 1e18, hi = 1, top = 1;
+    for (const auto& [name, points] : sweepLines()) {
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->setPointsVisible(true);
+        for (const QPointF& p : points) {
+            line->append(p);
+            lo = std::min(lo, p.x());
+            hi = std::max(hi, p.x());
+            top = std::max(top, p.y());
+        }
+        m_sweepChart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+    x->setRange(std::max(1.0, lo / 1.5), hi * 1.5);
+    y->setRange(0, top * 1.15);
+    m_sweepChart->legend()->setVisible(true);
+    m_sweepChart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+std::vector<std::pair<QString, std::vector<QPointF>>> CompareView::sweepLines() const {
+    const BenchReport& r = m_model->report();
+    std::vector<std::pair<QString, std::vector<QPointF>>> lines;
+    for (size_t arm = 0; arm < r.arms.size(); ++arm) {
+        std::vector<QPointF> points;
+        for (const SweepPoint& p : r.sweep)
+            if (p.arm == int(arm) && p.ran)
+                points.emplace_back(p.prompt_tokens, p.warm_frames_per_s);
+        if (!points.empty())
+            lines.emplace_back(QString::fromStdString(r.arms[arm].arm.name()), std::move(points));
+    }
+    return lines;
 }
 
 int CompareView::barCount() const {
@@ -263,16 +335,23 @@ QStringList CompareView::exportAll(const QString& basePath) {
     }
     if (!exportChartsPng(basePath + QStringLiteral(".png")))
         errors << tr("cannot write %1.png").arg(basePath);
+    QString error;
+    if (!exportPrReport(r, basePath + QStringLiteral("-pr.md"), &error))
+        errors << error;
     return errors;
 }
 
 void CompareView::exportInteractive() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export bench report"), QStringLiteral("reef-bench.md"),
-                                                      tr("Markdown (*.md);;CSV (*.csv);;JSON (*.json);;PNG charts (*.png)"));
+    const QString prFilter = tr("Report for fish-speech PR #1337, with WAVs (*.md)");
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export bench report"), QStringLiteral("reef-bench.md"),
+        tr("Markdown (*.md);;CSV (*.csv);;JSON (*.json);;PNG charts (*.png)") + QStringLiteral(";;") + prFilter, &filter);
     if (path.isEmpty())
         return;
     QString error;
-    const bool ok = path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)
+    const bool ok = filter == prFilter ? exportPrReport(m_model->report(), path, &error)
+                    : path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)
                         ? exportChartsPng(path) || (error = tr("cannot write %1").arg(path), false)
                         : exportBenchReportBySuffix(m_model->report(), path, &error);
     if (!ok)

@@ -1,8 +1,13 @@
 // The A/B Compare view: pick arms (compile mode × SDPA policy × KV mode), run them through the
 // engine's bench (the same call as reef-cli bench), show the table and bar charts, play each arm's
-// audio, and export the report (Markdown, CSV, JSON via the engine's writers; PNG of the charts).
+// audio, and export the report (Markdown, CSV, JSON via the engine's writers; PNG of the charts;
+// the fish-speech PR report). With a context sweep, a third chart draws frames/s against the
+// prompt length, one line per arm.
 #pragma once
+#include <QPointF>
+#include <QString>
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "reef/bench.h"
@@ -11,6 +16,7 @@ class QCheckBox;
 class QChart;
 class QChartView;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -34,7 +40,11 @@ public:
     QPushButton* runButton() const { return m_run; }
     QString statusText() const;
     int barCount() const;   // bars in the frames/s chart (for tests)
-    // Writes base.json, base.md, base.csv and base.png; returns the errors (empty = all written).
+    QLineEdit* contextEdit() const { return m_contexts; }
+    // The sweep chart's lines: per arm, its (prompt tokens, warm frames/s) points (for tests).
+    std::vector<std::pair<QString, std::vector<QPointF>>> sweepLines() const;
+    // Writes base.json, base.md, base.csv, base.png and the PR report base-pr.md (with its WAVs in
+    // base-pr-wavs/); returns the errors (empty = all written).
     QStringList exportAll(const QString& basePath);
     bool exportChartsPng(const QString& path);
 
@@ -46,6 +56,7 @@ private:
     QWidget* createArmPicker();
     QWidget* createCharts();
     void rebuildCharts();
+    void rebuildSweepChart();
     void exportInteractive();
     void updateButtons();
 
@@ -55,12 +66,14 @@ private:
     BenchTableModel* m_model = nullptr;
     std::vector<QCheckBox*> m_compile, m_sdpa, m_kv;
     QSpinBox *m_frames = nullptr, *m_repeats = nullptr;
+    QLineEdit* m_contexts = nullptr;
     QPushButton *m_run = nullptr, *m_stop = nullptr, *m_export = nullptr;
     QLabel* m_status = nullptr;
     QTableView* m_table = nullptr;
     QWidget* m_charts = nullptr;
     QChart* m_fpsChart = nullptr;
     QChart* m_latencyChart = nullptr;
+    QChart* m_sweepChart = nullptr;
 };
 
 }  // namespace reef::ui

@@ -16,6 +16,8 @@ struct BenchArm {
 };
 // "eager:math", "cuda-graph:auto:full" -> arm; error names the bad part.
 Result<BenchArm> parse_bench_arm(const std::string& spec);
+// "128, 512,2048" -> {128, 512, 2048}: the context sweep's prefix lengths; error names the bad item.
+Result<std::vector<int>> parse_context_list(const std::string& list);
 
 struct BenchRequest {
     std::string model_dir;
@@ -35,6 +37,11 @@ struct BenchRequest {
     double logit_tolerance = 0;       // 0 = derived from precision (fp32 1e-3, bf16/fp16 0.25)
     bool decode_audio = true;
     bool profile = false;             // one more run per arm under libtorch's profiler (ArmResult::profile)
+    // Context sweep (#1337's "representative prefix lengths"): for each length, every arm decodes
+    // `frames` frames after a real prompt of about that many tokens (the bench text extended with
+    // filler sentences, then prefilled as usual), `sweep_repeats` times. Empty = no sweep.
+    std::vector<int> contexts;
+    int sweep_repeats = 2;
 };
 
 struct ArmQuality {
@@ -49,6 +56,7 @@ struct ArmResult {
     BenchArm arm;
     bool ran = false;
     std::string error;                // why it could not run (ineligible backend, mode unavailable)
+    int prompt_tokens = 0;            // the prompt every repeat prefilled
     double cold_first_frame_ms = 0;   // first repeat, first frame (includes one-time costs)
     double prefill_ms = 0;            // median over repeats
     double warm_frames_per_s = 0;     // median over repeats of per-repeat medians
@@ -69,6 +77,31 @@ struct ArmResult {
     std::string profile;              // with BenchRequest::profile: ops by self time (Markdown table)
 };
 
+// One arm at one prefix length of the context sweep.
+struct SweepPoint {
+    int arm = 0;                      // index into BenchReport::arms
+    int context = 0;                  // the requested prefix length (tokens)
+    int prompt_tokens = 0;            // the real prompt's length, as prefilled
+    bool ran = false;
+    std::string error;                // why not (longer than max_seq_len, backend refused, ...)
+    double warm_frames_per_s = 0;     // median over repeats
+    double step_ms = 0;               // median decode step after the warm-up steps
+    double prefill_ms = 0;            // median over repeats
+    MemoryStats memory;               // peak over the point's repeats
+    std::vector<BackendUse> backends; // last repeat
+};
+
+// The machine the bench ran on, for reports that leave it (hardware and driver versions).
+struct HostInfo {
+    std::string cpu_model;            // /proc/cpuinfo "model name"
+    int cpu_cores = 0;                // logical CPUs online
+    int64_t memory_bytes = 0;         // physical memory
+    std::string os;                   // PRETTY_NAME of /etc/os-release
+    std::string gpu_name;             // empty without CUDA
+    std::string cuda_driver;          // e.g. "13.0" (driver API version), empty without CUDA
+    std::string cuda_runtime, cudnn;  // versions libtorch reports, empty without CUDA
+};
+
 struct BenchReport {
     std::string reef_version, libtorch_version, device_name, model_name, model_dir;
     std::string precision;
@@ -79,6 +112,8 @@ struct BenchReport {
     double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device
     int64_t weight_bytes_per_frame = 0;  // weights one decode frame reads (head rows as sampled)
     std::vector<ArmResult> arms;
+    std::vector<SweepPoint> sweep;    // arm-major, contexts in request order
+    HostInfo host;
 };
 
 }  // namespace reef

@@ -100,6 +100,9 @@ struct BackendUse {
     SdpaBackend backend = SdpaBackend::Unknown;
     int64_t calls = 0;
     std::string shape;          // e.g. "q[1,32,1,128] k[1,8,235,128] bf16"
+    // Key rows the calls attended over, smallest and largest seen: with the active prefix the
+    // slow decode's grow by one row per frame; with the full cache they stay at its capacity.
+    int64_t kv_len_min = 0, kv_len_max = 0;
 };
 
 struct MemoryStats {

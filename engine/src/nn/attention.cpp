@@ -3,6 +3,7 @@
 #include <ATen/record_function.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -106,13 +107,16 @@ at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k,
 void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {
     auto& entries = m_sites[size_t(site)];
     m_last[size_t(site)] = backend;
+    const int64_t kv_len = k.size(2);  // k: [B, Hkv, Lk, D]
     for (auto& e : entries)
         if (e.backend == backend) {
             ++e.calls;
+            e.kv_len_min = std::min(e.kv_len_min, kv_len);
+            e.kv_len_max = std::max(e.kv_len_max, kv_len);
             if (e.calls % 64 == 1) e.shape = describe(q, k);  // keep the string cost off most steps
             return;
         }
-    entries.push_back({backend, 1, describe(q, k)});
+    entries.push_back({backend, 1, describe(q, k), kv_len, kv_len});
 }
 
 void BackendRecorder::reset() {
@@ -123,7 +127,8 @@ void BackendRecorder::reset() {
 std::vector<BackendUse> BackendRecorder::uses() const {
     std::vector<BackendUse> out;
     for (int s = 0; s < kNumCallSites; ++s)
-        for (const auto& e : m_sites[size_t(s)]) out.push_back({CallSite(s), e.backend, e.calls, e.shape});
+        for (const auto& e : m_sites[size_t(s)])
+            out.push_back({CallSite(s), e.backend, e.calls, e.shape, e.kv_len_min, e.kv_len_max});
     return out;
 }
 

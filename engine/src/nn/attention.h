@@ -46,6 +46,7 @@ private:
         SdpaBackend backend = SdpaBackend::Unknown;
         int64_t calls = 0;
         std::string shape;
+        int64_t kv_len_min = 0, kv_len_max = 0;
     };
     std::array<std::vector<Entry>, kNumCallSites> m_sites;
     std::array<SdpaBackend, kNumCallSites> m_last{};

@@ -43,4 +43,28 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     return arm;
 }
 
+Result<std::vector<int>> parse_context_list(const std::string& list) {
+    std::vector<int> out;
+    std::stringstream ss(list);
+    for (std::string item; std::getline(ss, item, ',');) {
+        const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+        if (b == std::string::npos) continue;
+        item = item.substr(b, e - b + 1);
+        long long v = 0;
+        size_t used = 0;
+        try {
+            v = std::stoll(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != item.size() || v < 1 || v > (1 << 20))
+            return EngineError{ErrorCode::InvalidArgument,
+                               "bad context length '" + item + "': expected a token count from 1 to 1048576", {}};
+        out.push_back(int(v));
+    }
+    if (out.empty())
+        return EngineError{ErrorCode::InvalidArgument, "the context list is empty: give lengths like 128,512,2048", {}};
+    return out;
+}
+
 }  // namespace reef

@@ -5,12 +5,14 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 #include "checkpoint/atomic_file.h"
 #include "facade_guard.h"
+#include "runtime/report_format.h"
 
 namespace reef {
 namespace {
@@ -35,28 +37,33 @@ json backends_json(const std::vector<BackendUse>& uses) {
     json a = json::array();
     for (const auto& u : uses)
         a.push_back({{"call_site", to_string(u.site)}, {"backend", to_string(u.backend)}, {"calls", u.calls},
-                     {"shape", u.shape}});
+                     {"shape", u.shape}, {"kv_len_min", u.kv_len_min}, {"kv_len_max", u.kv_len_max}});
     return a;
 }
 
-// "slow-decode: flash ×64; fast-decode: math ×576"
-std::string backends_text(const std::vector<BackendUse>& uses) {
-    std::string s;
-    for (const auto& u : uses) {
-        if (!s.empty()) s += "; ";
-        s += std::string(to_string(u.site)) + ": " + to_string(u.backend) + " x" + std::to_string(u.calls);
+json sweep_json(const BenchReport& r) {
+    json a = json::array();
+    for (const auto& pt : r.sweep) {
+        json j{{"arm", r.arms[size_t(pt.arm)].arm.name()}, {"context", pt.context}, {"prompt_tokens", pt.prompt_tokens},
+               {"ran", pt.ran}, {"error", pt.ran ? json(nullptr) : json(pt.error)}};
+        if (pt.ran) {
+            j["warm_frames_per_s"] = pt.warm_frames_per_s;
+            j["step_ms"] = pt.step_ms;
+            j["prefill_ms"] = pt.prefill_ms;
+            j["memory"] = memory_json(pt.memory);
+            j["backends"] = backends_json(pt.backends);
+        }
+        a.push_back(std::move(j));
     }
-    return s.empty() ? "-" : s;
+    return a;
 }
 
-std::string fmt(double v, int digits = 2) {
-    if (!std::isfinite(v)) return "inf";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+json host_json(const HostInfo& h) {
+    auto or_null = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
+    return {{"cpu_model", h.cpu_model}, {"cpu_cores", h.cpu_cores}, {"memory_bytes", h.memory_bytes}, {"os", h.os},
+            {"gpu_name", or_null(h.gpu_name)}, {"cuda_driver", or_null(h.cuda_driver)},
+            {"cuda_runtime", or_null(h.cuda_runtime)}, {"cudnn", or_null(h.cudnn)}};
 }
-
-std::string mib(int64_t bytes) { return bytes < 0 ? "-" : fmt(double(bytes) / (1024.0 * 1024.0), 1); }
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -77,6 +84,7 @@ std::string bench_report_json(const BenchReport& r) {
                {"ran", a.ran},
                {"error", a.ran ? json(nullptr) : json(a.error)}};
         if (a.ran) {
+            j["prompt_tokens"] = a.prompt_tokens;
             j["cold_first_frame_ms"] = a.cold_first_frame_ms;
             j["prefill_ms"] = a.prefill_ms;
             j["warm_frames_per_s"] = a.warm_frames_per_s;
@@ -98,7 +106,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/2"},
+    json root{{"schema", "reef-bench/3"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -114,13 +122,40 @@ std::string bench_report_json(const BenchReport& r) {
                 {"repeats", q.repeats},
                 {"logit_steps", q.logit_steps},
                 {"kv_margin", q.kv_margin},
+                {"contexts", q.contexts},
+                {"sweep_repeats", q.sweep_repeats},
                 {"reference_arm", q.reference_arm < int(r.arms.size()) ? r.arms[size_t(q.reference_arm)].arm.name()
                                                                       : std::string()}}},
               {"logit_tolerance", r.logit_tolerance},
               {"roofline", {{"read_bandwidth_gbps", r.read_bandwidth_gbps},
                             {"weight_bytes_per_frame", r.weight_bytes_per_frame}}},
-              {"arms", arms}};
+              {"host", host_json(r.host)},
+              {"arms", arms},
+              {"sweep", sweep_json(r)}};
     return root.dump(2) + "\n";
+}
+
+std::string bench_arms_table_markdown(const BenchReport& r) {
+    std::ostringstream s;
+    s << "| arm | warm frames/s | % roofline | cold first frame ms | prefill ms | first audio ms | RTF | peak RSS MiB "
+         "| peak CUDA MiB | finite | max Δlogit | greedy prefix | agreement | backends |\n";
+    s << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
+    for (const auto& a : r.arms) {
+        if (!a.ran) {
+            s << "| `" << a.arm.name() << "` | not run: " << md_cell(a.error) << " ||||||||||||\n";
+            continue;
+        }
+        s << "| `" << a.arm.name() << "` | " << fmt(a.warm_frames_per_s) << " | "
+          << (a.roofline_fraction > 0 ? fmt(100.0 * a.roofline_fraction, 1) + "%" : std::string("-")) << " | "
+          << fmt(a.cold_first_frame_ms, 1)
+          << " | " << fmt(a.prefill_ms, 1) << " | " << fmt(a.time_to_first_audio_ms, 1) << " | "
+          << fmt(a.real_time_factor, 3) << " | " << mib(a.memory.cpu_peak_rss_bytes) << " | "
+          << mib(a.memory.cuda_peak_allocated_bytes) << " | " << (a.quality.logits_finite ? "yes" : "**NO**") << " | "
+          << fmt(a.quality.max_abs_logit_diff, 6) << (a.quality.within_tolerance ? "" : " **over**") << " | "
+          << a.quality.greedy_exact_prefix << " | " << fmt(100.0 * a.quality.greedy_agreement, 1) << "% | "
+          << backends_text(a.backends) << " |\n";
+    }
+    return s.str();
 }
 
 std::string bench_report_markdown(const BenchReport& r) {
@@ -143,24 +178,61 @@ std::string bench_report_markdown(const BenchReport& r) {
         s << "- Roofline: read bandwidth " << fmt(r.read_bandwidth_gbps, 1) << " GB/s (bench probe: best of 5 sums over "
           << "512 MiB); a decode frame reads " << fmt(double(r.weight_bytes_per_frame) / 1e6, 1)
           << " MB of weights plus its KV rows; % roofline = warm frames/s ÷ (bandwidth ÷ bytes per frame)\n";
-    s << "\n| arm | warm frames/s | % roofline | cold first frame ms | prefill ms | first audio ms | RTF | peak RSS MiB "
-         "| peak CUDA MiB | finite | max Δlogit | greedy prefix | agreement | backends |\n";
-    s << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
-    for (const auto& a : r.arms) {
-        if (!a.ran) {
-            s << "| `" << a.arm.name() << "` | not run: " << a.error << " ||||||||||||\n";
-            continue;
+    s << "\n" << bench_arms_table_markdown(r);
+    if (!r.sweep.empty()) s << "\n" << bench_sweep_markdown(r);
+    return s.str();
+}
+
+std::string bench_sweep_markdown(const BenchReport& r) {
+    std::ostringstream s;
+    const BenchRequest& q = r.request;
+    s << "## Context sweep\n\nWarm frames/s (median decode step ms) after a real prompt of about each length: the "
+         "bench text extended with filler sentences and prefilled, then " << q.frames << " greedy frames, "
+      << q.sweep_repeats << " repeats per arm, arms interleaved.\n\n| prompt tokens |";
+    std::vector<int> arms_in_sweep;
+    for (const auto& pt : r.sweep)
+        if (std::find(arms_in_sweep.begin(), arms_in_sweep.end(), pt.arm) == arms_in_sweep.end()) arms_in_sweep.push_back(pt.arm);
+    for (int a : arms_in_sweep) s << " `" << r.arms[size_t(a)].arm.name() << "` |";
+    s << " peak RSS MiB |\n|---:|";
+    for (size_t i = 0; i < arms_in_sweep.size(); ++i) s << "---:|";
+    s << "---:|\n";
+    for (int context : q.contexts) {
+        std::vector<const SweepPoint*> row;
+        for (const auto& pt : r.sweep)
+            if (pt.context == context) row.push_back(&pt);
+        if (row.empty()) continue;
+        int64_t peak = -1;
+        int tokens = 0;
+        for (const SweepPoint* pt : row) tokens = std::max(tokens, pt->prompt_tokens);
+        s << "| " << (tokens > 0 ? std::to_string(tokens) : std::string("-")) << " (asked " << context << ") |";
+        for (int a : arms_in_sweep) {
+            const auto it = std::find_if(row.begin(), row.end(), [a](const SweepPoint* pt) { return pt->arm == a; });
+            if (it == row.end()) {
+                s << " |";
+                continue;
+            }
+            const SweepPoint& pt = **it;
+            if (pt.ran) {
+                s << " " << fmt(pt.warm_frames_per_s) << " (" << fmt(pt.step_ms, 1) << ") |";
+                peak = std::max(peak, pt.memory.cpu_peak_rss_bytes);
+            } else {
+                s << " not run: " << md_cell(pt.error) << " |";
+            }
         }
-        s << "| `" << a.arm.name() << "` | " << fmt(a.warm_frames_per_s) << " | "
-          << (a.roofline_fraction > 0 ? fmt(100.0 * a.roofline_fraction, 1) + "%" : std::string("-")) << " | "
-          << fmt(a.cold_first_frame_ms, 1)
-          << " | " << fmt(a.prefill_ms, 1) << " | " << fmt(a.time_to_first_audio_ms, 1) << " | "
-          << fmt(a.real_time_factor, 3) << " | " << mib(a.memory.cpu_peak_rss_bytes) << " | "
-          << mib(a.memory.cuda_peak_allocated_bytes) << " | " << (a.quality.logits_finite ? "yes" : "**NO**") << " | "
-          << fmt(a.quality.max_abs_logit_diff, 6) << (a.quality.within_tolerance ? "" : " **over**") << " | "
-          << a.quality.greedy_exact_prefix << " | " << fmt(100.0 * a.quality.greedy_agreement, 1) << "% | "
-          << backends_text(a.backends) << " |\n";
+        s << " " << mib(peak) << " |\n";
     }
+    return s.str();
+}
+
+std::string bench_sweep_csv(const BenchReport& r) {
+    std::ostringstream s;
+    s << "arm,context,prompt_tokens,ran,error,warm_frames_per_s,step_ms,prefill_ms,cpu_peak_rss_bytes,"
+         "cuda_peak_allocated_bytes,backends\n";
+    for (const auto& pt : r.sweep)
+        s << csv_field(r.arms[size_t(pt.arm)].arm.name()) << "," << pt.context << "," << pt.prompt_tokens << ","
+          << (pt.ran ? 1 : 0) << "," << csv_field(pt.error) << "," << fmt(pt.warm_frames_per_s, 4) << ","
+          << fmt(pt.step_ms, 3) << "," << fmt(pt.prefill_ms, 3) << "," << pt.memory.cpu_peak_rss_bytes << ","
+          << pt.memory.cuda_peak_allocated_bytes << "," << csv_field(backends_text(pt.backends)) << "\n";
     return s.str();
 }
 

@@ -9,7 +9,9 @@
 #include <ctime>
 
 #include "check.h"
+#include "runtime/bench_sweep.h"
 #include "runtime/device.h"
+#include "runtime/host_info.h"
 #include "runtime/op_profile.h"
 #include "runtime/perf.h"
 #include "runtime/roofline.h"
@@ -34,6 +36,9 @@ void validate(const BenchRequest& r) {
     if (r.repeats < 1) bad("repeats must be >= 1");
     if (r.warmup < 0 || r.warmup >= r.frames) bad("warmup must be in [0, frames)");
     if (r.logit_steps < 0) bad("logit_steps must be >= 0");
+    if (!r.contexts.empty() && r.sweep_repeats < 1) bad("sweep_repeats must be >= 1");
+    for (int c : r.contexts)
+        if (c < 1) bad("context lengths must be >= 1 token, got " + std::to_string(c));
 }
 
 // What one arm produced for the quality comparison: raw logits of the first frames and all codes.
@@ -55,6 +60,8 @@ MemoryStats peak_of(const MemoryStats& a, const MemoryStats& b) {
 int64_t sampled_head_rows(const Pipeline& p) {
     return p.caches.head_ids.defined() ? p.caches.head_ids.numel() : p.model->config().vocab_size;
 }
+
+}  // namespace
 
 RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchArm& arm) {
     RunOptions o;
@@ -79,6 +86,8 @@ SynthesisRequest greedy_request(const BenchRequest& req) {
     return s;
 }
 
+namespace {
+
 // One timed repeat of one arm. The first repeat starts from empty caches, so the arm's cache
 // allocation belongs to its own cold latency, and records the quality trace.
 void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, ArmTrace& trace, std::vector<double>& fps,
@@ -96,6 +105,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
                             kv_bytes_per_frame(p.model->config(), a.arm.kv_mode, kv_len,
                                                int64_t(c10::elementSize(p.model->dtype())));
         a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
+        a.prompt_tokens = res.metrics.prompt_tokens;
         trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
         a.greedy_tokens = trace.main_tokens;
     }
@@ -175,6 +185,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.cpu_threads = at::get_num_threads();
     report.request = req;
     report.logit_tolerance = req.logit_tolerance > 0 ? req.logit_tolerance : default_logit_tolerance(req.precision);
+    report.host = query_host_info(req.device == DeviceKind::Cuda ? report.device_name : std::string());
 
     const size_t n = req.arms.size();
     std::vector<ArmTrace> traces(n);
@@ -240,6 +251,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         }
         compare(traces[size_t(req.reference_arm)], traces[i], req.logit_steps, report.logit_tolerance, a.quality);
     }
+    if (!req.contexts.empty()) run_context_sweep(p, req, report, progress, cb);
     return report;
 }
 

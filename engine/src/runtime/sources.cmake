@@ -11,4 +11,7 @@ target_sources(reef_engine PRIVATE
   src/runtime/cuda_memory.cpp
   src/runtime/roofline.cpp
   src/runtime/op_profile.cpp
+  src/runtime/host_info.cpp
+  src/runtime/bench_sweep.cpp
+  src/runtime/bench_pr_report.cpp
 )

@@ -17,7 +17,6 @@
 namespace reef {
 namespace {
 
-constexpr size_t kMaxTextBytes = 100000;   // about a chapter; longer texts go in several requests
 constexpr double kPerfIntervalMs = 50;     // live samples at most ~20 per second
 constexpr int64_t kFirstChunkFrames = 4;   // 186 ms of audio
 
@@ -165,12 +164,12 @@ void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t pro
     }
 }
 
-void validate_request(const SynthesisRequest& r) {
+void validate_request(const SynthesisRequest& r, size_t max_text_bytes) {
     auto bad = [](const std::string& m) { throw ReefError(ErrorCode::InvalidArgument, m); };
     if (r.text.find_first_not_of(" \t\r\n") == std::string::npos) bad("the text is empty");
-    if (r.text.size() > kMaxTextBytes)
+    if (r.text.size() > max_text_bytes)
         bad("the text is " + std::to_string(r.text.size()) + " bytes; one request takes at most " +
-            std::to_string(kMaxTextBytes) + " (split it into several)");
+            std::to_string(max_text_bytes) + " (split it into several)");
     const SamplingParams& s = r.sampling;
     if (!(s.temperature >= 0 && s.temperature < 2)) bad("temperature must be in [0, 2), got " + std::to_string(s.temperature));
     if (!(s.top_p > 0 && s.top_p <= 1)) bad("top_p must be in (0, 1], got " + std::to_string(s.top_p));
@@ -292,9 +291,19 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
 
 }  // namespace
 
+int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& r) {
+    const DualArConfig& c = p.model->config();
+    const std::vector<PromptReference> refs = prompt_references(p, r);
+    const std::vector<std::string> batches = text_batches(p, r);
+    if (c.s1_decoding()) return build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, batches[0]).size(1);
+    S2Conversation conversation(*p.tokenizer, int(c.num_codebooks), refs);
+    conversation.add_user(batches[0]);
+    return conversation.encode_for_inference().size(1);  // (N+1, T)
+}
+
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {
-    validate_request(r);
+    validate_request(r, o.max_text_bytes);
     check_compile_mode(o.compile_mode, p.config.device);
     if (r.decode_audio && !p.codec)
         throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",

@@ -10,6 +10,8 @@
 
 namespace reef {
 
+constexpr size_t kMaxTextBytes = 100000;   // about a chapter; longer texts go in several requests
+
 struct RunOptions {
     SdpaPolicy policy = SdpaPolicy::Auto;
     CompileMode compile_mode = CompileMode::Eager;
@@ -17,6 +19,7 @@ struct RunOptions {
     int kv_margin = 64;
     bool suppress_im_end = false;   // bench: exactly max_new_frames frames
     int capture_logits_frames = 0;  // bench: raw slow logits of the first K frames
+    size_t max_text_bytes = kMaxTextBytes;  // the bench's context sweep builds longer prompts on purpose
 };
 
 struct RunCapture {
@@ -33,7 +36,11 @@ void check_compile_mode(CompileMode mode, DeviceKind device);
 void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t prompt_len, int64_t max_new);
 
 // Throws ReefError(InvalidArgument) for empty or huge text and out-of-range sampling values.
-void validate_request(const SynthesisRequest& request);
+void validate_request(const SynthesisRequest& request, size_t max_text_bytes = kMaxTextBytes);
+
+// Tokens in the prompt of the request's first text batch, built exactly as generation builds it
+// (references included): the prefix length a run starts decoding from.
+int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& request);
 
 // generate_long (inference.py's, ported in synthesis.cpp) plus streaming audio and metrics. Throws ReefError
 // (Cancelled when should_abort fired). The caches are left reusable for the next request.
