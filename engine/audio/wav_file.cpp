@@ -2,6 +2,7 @@
 
 #include <sndfile.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -98,11 +99,22 @@ void write_wav(const std::string& path, const std::vector<float>& samples, int s
 }
 
 AudioData read_audio(const std::string& path, double max_seconds) {
-    if (!fs::exists(path)) throw AudioError("audio file not found: " + path);
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) throw AudioError("audio file not found: " + path);
+    // sf_open on a FIFO or a device blocks or never ends.
+    if (!fs::is_regular_file(st)) throw AudioError("cannot read " + path + ": not a regular file");
     SF_INFO info{};
     SndFileCloser in{sf_open(path.c_str(), SFM_READ, &info)};
     if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
     if (info.channels <= 0 || info.samplerate <= 0) throw AudioError("cannot read " + path + ": no audio channels");
+    if (info.channels > kMaxAudioChannels)
+        throw AudioError("cannot read " + path + ": " + std::to_string(info.channels) + " channels, more than " +
+                         std::to_string(kMaxAudioChannels));
+    if (info.samplerate < kMinAudioSampleRate || info.samplerate > kMaxAudioSampleRate)
+        throw AudioError("cannot read " + path + ": sample rate " + std::to_string(info.samplerate) +
+                         " Hz is out of range (" + std::to_string(kMinAudioSampleRate) + " to " +
+                         std::to_string(kMaxAudioSampleRate) + " Hz)");
     if (info.frames <= 0) throw AudioError("cannot read " + path + ": the file holds no audio frames");
     if (const std::string note = truncation_note(in.f); !note.empty()) throw AudioError("cannot read " + path + ": " + note);
     const double seconds = double(info.frames) / info.samplerate;
@@ -111,11 +123,26 @@ AudioData read_audio(const std::string& path, double max_seconds) {
         std::snprintf(msg, sizeof msg, " is %.1f s long; the limit is %.1f s", seconds, max_seconds);
         throw AudioError(path + msg);
     }
+    const unsigned long long max_frames = kMaxDecodedAudioBytes / (sizeof(float) * unsigned(info.channels));
+    if ((unsigned long long)info.frames > max_frames)
+        throw AudioError("cannot read " + path + ": " + std::to_string(info.frames) + " frames of " +
+                         std::to_string(info.channels) + " channels exceed the " +
+                         std::to_string(kMaxDecodedAudioBytes >> 20) + " MiB limit for decoded audio");
     AudioData data;
     data.sample_rate = info.samplerate;
     data.channels = info.channels;
-    data.samples.resize(size_t(info.frames) * size_t(info.channels));
-    const sf_count_t got = sf_readf_float(in.f, data.samples.data(), info.frames);
+    // Read in blocks: a header may claim far more frames than the file holds (a compressed
+    // format's total is only a promise), so memory follows what is decoded.
+    constexpr sf_count_t kBlock = 1 << 16;
+    std::vector<float> block(size_t(kBlock) * size_t(info.channels));
+    sf_count_t got = 0;
+    while (got < info.frames) {
+        const sf_count_t want = std::min<sf_count_t>(kBlock, info.frames - got);
+        const sf_count_t n = sf_readf_float(in.f, block.data(), want);
+        if (n <= 0) break;
+        data.samples.insert(data.samples.end(), block.begin(), block.begin() + std::ptrdiff_t(n * info.channels));
+        got += n;
+    }
     if (got != info.frames)
         throw AudioError("cannot read " + path + ": truncated or corrupt after " + std::to_string(got) + " of " +
                          std::to_string(info.frames) + " frames (" + sf_strerror(in.f) + ")");

@@ -3,4 +3,5 @@ target_sources(reef_engine PRIVATE
   src/types.cpp
   src/engine.cpp
   src/version.cpp
+  src/memory_check.cpp
 )

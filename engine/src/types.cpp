@@ -47,7 +47,8 @@ constexpr std::array kErrorCodes{
     std::pair{ErrorCode::UnsupportedDevice, "unsupported-device"},
     std::pair{ErrorCode::BackendUnavailable, "backend-unavailable"},
     std::pair{ErrorCode::NotLoaded, "not-loaded"},             std::pair{ErrorCode::Cancelled, "cancelled"},
-    std::pair{ErrorCode::Io, "io"},                            std::pair{ErrorCode::Internal, "internal"}};
+    std::pair{ErrorCode::Io, "io"},                            std::pair{ErrorCode::Internal, "internal"},
+    std::pair{ErrorCode::InsufficientMemory, "insufficient-memory"}};
 
 }  // namespace
 

@@ -1,10 +1,12 @@
 // WAV export and import through libsndfile: round trips, atomic writes, broken inputs.
 #include <csignal>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,6 +161,38 @@ TEST_CASE(missing_empty_and_too_long) {
     write_wav(longer, tone(44100 * 3, 440, 44100), 44100);
     const std::string err = error_of([&] { read_audio(longer, 2.0); });
     CHECK(err.find("3.0 s long") != std::string::npos);
+}
+
+// A PCM WAV header written by hand, so the fields libsndfile would never write can be set.
+static void hostile_wav(const std::string& path, uint16_t channels, uint32_t rate, uint32_t frames) {
+    const uint16_t block = uint16_t(channels * 2);
+    const std::string data(size_t(frames) * std::max<uint16_t>(block, 1), '\0');
+    auto u16 = [](uint16_t v) { return std::string{char(v & 0xff), char(v >> 8)}; };
+    auto u32 = [](uint32_t v) { return std::string{char(v & 0xff), char(v >> 8), char(v >> 16), char(v >> 24)}; };
+    const std::string fmt = u16(1) + u16(channels) + u32(rate) + u32(rate * block) + u16(block) + u16(16);
+    const std::string body = "WAVEfmt " + u32(uint32_t(fmt.size())) + fmt + "data" + u32(uint32_t(data.size())) + data;
+    std::ofstream(path, std::ios::binary) << "RIFF" << u32(uint32_t(body.size())) << body;
+}
+
+// Hostile clips (issue #13): each is refused with the file's name and the reason, never read.
+TEST_CASE(hostile_headers_are_refused) {
+    const auto dir = reef_test::temp_dir("wav_hostile");
+    const auto p = [&](const char* n) { return (dir / n).string(); };
+    hostile_wav(p("zero_channels.wav"), 0, 44100, 100);
+    hostile_wav(p("zero_rate.wav"), 1, 0, 100);
+    hostile_wav(p("one_hz.wav"), 1, 1, 20);
+    hostile_wav(p("many_channels.wav"), 200, 44100, 10);
+    const std::string e0 = error_of([&] { read_audio(p("zero_channels.wav")); });
+    CHECK(e0.find("zero_channels.wav") != std::string::npos);
+    const std::string e1 = error_of([&] { read_audio(p("zero_rate.wav")); });
+    CHECK(e1.find("zero_rate.wav") != std::string::npos);
+    const std::string e2 = error_of([&] { read_audio(p("one_hz.wav")); });
+    CHECK(e2.find("one_hz.wav: sample rate 1 Hz is out of range") != std::string::npos);
+    const std::string e3 = error_of([&] { read_audio(p("many_channels.wav")); });
+    CHECK(e3.find("many_channels.wav") != std::string::npos && e3 != "(no error)");
+    // A FIFO would block sf_open forever; it is refused before opening.
+    CHECK(::mkfifo(p("fifo.wav").c_str(), 0600) == 0);
+    CHECK(error_of([&] { read_audio(p("fifo.wav")); }).find("fifo.wav: not a regular file") != std::string::npos);
 }
 
 TEST_MAIN()

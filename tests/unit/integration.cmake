@@ -6,3 +6,8 @@ set_tests_properties(tst_cli_smoke PROPERTIES LABELS unit TIMEOUT 600
   ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp;ALSA_CONFIG_PATH=${PROJECT_SOURCE_DIR}/tests/alsa/asound-test.conf;PA_TEST_OUT=${CMAKE_CURRENT_BINARY_DIR}/tmp/cli_play.wav")
 # gpu: the CUDA path; skipped (77) on machines without a GPU.
 reef_add_test(tst_gpu SOURCES tst_gpu.cpp LIBS reef_engine LABELS gpu)
+# Hostile model folders and audio files (issue #13): clear errors, no signal, no hang, nothing written.
+add_test(NAME tst_hostile_inputs_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hostile_inputs.sh $<TARGET_FILE:reef-cli>)
+set_tests_properties(tst_hostile_inputs_cli PROPERTIES LABELS unit TIMEOUT 300
+  ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+reef_add_test(tst_hostile_inputs SOURCES tst_hostile_inputs.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)

@@ -17,6 +17,7 @@ enum class ErrorCode {
     NotLoaded,         // request before a model was loaded
     Cancelled,         // the caller's should_abort returned true
     Io,                // a file could not be read or written
+    InsufficientMemory,// the model or the KV cache a request needs does not fit in the memory available
     Internal,          // a bug: an invariant failed
 };
 

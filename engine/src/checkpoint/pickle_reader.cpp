@@ -35,6 +35,12 @@ ValuePtr make(Kind kind) {
     return v;
 }
 
+std::string dims_str(const std::vector<int64_t>& v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
 bool is_allowed_global(const std::string& module, const std::string& name) {
     if (module == "collections" && name == "OrderedDict") return true;
     if (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_parameter")) return true;
@@ -199,16 +205,31 @@ ValuePtr Unpickler::rebuild_tensor(const Value& args) {
         stride.push_back(d->i);
     }
     if (size.size() != stride.size()) fail("_rebuild_tensor_v2: size and stride ranks differ");
+    const int64_t numel = flat.numel();
+    // A view may not hold more elements than its storage: a stride-0 (broadcast) view of a few
+    // bytes can claim terabytes, which conversion or fusing would later materialise. torch.save
+    // of a state_dict never writes such views, so refusing them costs nothing real.
+    int64_t view_numel = 1;
+    for (int64_t s : size) {
+        if (s != 0 && view_numel > numel / s)
+            fail("tensor view of size " + dims_str(size) + " has more elements than its storage of " +
+                 std::to_string(numel) + " (a stride-0 / broadcast view; not a plain state_dict tensor)");
+        view_numel *= s;
+    }
+    if (offset < 0 || offset > numel)
+        fail("tensor view offset " + std::to_string(offset) + " lies outside its storage of " + std::to_string(numel) +
+             " elements");
     // The last element the view touches must lie inside the storage.
     int64_t last = offset;
-    bool empty = false;
-    for (size_t i = 0; i < size.size(); ++i) {
-        if (size[i] == 0) empty = true;
-        else if (size[i] - 1 > (int64_t(1) << 50) / std::max<int64_t>(stride[i], 1)) fail("_rebuild_tensor_v2: size too large");
-        else last += (size[i] - 1) * stride[i];
+    bool empty = view_numel == 0;
+    for (size_t i = 0; i < size.size() && !empty; ++i) {
+        if (stride[i] > 0 && size[i] - 1 > (numel - last) / stride[i]) {
+            last = numel;  // past the end; reported below without overflowing
+            break;
+        }
+        last += (size[i] - 1) * stride[i];
     }
-    const int64_t numel = flat.numel();
-    if (offset < 0 || offset > numel || (!empty && last >= numel))
+    if (!empty && last >= numel)
         fail("tensor view (offset " + std::to_string(offset) + ", last element " + std::to_string(last) +
              ") reaches outside its storage of " + std::to_string(numel) + " elements");
     auto v = make(Kind::Tensor);

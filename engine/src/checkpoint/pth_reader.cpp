@@ -12,6 +12,7 @@
 #include "checkpoint/dtype_names.h"
 #include "checkpoint/pickle_reader.h"
 #include "checkpoint/pickle_writer.h"
+#include "input_limits.h"
 
 namespace reef {
 
@@ -25,11 +26,23 @@ using pickle::ValuePtr;
     throw ReefError(ErrorCode::CorruptModel, path + ": " + what, "re-download or re-create the model files");
 }
 
+// A zip record's size is checked against the file before it is read: getRecord allocates the
+// size the zip directory claims, and a compressed record can claim terabytes in a few bytes.
+// torch.save stores records uncompressed, so a real record always fits in its file.
+std::tuple<at::DataPtr, size_t> read_record(caffe2::serialize::PyTorchStreamReader& reader, const std::string& name,
+                                            const std::string& path, uint64_t file_size) {
+    const uint64_t size = reader.getRecordSize(name);
+    if (size > file_size)
+        corrupt(path, "zip record '" + name + "' claims " + std::to_string(size) + " bytes, more than the whole file (" +
+                          std::to_string(file_size) + " bytes): a compressed record, which torch.save never writes");
+    return reader.getRecord(name);
+}
+
 // Storage records by key; a key read twice (views of one storage) is shared, not copied.
 class StorageLoader {
 public:
-    StorageLoader(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path)
-        : m_reader(reader), m_path(path) {}
+    StorageLoader(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path, uint64_t file_size)
+        : m_reader(reader), m_path(path), m_file_size(file_size) {}
 
     // pid: ('storage', torch.<Type>Storage, key, location, numel) -> Storage value, a flat [numel] tensor
     ValuePtr operator()(const Value& pid) {
@@ -59,7 +72,7 @@ private:
         const std::string name = "data/" + key;
         if (key.find('/') != std::string::npos || !m_reader.hasRecord(name))
             corrupt(m_path, "missing storage record '" + name + "'");
-        auto [ptr, size] = m_reader.getRecord(name);
+        auto [ptr, size] = read_record(m_reader, name, m_path, m_file_size);
         at::Storage s(at::Storage::use_byte_size_t(), size, std::move(ptr), nullptr, false);
         m_cache.emplace(key, s);
         return s;
@@ -67,19 +80,33 @@ private:
 
     caffe2::serialize::PyTorchStreamReader& m_reader;
     const std::string& m_path;
+    uint64_t m_file_size;
     std::map<std::string, at::Storage> m_cache;
 };
 
-void flatten(const Value& dict, const std::string& prefix, TensorMap& out, const std::string& path, int depth) {
-    if (depth > 32) corrupt(path, "dicts nested deeper than 32 levels (a cycle?)");
+// Walks the dict tree into dotted names. `budget` counts every node visited over the whole walk:
+// the memo lets a pickle put one sub-dict under many keys at every level, so depth alone does not
+// bound the work (32 levels of 2 shared children is 2^32 visits from a few hundred bytes).
+void flatten(const Value& dict, const std::string& prefix, TensorMap& out, const std::string& path, int depth,
+             int64_t& budget) {
+    if (depth > limits::kMaxPickleDepth)
+        corrupt(path, "dicts nested deeper than " + std::to_string(limits::kMaxPickleDepth) + " levels (a cycle?)");
     for (const auto& [k, v] : dict.dict) {
+        if (--budget < 0)
+            corrupt(path, "the pickle expands to more than " + std::to_string(limits::kMaxPickleNodes) +
+                              " entries while flattening (dicts shared through the memo); not a plain state_dict");
         std::string key;
         if (k->kind == Kind::Str) key = k->s;
         else if (k->kind == Kind::Int) key = std::to_string(k->i);
         else continue;  // non-string keys cannot name a weight
         key = prefix + key;
-        if (v->kind == Kind::Tensor) out[key] = v->tensor;
-        else if (v->kind == Kind::Dict) flatten(*v, key + ".", out, path, depth + 1);
+        if (v->kind == Kind::Tensor) {
+            if (out.size() >= size_t(limits::kMaxTensors))
+                corrupt(path, "holds more than " + std::to_string(limits::kMaxTensors) + " tensors");
+            out[key] = v->tensor;
+        } else if (v->kind == Kind::Dict) {
+            flatten(*v, key + ".", out, path, depth + 1, budget);
+        }
         // other leaves (epoch counters, config values, lists) carry no weights
     }
 }
@@ -91,10 +118,11 @@ TensorMap load_pth(const std::string& path) {
     if (!std::filesystem::is_regular_file(path, ec))
         throw ReefError(ErrorCode::ModelNotFound, "checkpoint not found: '" + path + "'");
     try {
+        const uint64_t file_size = std::filesystem::file_size(path);
         caffe2::serialize::PyTorchStreamReader reader(path);
         if (!reader.hasRecord("data.pkl")) corrupt(path, "torch zip without a data.pkl record");
-        auto [pkl, pkl_size] = reader.getRecord("data.pkl");
-        StorageLoader storages(reader, path);
+        auto [pkl, pkl_size] = read_record(reader, "data.pkl", path, file_size);
+        StorageLoader storages(reader, path, file_size);
         const ValuePtr root = pickle::unpickle(static_cast<const uint8_t*>(pkl.get()), pkl_size,
                                                [&](const Value& pid) { return storages(pid); }, path);
         struct Release {  // breaks memo cycles on every exit path
@@ -104,7 +132,8 @@ TensorMap load_pth(const std::string& path) {
         if (root->kind != Kind::Dict)
             corrupt(path, std::string("the pickled object is a ") + pickle::kind_name(root->kind) + ", not a state_dict");
         TensorMap out;
-        flatten(*root, "", out, path, 0);
+        int64_t budget = limits::kMaxPickleNodes;
+        flatten(*root, "", out, path, 0, budget);
         return out;
     } catch (const c10::Error& e) {
         // PyTorchStreamReader reports a truncated or non-zip file (including legacy pre-1.6 .pth) this way.

@@ -18,7 +18,9 @@
 
 #include "check.h"
 #include "checkpoint/dtype_names.h"
+#include "checkpoint/model_file.h"
 #include "checkpoint/safetensors.h"
+#include "input_limits.h"
 
 namespace reef {
 
@@ -149,6 +151,9 @@ TensorMap load_safetensors(const std::string& path) {
     const uint64_t data_start = 8 + header_len;
     const uint64_t data_len = m->len - data_start;
 
+    if (header.size() > size_t(limits::kMaxTensors))
+        corrupt(path, "header lists " + std::to_string(header.size()) + " tensors, more than the limit of " +
+                          std::to_string(limits::kMaxTensors));
     std::vector<Entry> entries;
     for (const auto& [name, v] : header.items()) {
         if (name == "__metadata__") continue;
@@ -174,13 +179,10 @@ TensorMap load_safetensors(const std::string& path) {
 }
 
 TensorMap load_safetensors_index(const std::string& index_json_path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(index_json_path, ec))
-        throw ReefError(ErrorCode::ModelNotFound, "safetensors index not found: '" + index_json_path + "'");
+    const std::string text = read_model_text(index_json_path, limits::kMaxIndexFileBytes, "safetensors index");
     json index;
     try {
-        std::ifstream in(index_json_path);
-        index = json::parse(in);
+        index = json::parse(text);
     } catch (const json::exception& e) {
         throw ReefError(ErrorCode::CorruptModel, "safetensors index '" + index_json_path + "': bad JSON: " + e.what());
     }
@@ -196,9 +198,15 @@ TensorMap load_safetensors_index(const std::string& index_json_path) {
         shards[file.get<std::string>()].push_back(key);
     }
     const fs::path dir = fs::path(index_json_path).parent_path();
+    // Every shard is confined before any is opened: a bad name later in the list must not let
+    // earlier shards be mapped for nothing.
+    std::map<std::string, std::string> shard_paths;
+    for (const auto& [file, keys] : shards)
+        shard_paths[file] = confined_path(dir.empty() ? fs::path(".") : dir, file, "safetensors index '" + index_json_path + "'").string();
+    std::error_code ec;
     TensorMap out;
     for (const auto& [file, keys] : shards) {
-        const std::string shard_path = (dir / file).string();
+        const std::string& shard_path = shard_paths.at(file);
         if (!fs::is_regular_file(shard_path, ec))
             throw ReefError(ErrorCode::ModelNotFound,
                             "shard '" + shard_path + "' listed in '" + index_json_path + "' is missing");

@@ -65,6 +65,17 @@ void verify_state_dict(const TensorMap& tensors, const ExpectedShapes& expected,
                     "the weights do not match the model config; check that config.json belongs to these weights");
 }
 
+uint64_t expected_bytes(const ExpectedShapes& expected, at::ScalarType dtype) {
+    constexpr uint64_t kMax = ~uint64_t(0);
+    uint64_t total = 0;
+    for (const auto& [key, shape] : expected) {
+        uint64_t n = uint64_t(c10::elementSize(dtype));
+        for (int64_t d : shape) n = (d > 0 && n > kMax / uint64_t(d)) ? kMax : n * uint64_t(std::max<int64_t>(d, 0));
+        total = total > kMax - n ? kMax : total + n;
+    }
+    return total;
+}
+
 TensorMap make_random_weights(const ExpectedShapes& shapes, uint64_t seed) {
     at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed);
     TensorMap out;

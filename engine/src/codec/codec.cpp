@@ -8,6 +8,7 @@
 #include "checkpoint/verify.h"
 #include "codec/codec_quantizer.h"
 #include "codec/codec_weights.h"
+#include "memory_check.h"
 
 namespace reef {
 namespace {
@@ -34,8 +35,9 @@ std::unique_ptr<Codec> Codec::from_state_dict(const CodecConfig& config, TensorM
         throw ReefError(ErrorCode::UnsupportedDevice,
                         what + ": the codec runs in float32, bfloat16 or float16, not " +
                             std::string(c10::toString(dtype)));
-    TensorMap fused = prepare_codec_state_dict(std::move(raw), what);
     const ExpectedShapes expected = codec_expected_shapes(config);
+    require_memory(expected_bytes(expected, dtype), device, what + ": the codec");
+    TensorMap fused = prepare_codec_state_dict(std::move(raw), what, &expected);
     verify_state_dict(fused, expected, what);
     TensorMap weights;
     for (const auto& [key, shape] : expected) weights[key] = fused.at(key).to(device, dtype).contiguous();

@@ -1,11 +1,14 @@
 #include "codec/codec_config.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "check.h"
+#include "checkpoint/model_file.h"
+#include "input_limits.h"
 
 namespace reef {
 namespace {
@@ -33,9 +36,93 @@ nlohmann::json module_to_json(const CodecTransformerConfig& m) {
             {"norm_eps", m.norm_eps},   {"window_size", m.window_size}};
 }
 
-template <class T>
-void read(const nlohmann::json& j, const char* key, T& out) {
-    if (j.contains(key)) out = j.at(key).get<T>();
+// Typed readers: nlohmann's get<int64_t>() on 1e300 or on a float is an unchecked cast, so
+// integers must be JSON integers and numbers must be finite.
+void read(const nlohmann::json& j, const char* key, int64_t& out) {
+    if (!j.contains(key)) return;
+    const auto& v = j.at(key);
+    if (!v.is_number_integer())
+        throw nlohmann::json::type_error::create(302, std::string(key) + " must be an integer, got " + v.dump(), &v);
+    out = v.get<int64_t>();
+}
+void read(const nlohmann::json& j, const char* key, double& out) {
+    if (!j.contains(key)) return;
+    const auto& v = j.at(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
+        throw nlohmann::json::type_error::create(302, std::string(key) + " must be a finite number, got " + v.dump(), &v);
+    out = v.get<double>();
+}
+void read(const nlohmann::json& j, const char* key, std::string& out) {
+    if (j.contains(key)) out = j.at(key).get<std::string>();
+}
+void read(const nlohmann::json& j, const char* key, std::vector<int64_t>& out) {
+    if (!j.contains(key)) return;
+    const auto& v = j.at(key);
+    if (!v.is_array() || v.size() > size_t(limits::kMaxCodecBlocks))
+        throw nlohmann::json::type_error::create(302, std::string(key) + " must be a list of at most " +
+                                                          std::to_string(limits::kMaxCodecBlocks) + " integers", &v);
+    out.clear();
+    for (const auto& x : v) {
+        if (!x.is_number_integer())
+            throw nlohmann::json::type_error::create(302, std::string(key) + " must hold integers, got " + x.dump(), &v);
+        out.push_back(x.get<int64_t>());
+    }
+}
+
+// One bounds rule: `value` of `field` must lie in [lo, hi].
+void in_range(const std::string& what, const std::string& field, int64_t value, int64_t lo, int64_t hi) {
+    if (value < lo || value > hi)
+        bad_config(what, field + " is " + std::to_string(value) + "; it must be between " + std::to_string(lo) +
+                             " and " + std::to_string(hi));
+}
+
+void list_in_range(const std::string& what, const std::string& field, const std::vector<int64_t>& v, int64_t lo,
+                   int64_t hi) {
+    if (v.size() > size_t(limits::kMaxCodecBlocks))
+        bad_config(what, field + " has " + std::to_string(v.size()) + " entries, more than " +
+                             std::to_string(limits::kMaxCodecBlocks));
+    for (size_t i = 0; i < v.size(); ++i) in_range(what, field + "[" + std::to_string(i) + "]", v[i], lo, hi);
+}
+
+// The numbers every product, shift and division below relies on: checked first, so a rate of 0
+// (a division by zero: SIGFPE, which nothing can catch) or 2^40 never reaches them.
+void validate_bounds(const CodecConfig& c, const std::string& what) {
+    using namespace limits;
+    in_range(what, "sample_rate", c.sample_rate, kMinSampleRate, kMaxSampleRate);
+    in_range(what, "encoder_dim", c.encoder_dim, 1, kMaxDim);
+    in_range(what, "decoder_dim", c.decoder_dim, 1, kMaxDim);
+    if (c.encoder_rates.empty() || c.decoder_rates.empty()) bad_config(what, "encoder_rates and decoder_rates must not be empty");
+    list_in_range(what, "encoder_rates", c.encoder_rates, 1, kMaxCodecRate);
+    list_in_range(what, "decoder_rates", c.decoder_rates, 1, kMaxCodecRate);
+    list_in_range(what, "encoder_transformer_layers", c.encoder_transformer_layers, 0, kMaxLayers);
+    list_in_range(what, "quantizer.downsample_factor", c.downsample_factor, 1, 4);
+    int64_t hop = 1;
+    for (int64_t r : c.encoder_rates) {
+        hop *= r;  // <= 64^16 cannot overflow before the check trips: checked each step
+        if (hop > kMaxCodecHop)
+            bad_config(what, "prod(encoder_rates) " + list(c.encoder_rates) + " exceeds " + std::to_string(kMaxCodecHop));
+    }
+    if ((c.encoder_dim << c.encoder_rates.size()) > kMaxDim)
+        bad_config(what, "the latent dim encoder_dim * 2^len(encoder_rates) exceeds " + std::to_string(kMaxDim));
+    in_range(what, "transformer_general_config.head_dim", c.transformer_head_dim, 2, kMaxHeadDim);
+    in_range(what, "encoder_window", c.encoder_window, 1, kMaxCodecWindow);
+    const auto& m = c.quantizer_module;
+    in_range(what, "quantizer.module.n_layer", m.n_layer, 0, kMaxLayers);
+    in_range(what, "quantizer.module.n_head", m.n_head, 1, kMaxHeads);
+    in_range(what, "quantizer.module.dim", m.dim, 1, kMaxDim);
+    in_range(what, "quantizer.module.intermediate_size", m.intermediate_size, 1, kMaxIntermediate);
+    in_range(what, "quantizer.module.head_dim", m.head_dim, 2, kMaxHeadDim);
+    in_range(what, "quantizer.module.window_size", m.window_size, 1, kMaxCodecWindow);
+    in_range(what, "quantizer.n_codebooks", c.n_codebooks, 1, kMaxCodebooks);
+    in_range(what, "quantizer.codebook_size", c.codebook_size, 1, kMaxCodebookSize);
+    in_range(what, "quantizer.codebook_dim", c.codebook_dim, 1, kMaxDim);
+    in_range(what, "quantizer.semantic_codebook_size", c.semantic_codebook_size, 1, kMaxCodebookSize);
+    for (const auto& [field, x] : {std::pair<const char*, double>{"rope_base", m.rope_base},
+                                   {"transformer_general_config.rope_base", c.transformer_rope_base}})
+        if (!(x > 1.0 && x <= kMaxRopeBase)) bad_config(what, std::string(field) + " must be in (1, 1e12]");
+    for (const auto& [field, x] : {std::pair<const char*, double>{"norm_eps", m.norm_eps},
+                                   {"transformer_general_config.norm_eps", c.transformer_norm_eps}})
+        if (!(x > 0.0 && x < 1.0)) bad_config(what, std::string(field) + " must be in (0, 1)");
 }
 
 CodecTransformerConfig module_from_json(const nlohmann::json& j) {
@@ -62,6 +149,7 @@ int64_t CodecConfig::decoder_block_in(size_t i) const { return decoder_dim >> i;
 int64_t CodecConfig::decoder_block_out(size_t i) const { return decoder_dim >> (i + 1); }
 
 void CodecConfig::validate(const std::string& what) const {
+    validate_bounds(*this, what);
     if (encoder_dim <= 0 || decoder_dim <= 0 || encoder_rates.empty() || decoder_rates.empty())
         bad_config(what, "encoder_dim, decoder_dim and the rate lists must be positive/non-empty");
     if (encoder_transformer_layers.size() != encoder_rates.size())
@@ -117,6 +205,7 @@ CodecConfig codec_preset(const std::string& name) {
 
 CodecConfig codec_config_from_json(const std::string& text, const std::string& what) {
     CodecConfig c;
+    int64_t input_dim = -1;  // optional; checked against the latent dim once the rates are known sane
     try {
         const auto j = nlohmann::json::parse(text);
         read(j, "preset", c.preset);
@@ -141,17 +230,15 @@ CodecConfig codec_config_from_json(const std::string& text, const std::string& w
             read(q, "semantic_codebook_size", c.semantic_codebook_size);
             read(q, "downsample_factor", c.downsample_factor);
             if (q.contains("module")) c.quantizer_module = module_from_json(q.at("module"));
-            int64_t input_dim = c.latent_dim();
             read(q, "input_dim", input_dim);
-            if (input_dim != c.latent_dim())
-                bad_config(what, "quantizer.input_dim " + std::to_string(input_dim) +
-                                     " must equal encoder_dim * 2^len(encoder_rates) = " +
-                                     std::to_string(c.latent_dim()));
         }
     } catch (const nlohmann::json::exception& e) {
         throw ReefError(ErrorCode::CorruptModel, what + ": cannot read codec config: " + e.what());
     }
     c.validate(what);
+    if (input_dim >= 0 && input_dim != c.latent_dim())
+        bad_config(what, "quantizer.input_dim " + std::to_string(input_dim) +
+                             " must equal encoder_dim * 2^len(encoder_rates) = " + std::to_string(c.latent_dim()));
     return c;
 }
 
@@ -232,12 +319,9 @@ std::string codec_config_to_yaml(const CodecConfig& c) {
 
 CodecConfig load_codec_config(const std::string& model_dir) {
     const auto path = std::filesystem::path(model_dir) / kCodecConfigFile;
-    if (!std::filesystem::exists(path)) return codec_preset("default");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ReefError(ErrorCode::Io, "cannot read " + path.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return codec_config_from_json(ss.str(), path.string());
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return codec_preset("default");
+    return codec_config_from_json(read_model_text(path, limits::kMaxConfigFileBytes, "codec config"), path.string());
 }
 
 }  // namespace reef

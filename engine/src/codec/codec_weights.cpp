@@ -179,7 +179,7 @@ std::string weight_norm_v_key(const std::string& fused_key, WeightNormKind kind)
     return base + (kind == WeightNormKind::Parametrization ? kParamV : kLegacyV);
 }
 
-TensorMap prepare_codec_state_dict(TensorMap raw, const std::string& what) {
+TensorMap prepare_codec_state_dict(TensorMap raw, const std::string& what, const ExpectedShapes* expected) {
     // 1. Optional {"state_dict": {...}} wrapper (load_pth flattens it to "state_dict.<key>").
     bool wrapped = false;
     for (const auto& [k, t] : raw) wrapped = wrapped || starts_with(k, "state_dict.");
@@ -213,7 +213,18 @@ TensorMap prepare_codec_state_dict(TensorMap raw, const std::string& what) {
             auto it = raw.find(other);
             if (it == raw.end())
                 throw ReefError(ErrorCode::CorruptModel, what + ": weight-norm tensor " + k + " has no partner " + other);
-            if (is_g) out[base + ".weight"] = fuse(t, it->second, what, base + ".weight");
+            if (!is_g) return true;
+            const std::string key = base + ".weight";
+            if (expected) {
+                const auto want = expected->find(key);
+                if (want == expected->end()) return true;  // not part of this model: never materialised
+                const at::Tensor& v = it->second;
+                if (v.sizes() != at::IntArrayRef(want->second))
+                    throw ReefError(ErrorCode::ShapeMismatch, what + ": weight norm of " + key + ": v " +
+                                                                  shape_str(v.sizes()) + " does not match the expected " +
+                                                                  shape_str(want->second));
+            }
+            out[key] = fuse(t, it->second, what, key);
             return true;
         }
         return false;

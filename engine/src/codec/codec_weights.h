@@ -35,7 +35,10 @@ ExpectedShapes codec_expected_shapes(const CodecConfig& config);
 // W = g * v / ||v||, the norm over every dim but 0 (for ConvTranspose1d dim 0 is the *input*
 // channel, so g is (in, 1, 1)). Throws ReefError naming `what` and the key for a lone g or v or a
 // g whose shape does not match v. Fused tensors are float32.
-TensorMap prepare_codec_state_dict(TensorMap raw, const std::string& what);
+// With `expected` (the config's shapes), only pairs whose fused key is expected are fused, and
+// v's shape is checked against it first: fusing materialises a float32 copy, so a hostile file
+// with thousands of stray pairs, or one huge pair, is refused before it costs memory.
+TensorMap prepare_codec_state_dict(TensorMap raw, const std::string& what, const ExpectedShapes* expected = nullptr);
 
 // The inverse for writers: splits fused weights back into the stored encoding of `params`.
 // (Used by the demo writer with its own g and v; exposed for tests.)

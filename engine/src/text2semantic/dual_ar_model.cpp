@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "checkpoint/verify.h"
+#include "memory_check.h"
 #include "nn/gemv.h"
 #include "text2semantic/model_weights.h"
 #include "text2semantic/rope.h"
@@ -225,8 +226,13 @@ std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, Tens
 std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
                                                 at::ScalarType dtype) {
     const DualArConfig config = load_model_config(model_dir);
+    // Before a byte of weights is read: the converted weights plus the RoPE table must fit.
+    const ExpectedShapes expected = expected_shapes(config);
+    const uint64_t rope_bytes = uint64_t(config.max_seq_len) * uint64_t(config.head_dim) * sizeof(float);
+    require_memory(expected_bytes(expected, dtype) + rope_bytes, device,
+                   model_dir + ": the text2semantic model (config.json)");
     std::string source;
-    TensorMap weights = read_text2semantic_weights(model_dir, &source);
+    TensorMap weights = read_text2semantic_weights(model_dir, &source, &expected);
     return make_dual_ar_model(config, std::move(weights), device, dtype, source);
 }
 

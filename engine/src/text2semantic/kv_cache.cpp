@@ -4,13 +4,30 @@
 #include <string>
 
 #include "check.h"
+#include "memory_check.h"
 #include "text2semantic/model_config.h"
 
 namespace reef {
 
+namespace {
+
+// A request for more rows than the device can hold is an error value, not an OOM kill.
+void require_kv_memory(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t rows, int64_t old_rows,
+                       const at::TensorOptions& options) {
+    const uint64_t needed = bytes_product({2, uint64_t(n_layer), uint64_t(n_heads), uint64_t(rows), uint64_t(head_dim),
+                                           uint64_t(c10::elementSize(c10::typeMetaToScalarType(options.dtype())))});
+    require_memory(needed, options.device(),
+                   "a KV cache of " + std::to_string(rows) + " positions (" + std::to_string(n_layer) + " layers x " +
+                       std::to_string(n_heads) + " heads x " + std::to_string(head_dim) +
+                       (old_rows > 0 ? ", grown from " + std::to_string(old_rows) + ")" : std::string(")")));
+}
+
+}  // namespace
+
 KvCache::KvCache(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t capacity, at::TensorOptions options)
     : m_capacity(find_multiple(capacity, 8)) {
     REEF_CHECK(n_layer > 0 && n_heads > 0 && head_dim > 0 && capacity > 0, "KvCache: bad sizes");
+    require_kv_memory(n_layer, n_heads, head_dim, m_capacity, 0, options);
     for (int64_t il = 0; il < n_layer; ++il) {
         m_k.push_back(at::zeros({1, n_heads, m_capacity, head_dim}, options));
         m_v.push_back(at::zeros({1, n_heads, m_capacity, head_dim}, options));
@@ -27,6 +44,8 @@ void KvCache::ensure_capacity(int64_t capacity) {
     REEF_CHECK(!empty(), "KvCache::ensure_capacity on an unallocated cache");
     if (capacity <= m_capacity) return;
     const int64_t grown = find_multiple(capacity, 8);
+    // The old cache stays alive while the bigger one is filled, so only the new one must fit.
+    require_kv_memory(n_layer(), m_k[0].size(1), m_k[0].size(3), grown, m_capacity, m_k[0].options());
     for (size_t il = 0; il < m_k.size(); ++il) {
         for (auto* t : {&m_k[il], &m_v[il]}) {
             auto sizes = t->sizes().vec();

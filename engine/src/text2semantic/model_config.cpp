@@ -2,12 +2,15 @@
 
 #include "checkpoint/atomic_file.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "check.h"
+#include "checkpoint/model_file.h"
+#include "input_limits.h"
 
 namespace reef {
 namespace {
@@ -45,7 +48,7 @@ struct Fields {
         if (!has(key)) return fallback;
         if (!obj.at(key).is_number()) bad_field(what, prefix + key, "not a number: " + obj.at(key).dump());
         const double x = obj.at(key).get<double>();
-        if (!(x > 0)) bad_field(what, prefix + key, "must be positive");
+        if (!(x > 0) || !std::isfinite(x)) bad_field(what, prefix + key, "must be positive and finite");
         return x;
     }
     bool boolean_or(const char* key, bool fallback) const {
@@ -60,9 +63,42 @@ struct Fields {
     }
 };
 
+// Every size against limits.h, before anything is derived from it: these numbers size the
+// expected-shape table, the RoPE tables and the KV cache, so 10^12 must stop here.
+void check_limits(const DualArConfig& c, const std::string& what) {
+    using namespace limits;
+    auto bound = [&](const char* field, int64_t v, int64_t lo, int64_t hi) {
+        if (v < lo || v > hi)
+            bad_field(what, field, std::to_string(v) + " is out of range: it must be between " + std::to_string(lo) +
+                                       " and " + std::to_string(hi) + " (too large for any fish-speech model)");
+    };
+    bound("vocab_size", c.vocab_size, 1, kMaxVocab);
+    bound("n_layer", c.n_layer, 1, kMaxLayers);
+    bound("n_head", c.n_head, 1, kMaxHeads);
+    bound("n_local_heads", c.n_local_heads, 1, kMaxHeads);
+    bound("head_dim", c.head_dim, 2, kMaxHeadDim);
+    bound("dim", c.dim, 1, kMaxDim);
+    bound("intermediate_size", c.intermediate_size, 1, kMaxIntermediate);
+    bound("max_seq_len", c.max_seq_len, 1, kMaxSeqLen);
+    bound("codebook_size", c.codebook_size, 1, kMaxCodebookSize);
+    bound("num_codebooks", c.num_codebooks, 2, kMaxCodebooks);
+    bound("semantic_begin_id", c.semantic_begin_id, 0, kMaxVocab);
+    bound("semantic_end_id", c.semantic_end_id, 0, kMaxVocab);
+    bound("n_fast_layer", c.n_fast_layer, 1, kMaxLayers);
+    bound("fast_dim", c.fast_dim, 1, kMaxDim);
+    bound("fast_n_head", c.fast_n_head, 1, kMaxHeads);
+    bound("fast_n_local_heads", c.fast_n_local_heads, 1, kMaxHeads);
+    bound("fast_head_dim", c.fast_head_dim, 2, kMaxHeadDim);
+    bound("fast_intermediate_size", c.fast_intermediate_size, 1, kMaxIntermediate);
+    if (!(c.rope_base > 1.0 && c.rope_base <= kMaxRopeBase)) bad_field(what, "rope_base", "must be in (1, 1e12]");
+    if (!(c.norm_eps > 0.0 && c.norm_eps < 1.0)) bad_field(what, "norm_eps", "must be in (0, 1)");
+}
+
 // port of BaseModelArgs.__post_init__ + DualARModelArgs.__post_init__ (fast_* default to slow).
 // `fast_*` fields hold 0 / -1 (bools) when unset.
 void post_init(DualArConfig& c, int fast_qkv_bias, int fast_qk_norm, int fast_o_bias, const std::string& what) {
+    // dim first: the intermediate_size default below multiplies it.
+    if (c.dim > limits::kMaxDim) bad_field(what, "dim", std::to_string(c.dim) + " is out of range: at most " + std::to_string(limits::kMaxDim));
     if (c.n_local_heads == -1) c.n_local_heads = c.n_head;
     if (c.intermediate_size == 0) c.intermediate_size = find_multiple(int64_t(2 * 4 * c.dim / 3), 256);
     if (c.fast_dim == 0) c.fast_dim = c.dim;
@@ -77,6 +113,7 @@ void post_init(DualArConfig& c, int fast_qkv_bias, int fast_qk_norm, int fast_o_
     auto require = [&](bool ok, const std::string& field, const std::string& problem) {
         if (!ok) bad_field(what, field, problem);
     };
+    check_limits(c, what);
     require(c.n_local_heads > 0 && c.n_head % c.n_local_heads == 0, "n_local_heads",
             "n_head " + std::to_string(c.n_head) + " is not a multiple of " + std::to_string(c.n_local_heads));
     require(c.fast_n_local_heads > 0 && c.fast_n_head % c.fast_n_local_heads == 0, "fast_n_local_heads",
@@ -189,13 +226,11 @@ DualArConfig parse_model_config(const std::string& json_text, const std::string&
 
 DualArConfig load_model_config(const std::string& model_dir) {
     const auto path = std::filesystem::path(model_dir) / "config.json";
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
         throw ReefError(ErrorCode::ModelNotFound, path.string() + ": cannot open",
                         "choose a fish-speech model folder (S2-Pro, S1-mini) or create a demo model");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_model_config(ss.str(), path.string());
+    return parse_model_config(read_model_text(path, limits::kMaxConfigFileBytes, "model config"), path.string());
 }
 
 std::string model_config_to_json(const DualArConfig& c) {

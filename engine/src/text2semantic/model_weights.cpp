@@ -108,7 +108,7 @@ TensorMap normalize_pth_keys(TensorMap weights) {
     return out;
 }
 
-void merge_split_qkv(TensorMap& weights) {
+void merge_split_qkv(TensorMap& weights, const ExpectedShapes* expected) {
     std::vector<std::string> prefixes;
     for (const auto& [k, v] : weights) {
         const auto pos = k.rfind("wq.weight");
@@ -118,6 +118,23 @@ void merge_split_qkv(TensorMap& weights) {
         auto q = weights.find(p + "wq.weight"), k = weights.find(p + "wk.weight"), v = weights.find(p + "wv.weight");
         if (k == weights.end() || v == weights.end())
             throw ReefError(ErrorCode::ShapeMismatch, p + "wq.weight present without " + p + "wk/wv.weight");
+        if (expected) {
+            const auto want = expected->find(p + "wqkv.weight");
+            if (want == expected->end()) continue;  // not part of this model: left out, never copied
+            const auto& shape = want->second;
+            const at::Tensor& tq = q->second;
+            const at::Tensor& tk = k->second;
+            const at::Tensor& tv = v->second;
+            const bool ok = shape.size() == 2 && tq.dim() == 2 && tk.dim() == 2 && tv.dim() == 2 &&
+                            tq.size(1) == shape[1] && tk.size(1) == shape[1] && tv.size(1) == shape[1] &&
+                            tq.size(0) + tk.size(0) + tv.size(0) == shape[0];
+            if (!ok)
+                throw ReefError(ErrorCode::ShapeMismatch,
+                                "text2semantic weights: " + p + "wq/wk/wv.weight " + std::string(c10::str(tq.sizes())) +
+                                    " / " + c10::str(tk.sizes()) + " / " + c10::str(tv.sizes()) +
+                                    " do not add up to the expected wqkv.weight [" + std::to_string(shape[0]) + ", " +
+                                    std::to_string(shape.size() > 1 ? shape[1] : 0) + "]");
+        }
         weights[p + "wqkv.weight"] = at::cat({q->second, k->second, v->second}, 0);
         weights.erase(p + "wq.weight");
         weights.erase(p + "wk.weight");
@@ -125,7 +142,7 @@ void merge_split_qkv(TensorMap& weights) {
     }
 }
 
-TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source) {
+TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source, const ExpectedShapes* expected) {
     namespace fs = std::filesystem;
     const fs::path dir(model_dir);
     TensorMap weights;
@@ -144,7 +161,7 @@ TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* 
                         model_dir + ": no model weights (model.safetensors.index.json, model.safetensors or model.pth)",
                         "choose a fish-speech model folder or create a demo model");
     }
-    merge_split_qkv(weights);
+    merge_split_qkv(weights, expected);
     if (source) *source = file;
     return weights;
 }

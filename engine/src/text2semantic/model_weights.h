@@ -21,11 +21,15 @@ TensorMap to_fish_qwen3_omni_keys(const TensorMap& weights);
 // the keys start with it, drop every key containing "audio_".
 TensorMap normalize_pth_keys(TensorMap weights);
 // port of Attention.load_hook: legacy wq/wk/wv.weight -> wqkv.weight = cat([q; k; v], 0).
-void merge_split_qkv(TensorMap& weights);
+// With `expected`, only prefixes whose wqkv.weight is expected are merged, and q/k/v must add up
+// to its shape before cat copies them (a hostile file cannot make it materialise stray tensors).
+void merge_split_qkv(TensorMap& weights, const ExpectedShapes* expected = nullptr);
 
 // Reads the weight files of a model folder (first of model.safetensors.index.json,
 // model.safetensors, model.pth), applies the name rules above and returns internal names.
 // `source` receives the file that was read. Throws ReefError(ModelNotFound) when none exists.
-TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source = nullptr);
+// `expected` goes to merge_split_qkv.
+TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source = nullptr,
+                                     const ExpectedShapes* expected = nullptr);
 
 }  // namespace reef

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "check.h"
+#include "checkpoint/model_file.h"
+#include "input_limits.h"
 #include "text2semantic/tokenizer_nfc.h"
 #include "text2semantic/tokenizer_utf8.h"
 
@@ -25,11 +27,7 @@ constexpr size_t kCacheCapacity = 10000;  // as HF's BPE word cache
 }
 
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ReefError(ErrorCode::ModelNotFound, "tokenizer file not found or unreadable: " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return read_model_text(path, limits::kMaxTokenizerFileBytes, "tokenizer");
 }
 
 bool is_null_or_empty_string(const json& j, const char* key) {
@@ -74,8 +72,11 @@ std::unique_ptr<HfBpeTokenizer> HfBpeTokenizer::load_file(const std::string& pat
 
         int32_t max_id = -1;
         for (const auto& [token, id] : model.at("vocab").items()) {
+            // Ids index tables sized max id + 1, so they are bounded before anything is sized by them.
+            if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= limits::kMaxVocab)
+                corrupt(path, "model.vocab: id " + id.dump() + " of " + token + " is out of range (0 to " +
+                                  std::to_string(limits::kMaxVocab - 1) + ")");
             const int32_t v = id.get<int32_t>();
-            if (v < 0) corrupt(path, "model.vocab: negative id for " + token);
             tok->m_vocab[token] = v;
             max_id = std::max(max_id, v);
         }
@@ -108,6 +109,8 @@ std::unique_ptr<HfBpeTokenizer> HfBpeTokenizer::load_file(const std::string& pat
         int32_t max_added = -1;
         const int32_t model_size = static_cast<int32_t>(tok->m_vocab.size());
         if (root.contains("added_tokens") && root["added_tokens"].is_array()) {
+            if (root["added_tokens"].size() > size_t(limits::kMaxVocab))
+                corrupt(path, "added_tokens: more than " + std::to_string(limits::kMaxVocab) + " entries");
             for (const json& at : root["added_tokens"]) {
                 const std::string content = at.at("content").get<std::string>();
                 int32_t id;

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "check.h"
+#include "checkpoint/model_file.h"
+#include "input_limits.h"
 #include "text2semantic/tokenizer_bpe_core.h"
 #include "text2semantic/tokenizer_utf8.h"
 
@@ -46,11 +48,12 @@ bool base64_decode(std::string_view in, std::string& out) {
 }
 
 std::vector<std::string> read_special_list(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fish_s1_default_special_tokens();
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return fish_s1_default_special_tokens();
+    const std::string text = read_model_text(path, limits::kMaxConfigFileBytes, "special tokens file");
     nlohmann::ordered_json j;  // file order matters: ids are assigned by position
     try {
-        in >> j;
+        j = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         throw ReefError(ErrorCode::CorruptModel, path + ": not valid JSON: " + e.what());
     }
@@ -58,10 +61,17 @@ std::vector<std::string> read_special_list(const std::string& path) {
     if (j.is_object()) {
         for (const auto& item : j.items()) tokens.push_back(item.key());
     } else if (j.is_array()) {
-        for (const auto& t : j) tokens.push_back(t.get<std::string>());
+        for (const auto& t : j) {
+            if (!t.is_string()) throw ReefError(ErrorCode::CorruptModel, path + ": special token " + t.dump() + " is not a string");
+            tokens.push_back(t.get<std::string>());
+        }
     } else {
         throw ReefError(ErrorCode::CorruptModel, path + ": expected an object {token: id} or a list of tokens");
     }
+    if (tokens.size() > size_t(limits::kMaxVocab))
+        throw ReefError(ErrorCode::CorruptModel, path + ": " + std::to_string(tokens.size()) +
+                                                     " special tokens, more than the vocab limit of " +
+                                                     std::to_string(limits::kMaxVocab));
     return tokens;
 }
 
@@ -78,8 +88,7 @@ std::vector<std::string> fish_s1_default_special_tokens() {
 
 std::unique_ptr<TiktokenTokenizer> TiktokenTokenizer::load_files(const std::string& ranks_path,
                                                                  const std::string& special_tokens_path) {
-    std::ifstream in(ranks_path, std::ios::binary);
-    if (!in) throw ReefError(ErrorCode::ModelNotFound, "tokenizer file not found or unreadable: " + ranks_path);
+    std::istringstream in(read_model_text(ranks_path, limits::kMaxTokenizerFileBytes, "tokenizer"));
     std::unique_ptr<TiktokenTokenizer> tok(new TiktokenTokenizer());
     std::string line, bytes;
     size_t line_no = 0;
@@ -98,6 +107,13 @@ std::unique_ptr<TiktokenTokenizer> TiktokenTokenizer::load_files(const std::stri
             size_t used = 0;
             rank = std::stoi(rank_str, &used);
             if (used != rank_str.size() || rank < 0) throw std::invalid_argument(rank_str);
+            // Ids index a table sized max id + 1: a rank of 2^31 - 1 would ask for 48 GB.
+            if (rank >= limits::kMaxVocab)
+                throw ReefError(ErrorCode::CorruptModel, ranks_path + ":" + std::to_string(line_no) + ": rank " +
+                                                             rank_str + " is out of range (the vocab limit is " +
+                                                             std::to_string(limits::kMaxVocab) + " ids)");
+        } catch (const ReefError&) {
+            throw;
         } catch (const std::exception&) {
             throw ReefError(ErrorCode::CorruptModel, ranks_path + ":" + std::to_string(line_no) + ": bad rank " + rank_str);
         }
@@ -107,6 +123,9 @@ std::unique_ptr<TiktokenTokenizer> TiktokenTokenizer::load_files(const std::stri
         max_rank = std::max(max_rank, rank);
     }
     if (tok->m_ranks.empty()) throw ReefError(ErrorCode::CorruptModel, ranks_path + ": no ranks");
+    if (tok->m_ranks.size() > size_t(limits::kMaxVocab))
+        throw ReefError(ErrorCode::CorruptModel, ranks_path + ": " + std::to_string(tok->m_ranks.size()) +
+                                                     " ranks, more than the vocab limit of " + std::to_string(limits::kMaxVocab));
     // tiktoken's Rust BPE panics on a missing single byte; refuse the file instead.
     for (int b = 0; b < 256; ++b)
         if (!tok->m_ranks.count(std::string(1, static_cast<char>(b))))

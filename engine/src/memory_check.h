@@ -1,0 +1,29 @@
+// "This model needs X GB, Y GB is available": checked before weights are converted and before a
+// KV cache is allocated, so a model or a request too large for the machine is an error value
+// rather than a bad_alloc half-way through, or the kernel's OOM killer ending the process (Linux
+// overcommits, so a huge allocation often "succeeds" and the kill comes later).
+#pragma once
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace reef {
+
+// Bytes the device can still give: MemAvailable of /proc/meminfo for the CPU (page cache that
+// can be dropped counts as available), cudaMemGetInfo's free bytes for CUDA. nullopt when
+// unknown (no /proc, no CUDA runtime): callers then skip the check rather than guess.
+std::optional<uint64_t> available_memory(c10::Device device);
+
+// Throws ReefError(InsufficientMemory) "<what> needs X GB, Y GB is available on <device>" when
+// needed > available. Pure, so tests can exercise the message with chosen numbers.
+void check_memory_fits(uint64_t needed, uint64_t available, c10::Device device, const std::string& what);
+
+// check_memory_fits against available_memory(device); no-op when that is unknown.
+void require_memory(uint64_t needed, c10::Device device, const std::string& what);
+
+// Overflow-safe product of sizes (saturates at UINT64_MAX), for "needed" figures.
+uint64_t bytes_product(std::initializer_list<uint64_t> factors);
+
+}  // namespace reef
