@@ -16,6 +16,7 @@ REEF_APT_PACKAGES=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
   xvfb xauth
   help2man librsvg2-bin appstream desktop-file-utils   # man page, icons, and checking the install tree
+  cmark-gfm                                            # renders the PR report in its test
 )
 
 reef_log() { printf '\033[1;34m[reef]\033[0m %s\n' "$*"; }

@@ -6,6 +6,10 @@
 // With REEF_SCREENS_DIR set it also saves a screenshot after the real generation.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -21,6 +25,7 @@
 #include "qt/voice_list_model.h"
 #include "reef/engine.h"
 #include "widgets/banner.h"
+#include "widgets/compare_view.h"
 #include "widgets/main_window.h"
 #include "widgets/perf_chart_widget.h"
 #include "widgets/synthesis_panel.h"
@@ -154,6 +159,56 @@ private Q_SLOTS:
         QCOMPARE(back.channels, 1);
         QCOMPARE(back.frames(), qint64(take.metrics.frames) * 2048);
         QVERIFY(std::abs(back.samples[1000] - take.audio[1000]) < 1e-3f);
+    }
+
+    // The Compare view over the real bench: two arms and a two-length context sweep; the sweep
+    // chart draws one line per arm with one point per length, at the prompt lengths the bench
+    // really prefilled (read from the report's JSON, not from the chart's own code).
+    void compareViewRunsAContextSweep() {
+        MainWindow& w = *m_window;
+        w.tabs()->setCurrentWidget(w.compareView());
+        CompareView& cv = *w.compareView();
+        QCOMPARE(cv.selectedArms().size(), size_t(2));   // eager x {auto, math}
+        cv.contextEdit()->setText(QStringLiteral("100, 260"));
+        QSignalSpy done(m_engine.get(), &EngineController::benchFinished);
+        QSignalSpy failed(m_engine.get(), &EngineController::benchFailed);
+        QTest::mouseClick(cv.runButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, kSlowMs));
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const auto lines = cv.sweepLines();
+        QCOMPARE(int(lines.size()), 2);
+        const QString base = path("sweep-report");
+        const QStringList errors = cv.exportAll(base);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+        QFile json(base + QStringLiteral(".json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonArray sweep = QJsonDocument::fromJson(json.readAll()).object().value(QStringLiteral("sweep")).toArray();
+        QCOMPARE(sweep.size(), 4);
+        for (const auto& [name, points] : lines) {
+            QCOMPARE(int(points.size()), 2);
+            for (const QPointF& pt : points) {
+                bool found = false;
+                for (const QJsonValue& v : sweep) {
+                    const QJsonObject o = v.toObject();
+                    found = found || (o.value(QStringLiteral("arm")).toString() == name &&
+                                      o.value(QStringLiteral("prompt_tokens")).toInt() == int(pt.x()) &&
+                                      std::abs(o.value(QStringLiteral("warm_frames_per_s")).toDouble() - pt.y()) < 1e-9);
+                }
+                QVERIFY2(found, qPrintable(QStringLiteral("%1 at %2 tokens").arg(name).arg(pt.x())));
+            }
+            QVERIFY(points[1].x() > points[0].x() + 100);   // 260 vs 100 tokens asked
+        }
+        QVERIFY(QFileInfo(base + QStringLiteral("-pr.md")).size() > 0);
+        QVERIFY(QFileInfo(base + QStringLiteral("-pr-wavs")).isDir());
+        if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty()) {
+            const QSize before = w.size();
+            w.resize(1500, 1000);
+            QTest::qWait(300);   // the charts' scenes lay out on the event loop
+            QDir().mkpath(dir);
+            QVERIFY(w.grab().save(QDir(dir).filePath(QStringLiteral("compare_sweep.png"))));
+            w.resize(before);
+        }
+        w.tabs()->setCurrentIndex(0);
     }
 
     void unwritableExportPathKeepsTheTake() {

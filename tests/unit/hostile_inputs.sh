@@ -46,7 +46,6 @@ synth() {
 synth codec_rate_zero codec_config.json "encoder_rates[0] is 0"
 synth index_dotdot model.safetensors.index.json "../outside/stolen.safetensors" "climbs out"
 synth index_absolute model.safetensors.index.json "absolute path"
-synth index_symlink model.safetensors.index.json link.safetensors "outside the model folder"
 synth safetensors_range model.safetensors "outside the data buffer"
 synth pth_expansion model.pth "expands to more than"
 synth pth_broadcast model.pth "more elements than its storage"

@@ -11,3 +11,5 @@ add_test(NAME tst_hostile_inputs_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ho
 set_tests_properties(tst_hostile_inputs_cli PROPERTIES LABELS unit TIMEOUT 300
   ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
 reef_add_test(tst_hostile_inputs SOURCES tst_hostile_inputs.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+add_test(NAME tst_pr_report COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pr_report.sh $<TARGET_FILE:reef-cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp)
+set_tests_properties(tst_pr_report PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")

@@ -46,4 +46,65 @@ TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
     CHECK(!progress.empty());
 }
 
+// The context sweep: each point prefills a real prompt of at most its length, and the attention
+// calls the dispatcher saw (an observation independent of the sweep's own bookkeeping) start one
+// row past that prompt. A length the model cannot hold is refused with its reason.
+TEST_CASE(context_sweep_prefills_each_length) {
+    const auto dir = reef_test::temp_dir("bench_sweep") / "tiny";
+    std::filesystem::remove_all(dir);
+    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
+    BenchRequest req;
+    req.model_dir = dir.string();
+    req.arms = {*parse_bench_arm("eager:math"), *parse_bench_arm("eager:auto:full")};
+    req.frames = 8;
+    req.warmup = 1;
+    req.repeats = 1;
+    req.logit_steps = 2;
+    req.decode_audio = false;
+    req.contexts = {150, 400, 1 << 20};
+    req.sweep_repeats = 1;
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    CHECK_EQ(int(r->sweep.size()), 6);
+    for (const SweepPoint& pt : r->sweep) {
+        if (pt.context == (1 << 20)) {
+            CHECK(!pt.ran);
+            CHECK(pt.error.find("max_seq_len") != std::string::npos);
+            continue;
+        }
+        CHECK(pt.ran);
+        CHECK(pt.warm_frames_per_s > 0);
+        // the longest prompt that fits: at most the length, and within a few words of it
+        CHECK(pt.prompt_tokens <= pt.context);
+        CHECK(pt.prompt_tokens > pt.context - 12);
+        const BackendUse* decode = nullptr;
+        for (const auto& u : pt.backends)
+            if (u.site == CallSite::SlowDecode) decode = &u;
+        CHECK(decode != nullptr);
+        if (!decode) continue;
+        if (pt.arm == 0) {  // active prefix: first decode step attends over prompt + 1 rows
+            CHECK_EQ(decode->kv_len_min, int64_t(pt.prompt_tokens) + 1);
+            CHECK_EQ(decode->kv_len_max, int64_t(pt.prompt_tokens) + req.frames - 1);
+        } else {  // full cache: one constant length past everything used
+            CHECK_EQ(decode->kv_len_min, decode->kv_len_max);
+            CHECK(decode->kv_len_max >= int64_t(pt.prompt_tokens) + req.frames - 1);
+        }
+    }
+    // a longer requested length really gives a longer prompt
+    CHECK(r->sweep[2].prompt_tokens > r->sweep[0].prompt_tokens + 200);
+}
+
+TEST_CASE(context_lists_parse_or_name_the_bad_item) {
+    auto ok = parse_context_list(" 128, 512,2048 ");
+    CHECK(ok.ok());
+    if (ok) CHECK(*ok == std::vector<int>({128, 512, 2048}));
+    for (const char* bad : {"128,abc", "0", "-5", "12x", ""}) {
+        auto r = parse_context_list(bad);
+        CHECK(!r.ok());
+    }
+    CHECK(parse_context_list("128,abc").error().message.find("abc") != std::string::npos);
+}
+
 TEST_MAIN()

@@ -71,6 +71,84 @@ TEST_CASE(markdown_and_csv_list_every_arm) {
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
 }
 
+// A report like one from a run with eager arms under the PR's rule, a compiled arm that could not
+// run, and the key lengths the attention calls received: prompt 84 tokens, 16 frames.
+static BenchReport pr_report_sample(SdpaBackend fish_speech_decode, int64_t active_kv_max) {
+    BenchReport r = sample_report();
+    r.request.frames = 16;
+    r.request.text = "pipes | in | text";
+    r.host.cpu_model = "Test CPU 9000";
+    r.host.cpu_cores = 2;
+    ArmResult fs;
+    fs.arm = *parse_bench_arm("eager:fish-speech");
+    fs.ran = true;
+    fs.prompt_tokens = 84;
+    fs.backends = {{CallSite::SlowDecode, fish_speech_decode, 30, "q", 85, active_kv_max}};
+    ArmResult full;
+    full.arm = *parse_bench_arm("eager:auto:full");
+    full.ran = true;
+    full.prompt_tokens = 84;
+    full.backends = {{CallSite::SlowDecode, SdpaBackend::Flash, 30, "q", 164, 164}};
+    ArmResult compiled;
+    compiled.arm = *parse_bench_arm("aot-inductor:fish-speech");
+    compiled.error = "no | package";
+    r.arms[0].prompt_tokens = 84;
+    r.arms[0].backends[0].kv_len_min = 85;
+    r.arms[0].backends[0].kv_len_max = 99;
+    r.arms = {r.arms[0], fs, full, compiled};
+    return r;
+}
+
+TEST_CASE(pr_report_has_every_item_the_maintainers_listed) {
+    const std::string md = bench_pr_report_markdown(pr_report_sample(SdpaBackend::Flash, 99), {"reef-cli bench -m X", "wavs"});
+    for (const char* section : {"### Hardware", "### Software", "### Command", "### Parameters", "### Results",
+                                "### Quality checks", "### Audio samples", "### Confirmations"})
+        CHECK(md.find(section) != std::string::npos);
+    CHECK(md.find("Test CPU 9000") != std::string::npos);
+    CHECK(md.find("libtorch 2.13.0") != std::string::npos);
+    CHECK(md.find("```sh\nreef-cli bench -m X\n```") != std::string::npos);
+    CHECK(md.find("tolerance 0.0010") != std::string::npos);
+    CHECK(md.find("no \\| package") != std::string::npos);   // a pipe in a cell is escaped
+    // 1: the eager fish-speech arm ran flash -> confirmed; 2: no compiled arm ran; 3: 85..99 = 84+1..84+15
+    CHECK(md.find("1. *Eager decoding no longer forces MATH.* **Confirmed**") != std::string::npos);
+    CHECK(md.find("2. *The compiled path still uses MATH.* **Not measured**") != std::string::npos);
+    CHECK(md.find("3. *The active prefix advances correctly.* **Confirmed**") != std::string::npos);
+}
+
+TEST_CASE(pr_report_confirmations_follow_the_observations) {
+    // the eager fish-speech arm ran MATH, and its keys stopped one row short of prompt + 15
+    const std::string md = bench_pr_report_markdown(pr_report_sample(SdpaBackend::Math, 98), {});
+    CHECK(md.find("1. *Eager decoding no longer forces MATH.* **Not confirmed**") != std::string::npos);
+    CHECK(md.find("3. *The active prefix advances correctly.* **Not confirmed**") != std::string::npos);
+    CHECK(md.find("**mismatch**") != std::string::npos);
+    // without an explicit command, the equivalent reef-cli command is rebuilt from the request
+    CHECK(md.find("reef-cli bench -m") != std::string::npos);
+    CHECK(md.find("--text 'pipes | in | text'") != std::string::npos);
+}
+
+TEST_CASE(sweep_table_and_csv_have_one_cell_per_point) {
+    BenchReport r = sample_report();
+    r.request.contexts = {128, 8192};
+    for (int c : r.request.contexts)
+        for (int arm = 0; arm < 2; ++arm) {
+            SweepPoint p;
+            p.arm = arm, p.context = c, p.prompt_tokens = c - 3;
+            p.ran = arm == 0;
+            p.warm_frames_per_s = c == 128 ? 10.25 : 18.0;
+            p.error = p.ran ? "" : "refused";
+            r.sweep.push_back(p);
+        }
+    const std::string md = bench_sweep_markdown(r);
+    CHECK(md.find("| 125 (asked 128) | 10.25 (") != std::string::npos);
+    CHECK(md.find("| 8189 (asked 8192) | 18.00 (") != std::string::npos);
+    const std::string csv = bench_sweep_csv(r);
+    CHECK_EQ(int(std::count(csv.begin(), csv.end(), '\n')), 5);
+    const auto j = nlohmann::json::parse(bench_report_json(r));
+    CHECK(j["sweep"].size() == 4);
+    CHECK(j["sweep"][3]["error"] == "refused");
+    CHECK(j["request"]["contexts"][1] == 8192);
+}
+
 TEST_CASE(atomic_write_to_missing_folder_fails_cleanly) {
     const auto dir = reef_test::temp_dir("bench_report");
     auto st = write_bench_json(sample_report(), (dir / "nope" / "r.json").string());

@@ -14,8 +14,8 @@ namespace reef {
 std::string read_model_text(const std::filesystem::path& path, uint64_t max_bytes, const char* kind);
 
 // The file `name` (as written in `listed_in`, e.g. a shard of model.safetensors.index.json)
-// inside `dir`. Throws ReefError(CorruptModel) naming both when the name is absolute, has a ".."
-// component, or resolves (through symlinks) to a place outside `dir`.
+// inside `dir`. Throws ReefError(CorruptModel) naming both when the name is absolute or has a ".."
+// component. Symlinks inside `dir` are followed (the Hugging Face cache's snapshot layout).
 std::filesystem::path confined_path(const std::filesystem::path& dir, const std::string& name,
                                     const std::string& listed_in);
 
