@@ -19,6 +19,7 @@ void register_decode(CLI::App& app);
 void register_encode(CLI::App& app);
 void register_play(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_sdpa_bench(CLI::App& app);
 
 // The flags every engine-loading command shares (--model --device --precision --threads
 // --compile --sdpa --kv); filled into an EngineConfig after parsing.

@@ -5,6 +5,7 @@
 #include "runtime/bench_runner.h"
 #include "runtime/device.h"
 #include "runtime/pipeline.h"
+#include "runtime/sdpa_bench_runner.h"
 #include "runtime/synthesis.h"
 
 namespace reef {
@@ -93,6 +94,24 @@ Result<BenchReport> Engine::bench(const BenchRequest& request,
         std::unique_ptr<Pipeline> own;
         Pipeline* p = reuse ? m_impl->pipeline.get() : (own = load_pipeline(config)).get();
         return run_bench(*p, request, progress, should_abort);
+    });
+}
+
+Result<SdpaBenchReport> Engine::sdpa_bench(const SdpaBenchRequest& request,
+                                           const std::function<void(const std::string&)>& progress,
+                                           const std::function<bool()>& should_abort) {
+    return guarded("sdpa-bench", [&]() -> Result<SdpaBenchReport> {
+        c10::InferenceMode inference;
+        return run_sdpa_bench(request, progress, should_abort);
+    });
+}
+
+Result<SdpaBenchModel> sdpa_bench_model(const std::string& model_dir, const std::string& preset) {
+    return guarded("sdpa-bench", [&]() -> Result<SdpaBenchModel> {
+        SdpaBenchRequest r;
+        r.model_dir = model_dir;
+        r.preset = preset;
+        return resolve_sdpa_bench_model(r);
     });
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # reef-cli end to end on a tiny demo model: demo-model, synth (+ --play into the ALSA file sink),
-# generate, decode, encode, bench, and clear errors for bad input. Exit non-zero on any failure.
+# generate, decode, encode, bench, sdpa-bench, and clear errors for bad input. Exit non-zero on any failure.
 set -u
 CLI="$1"
 T="${REEF_TEST_TMP:-/tmp}/cli_smoke"
@@ -37,6 +37,21 @@ has "1 of 3 arms could not run"
 ok test -s "$T/r.json"; ok test -s "$T/wavs/eager_math.wav"
 ok grep -q "reef-bench/3" "$T/r.json"
 ok grep -q "roofline_fraction" "$T/r.json"
+ok "$CLI" sdpa-bench --preset s1-mini --widths 128 --iters 3 --json "$T/sdpa.json" --md "$T/sdpa.md"
+has "| active | 128 | 128 |"; has "| full | 128 | 8192 |"; has "slow transformer's attention only"
+has "Fast decoder attention per frame"; has "efficient"
+ok test -s "$T/sdpa.md"; ok grep -q "reef-sdpa-bench/1" "$T/sdpa.json"
+ok "$CLI" sdpa-bench -m "$T/tiny" --widths 16 --iters 1 --warmup 0 --mask active --backends math --no-fast
+has "config.json"; has "| active | 16 | 16 |"
+bad "$CLI" sdpa-bench --preset s9-giant;                         has "unknown model preset"
+bad "$CLI" sdpa-bench --preset s1-mini --widths 128,0;           has "width of 0"
+bad "$CLI" sdpa-bench --preset s1-mini --widths 128,,512;        has "empty entry"
+bad "$CLI" sdpa-bench --preset s1-mini --widths 1k;              has "not a whole number"
+bad "$CLI" sdpa-bench --preset s1-mini --mask half;              has "--mask"
+bad "$CLI" sdpa-bench --preset s1-mini --backends math,turbo;    has "turbo"
+bad "$CLI" sdpa-bench -m "$T/nope";                              has "not found"
+bad "$CLI" sdpa-bench -m "$T/a.npy";                             has "not found"
+bad "$CLI" sdpa-bench;                                           has "--preset"
 bad "$CLI" synth -m "$T/tiny" -t "" -o "$T/x.wav";              has "empty"
 bad "$CLI" synth -m "$T/nope" -t "hi" -o "$T/x.wav";            has "not found"
 bad "$CLI" synth -m "$T/tiny" -t "hi" -o "$T/missing/x.wav";    has "does not exist"

@@ -5,6 +5,7 @@
 
 #include "reef/backend.h"
 #include "reef/bench.h"
+#include "reef/sdpa_bench.h"
 
 namespace reef {
 
@@ -26,6 +27,12 @@ public:
     Result<BenchReport> bench(const BenchRequest& request,
                               const std::function<void(int, const std::string&)>& progress,
                               const std::function<bool()>& should_abort);
+
+    // Times one decode SDPA call per backend at a model's attention dims (no weights loaded; the
+    // loaded model, if any, is untouched). Sets libtorch's thread count when cpu_threads > 0.
+    Result<SdpaBenchReport> sdpa_bench(const SdpaBenchRequest& request,
+                                       const std::function<void(const std::string&)>& progress = {},
+                                       const std::function<bool()>& should_abort = {});
 
     static VersionInfo versions();
 

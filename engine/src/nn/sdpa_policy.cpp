@@ -71,23 +71,30 @@ SdpaBackend backend_from_choice(int64_t choice) {
     }
 }
 
-SdpaBackend probe_backend(const AttentionProbe& p, SdpaPolicy policy_for_message) {
+std::optional<std::string> sdpa_refusal(const AttentionProbe& p, SdpaBackend* choice) {
     CollectWarnings warnings;
     c10::WarningUtils::WarningHandlerGuard guard(&warnings);
     try {
         const at::Tensor q = fold_gqa_decode(p.q, p.k);  // the shapes attention() will run
         const bool gqa = q.size(1) != p.k.size(1);
-        const int64_t choice = at::_fused_sdp_choice(q, p.k, p.v, p.mask, 0.0, false, std::nullopt, gqa);
-        return backend_from_choice(choice);
+        const int64_t c = at::_fused_sdp_choice(q, p.k, p.v, p.mask, 0.0, false, std::nullopt, gqa);
+        if (choice) *choice = backend_from_choice(c);
+        return std::nullopt;
     } catch (const c10::Error& e) {
-        std::string why = warnings.text.empty() ? e.what_without_backtrace() : warnings.text;
+        return warnings.text.empty() ? std::string(e.what_without_backtrace()) : warnings.text;
+    }
+}
+
+SdpaBackend probe_backend(const AttentionProbe& p, SdpaPolicy policy_for_message) {
+    SdpaBackend choice = SdpaBackend::Unknown;
+    if (const auto why = sdpa_refusal(p, &choice))
         throw ReefError(ErrorCode::BackendUnavailable,
                         std::string("SDPA backend '") + to_string(policy_for_message) + "' cannot run the " +
                             to_string(p.site) + " attention (q" + shape_string(p.q) + " k" + shape_string(p.k) + " " +
                             std::string(c10::toString(p.q.scalar_type())) + (p.mask ? ", masked" : "") + " on " +
-                            p.q.device().str() + "): " + why,
+                            p.q.device().str() + "): " + *why,
                         "choose the 'auto' or 'math' SDPA policy, or another KV mode");
-    }
+    return choice;
 }
 
 }  // namespace reef

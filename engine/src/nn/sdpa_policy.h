@@ -38,6 +38,10 @@ struct AttentionProbe {
     std::optional<at::Tensor> mask;   // bool, true = attend
 };
 
+// libtorch's own reason why no enabled backend can run this call under the current flags (its
+// TORCH_WARN explanations, else its error text); nullopt when one can, with its choice in *choice.
+std::optional<std::string> sdpa_refusal(const AttentionProbe& probe, SdpaBackend* choice = nullptr);
+
 // Which backend libtorch would choose under the current flags; throws ReefError(BackendUnavailable)
 // naming the call site, the requested policy and libtorch's reasons when none is viable.
 SdpaBackend probe_backend(const AttentionProbe& probe, SdpaPolicy policy_for_message);

@@ -29,8 +29,16 @@ std::string cuda_device_name() {
     if (cudaGetDeviceProperties(&prop, c10::cuda::current_device()) != cudaSuccess) return "CUDA device";
     return prop.name;
 }
+
+int64_t cuda_free_bytes() {
+    if (c10::cuda::device_count() == 0) return -1;
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return -1;
+    return int64_t(free_bytes);  // the caching allocator's own reserve is not counted as free
+}
 #else
 std::string cuda_device_name() { return {}; }
+int64_t cuda_free_bytes() { return -1; }
 void fill_cuda_memory(MemoryStats&) {}
 void reset_cuda_peak() {}
 #endif

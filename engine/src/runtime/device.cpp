@@ -97,4 +97,35 @@ void reset_peak_memory(DeviceKind device) {
     if (device == DeviceKind::Cuda) reset_cuda_peak();
 }
 
+std::string device_model_name(DeviceKind device) {
+    if (device == DeviceKind::Cuda) {
+        const std::string name = cuda_device_name();
+        return name.empty() ? "cuda" : name;
+    }
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("model name", 0) != 0) continue;
+        const size_t colon = line.find(':');
+        if (colon == std::string::npos) break;
+        const size_t start = line.find_first_not_of(" \t", colon + 1);
+        return start == std::string::npos ? "cpu" : line.substr(start);
+    }
+    return "cpu";
+}
+
+int64_t available_memory_bytes(DeviceKind device) {
+    if (device == DeviceKind::Cuda) return cuda_ok() ? cuda_free_bytes() : -1;
+    std::ifstream in("/proc/meminfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("MemAvailable:", 0) == 0) return std::stoll(line.substr(13)) * 1024;  // kB
+    return -1;
+}
+
+std::string host_load_average() {
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    if (!(in >> one >> five >> fifteen)) return {};
+    return one + " " + five + " " + fifteen;
+}
+
 }  // namespace reef

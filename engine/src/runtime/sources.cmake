@@ -1,5 +1,6 @@
 # runtime sources of reef_engine: device, the loaded pipeline,
-# synthesis (generate_long + streaming audio + metrics), the bench, its roofline and report, demo models
+# synthesis (generate_long + streaming audio + metrics), the bench, its roofline and report, demo models,
+# the SDPA kernel bench (sdpa_*)
 target_sources(reef_engine PRIVATE
   src/runtime/device.cpp
   src/runtime/bench_arm.cpp
@@ -14,4 +15,7 @@ target_sources(reef_engine PRIVATE
   src/runtime/host_info.cpp
   src/runtime/bench_sweep.cpp
   src/runtime/bench_pr_report.cpp
+  src/runtime/sdpa_case.cpp
+  src/runtime/sdpa_bench_runner.cpp
+  src/runtime/sdpa_bench_report.cpp
 )
