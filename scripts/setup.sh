@@ -4,9 +4,16 @@
 # Sourced, not executed: it exports REEF_BUILD_DIR for the caller.
 set -euo pipefail
 REEF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-REEF_BUILD_DIR="${REEF_BUILD_DIR:-$REEF_ROOT/build}"
-REEF_VENV="${REEF_VENV:-$REEF_ROOT/.venv}"
-REEF_TORCH_VERSION="2.13.0"
+# REEF_TORCH=2.8.0 builds against another torch wheel in its own venv and build folder (e.g. the
+# version fish-speech pins); the default set-up stays on 2.13.0.
+REEF_TORCH_VERSION="${REEF_TORCH:-2.13.0}"
+if [[ $REEF_TORCH_VERSION == 2.13.0 ]]; then
+  REEF_BUILD_DIR="${REEF_BUILD_DIR:-$REEF_ROOT/build}"
+  REEF_VENV="${REEF_VENV:-$REEF_ROOT/.venv}"
+else
+  REEF_BUILD_DIR="${REEF_BUILD_DIR:-$REEF_ROOT/build-torch$REEF_TORCH_VERSION}"
+  REEF_VENV="${REEF_VENV:-$REEF_ROOT/.venv-torch$REEF_TORCH_VERSION}"
+fi
 REEF_JOBS="${REEF_JOBS:-2}"
 
 REEF_APT_PACKAGES=(
@@ -46,13 +53,33 @@ reef_install_torch() {
     "$REEF_VENV/bin/pip" install -q --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
   fi
   REEF_TORCH_CMAKE="$("$REEF_VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+  # A CUDA build of the wheel (PyPI's only Linux build of some versions) is used on the CPU
+  # through cmake/ReefTorchWheelCpu.cmake when there is no complete CUDA toolkit (its own CMake
+  # config needs the CUDA headers and runtime, not just an nvcc). REEF_TORCH_WHEEL_CPU=1/0 forces it.
+  REEF_TORCH_CMAKE_ARGS=()
+  local wheel_cpu="${REEF_TORCH_WHEEL_CPU:-}"
+  if [[ -z $wheel_cpu ]]; then
+    wheel_cpu=0
+    "$REEF_VENV/bin/python" - 2>/dev/null <<'PY' && wheel_cpu=1
+import os, sys, torch
+from torch.utils.cpp_extension import CUDA_HOME
+complete = CUDA_HOME and os.path.isfile(os.path.join(CUDA_HOME, "include", "cuda_runtime_api.h"))
+sys.exit(0 if torch.version.cuda and not complete else 1)
+PY
+  fi
+  if [[ $wheel_cpu == 1 ]]; then
+    local root
+    root="$("$REEF_VENV/bin/python" -c 'import os,torch; print(os.path.dirname(torch.__file__))')"
+    reef_log "torch $REEF_TORCH_VERSION is a CUDA build and there is no CUDA toolkit: linking its CPU libraries only"
+    REEF_TORCH_CMAKE_ARGS=(-DREEF_TORCH_WHEEL_CPU=ON "-DREEF_TORCH_ROOT=$root")
+  fi
 }
 
 reef_configure_and_build() {
   if [[ ! -f "$REEF_BUILD_DIR/CMakeCache.txt" ]]; then
     reef_log "configuring $REEF_BUILD_DIR (Release)"
     cmake -S "$REEF_ROOT" -B "$REEF_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python"
+      -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python" "${REEF_TORCH_CMAKE_ARGS[@]}"
   fi
   reef_log "building (-j$REEF_JOBS)"
   cmake --build "$REEF_BUILD_DIR" -j "$REEF_JOBS"

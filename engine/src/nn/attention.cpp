@@ -1,5 +1,6 @@
 #include "nn/attention.h"
 
+#include <ATen/Context.h>
 #include <ATen/record_function.h>
 #include <c10/util/Exception.h>
 
@@ -89,16 +90,39 @@ at::Tensor fold_gqa_decode(const at::Tensor& q, const at::Tensor& k) {
     return q.reshape({q.size(0), hkv, hq / hkv, q.size(3)});  // [B, Hkv, G, D]
 }
 
+SdpaInputs sdpa_inputs(const at::Tensor& q_in, const at::Tensor& k, const at::Tensor& v,
+                       const std::optional<at::Tensor>& mask) {
+    // A decode mask is [.., 1, Lk]: it broadcasts over the folded query rows unchanged.
+    SdpaInputs in{fold_gqa_decode(q_in, k), k, v, false};
+    if (in.q.size(1) == k.size(1)) return in;
+    in.enable_gqa = true;
+    // libtorch's selector: 0 = math; an exception = nothing viable under the current flags
+    auto choice = [&](const at::Tensor& kk, const at::Tensor& vv, bool gqa) -> int64_t {
+        try {
+            return at::_fused_sdp_choice(in.q, kk, vv, mask, 0.0, false, std::nullopt, gqa);
+        } catch (const c10::Error&) {
+            return -1;
+        }
+    };
+    if (choice(k, v, true) > 0) return in;  // a fused kernel takes GQA natively
+    const auto& ctx = at::globalContext();
+    if (!ctx.userEnabledFlashSDP() && !ctx.userEnabledMemEfficientSDP() && !ctx.userEnabledCuDNNSDP())
+        return in;  // MATH only (forced): no copies to try
+    const int64_t g = in.q.size(1) / k.size(1);
+    at::Tensor k_rep = k.repeat_interleave(g, 1), v_rep = v.repeat_interleave(g, 1);  // [B, Hq, Lk, D]
+    if (choice(k_rep, v_rep, false) > 0) return {in.q, std::move(k_rep), std::move(v_rep), false};
+    return in;  // math either way: native GQA, no copies
+}
+
 at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask) {
-    // A decode mask is [.., 1, Lk]: it broadcasts over the folded query rows unchanged.
-    const at::Tensor q = fold_gqa_decode(q_in, k);
-    const bool gqa = q.size(1) != k.size(1);
+    const SdpaInputs in = sdpa_inputs(q_in, k, v, mask);
+    const at::Tensor& q = in.q;
     PendingCall call{site, &q_in, &k};  // reported in the model's shapes
     at::Tensor y;
     {
         ScopedObserver observe(call);
-        y = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, std::nullopt, gqa);
+        y = at::scaled_dot_product_attention(q, in.k, in.v, mask, 0.0, false, std::nullopt, in.enable_gqa);
     }
     if (!call.seen) BackendRecorder::current().record(site, SdpaBackend::Unknown, q_in, k);  // no SDPA kernel op seen
     return q.sizes() == q_in.sizes() ? y : y.reshape({q_in.size(0), q_in.size(1), 1, v.size(3)});  // [B, Hq, 1, Dv]

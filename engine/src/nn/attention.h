@@ -14,7 +14,7 @@
 namespace reef {
 
 // q: [B, Hq, Lq, D]; k, v: [B, Hkv, Lk, D] with Hq % Hkv == 0 (GQA decode is folded, other GQA
-// goes through SDPA's enable_gqa; repeated K/V heads are never materialised by us); mask: bool, broadcastable to
+// goes through sdpa_inputs below); mask: bool, broadcastable to
 // [B, Hq, Lq, Lk], true = attend. Scale is 1/sqrt(D). Returns [B, Hq, Lq, D].
 at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask = std::nullopt);
@@ -24,6 +24,18 @@ at::Tensor attention(CallSite site, const at::Tensor& q, const at::Tensor& k, co
 // (the math path would otherwise copy K and V G-fold on every call). The same dot products;
 // attention() runs it and the preflight probes it. Other shapes come back unchanged.
 at::Tensor fold_gqa_decode(const at::Tensor& q, const at::Tensor& k);
+
+// The tensors one SDPA call receives for attention(q, k, v, mask) under the current SDPA flags:
+// decode folded (fold_gqa_decode); other GQA through SDPA's enable_gqa where libtorch's selector
+// finds a fused kernel for it, otherwise with K/V repeated per query head, as fish-speech's own
+// Attention does, when that lets a fused kernel run (libtorch 2.8's CPU flash kernel has no native
+// GQA). The preflight probes exactly these tensors.
+struct SdpaInputs {
+    at::Tensor q, k, v;   // q [B, H, Lq, D]; k, v [B, H or Hkv, Lk, D]
+    bool enable_gqa = false;
+};
+SdpaInputs sdpa_inputs(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                       const std::optional<at::Tensor>& mask);
 
 // The backend an SDPA kernel op belongs to, from its dispatcher name (what RecordFunction sees,
 // e.g. "aten::_scaled_dot_product_flash_attention_for_cpu" -> Flash); Unknown for other ops.

@@ -75,9 +75,8 @@ std::optional<std::string> sdpa_refusal(const AttentionProbe& p, SdpaBackend* ch
     CollectWarnings warnings;
     c10::WarningUtils::WarningHandlerGuard guard(&warnings);
     try {
-        const at::Tensor q = fold_gqa_decode(p.q, p.k);  // the shapes attention() will run
-        const bool gqa = q.size(1) != p.k.size(1);
-        const int64_t c = at::_fused_sdp_choice(q, p.k, p.v, p.mask, 0.0, false, std::nullopt, gqa);
+        const SdpaInputs in = sdpa_inputs(p.q, p.k, p.v, p.mask);  // the tensors attention() will run
+        const int64_t c = at::_fused_sdp_choice(in.q, in.k, in.v, p.mask, 0.0, false, std::nullopt, in.enable_gqa);
         if (choice) *choice = backend_from_choice(c);
         return std::nullopt;
     } catch (const c10::Error& e) {

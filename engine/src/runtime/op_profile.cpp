@@ -38,13 +38,23 @@ OpProfile::~OpProfile() {
     if (m_running) prof::disableProfiler();
 }
 
+namespace {
+// Profiler bookkeeping events libtorch marks hidden. KinetoEvent::isHiddenEvent is not in every
+// libtorch (2.8 lacks it); without it every CPU event counts.
+template <class Event>
+bool hidden(const Event& e) {
+    if constexpr (requires { e.isHiddenEvent(); }) return e.isHiddenEvent();
+    else return false;
+}
+}  // namespace
+
 std::vector<OpStat> OpProfile::stop() {
     m_running = false;
     const auto result = prof::disableProfiler();
     // Self time = an op's span minus the spans of the ops directly inside it (same thread).
     std::map<uint64_t, std::vector<Span>> by_thread;
     for (const auto& e : result->events())
-        if (!e.isHiddenEvent() && e.deviceType() == c10::DeviceType::CPU)
+        if (!hidden(e) && e.deviceType() == c10::DeviceType::CPU)
             by_thread[e.startThreadId()].push_back({&e, e.startNs(), e.endNs()});
     std::map<std::string, OpStat> stats;
     for (auto& [tid, spans] : by_thread) {
