@@ -119,8 +119,9 @@ for dir in "/opt/unpacked/$tarname" "/home/tester/apps/reef somewhere"; do
     in_root chown -R tester:tester /home/tester/apps
   fi
   as_user "$dir/bin/reef-cli" --version | head -2
-  in_root ldd "$dir/bin/reef-cli" | grep -E "libtorch_cpu|libc10|libgomp" | tee -a "$OUT/ldd-tarball.txt"
-  in_root ldd "$dir/bin/reef-cli" | grep -q "libtorch_cpu.so => $dir/bin/../lib/reef/" || fail "tarball libtorch not from $dir"
+  deps=$(in_root ldd "$dir/bin/reef-cli")   # captured: grep -q on a pipe would SIGPIPE ldd under pipefail
+  grep -E "libtorch_cpu|libc10|libgomp" <<<"$deps" | tee -a "$OUT/ldd-tarball.txt"
+  grep -qF "libtorch_cpu.so => $dir/bin/../lib/reef/" <<<"$deps" || fail "tarball libtorch not from $dir"
   as_user "$dir/bin/reef-cli" synth -m /home/tester/demo -t "Hello from the tarball." -o /home/tester/tarball.wav \
     --max-new-frames 32 | tail -1
   wav_ok /home/tester/tarball.wav || fail "tarball synth from $dir"
