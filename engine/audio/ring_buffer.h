@@ -65,13 +65,17 @@ public:
     }
 
 private:
+    // n == 0 returns early: src / dst may then be an empty vector's null data(), and memcpy from or
+    // to a null pointer is undefined even for 0 bytes (UBSan reports it from AudioPlayer).
     void copy_in(size_t at, const T* src, size_t n) noexcept {
+        if (n == 0) return;
         const size_t i = at & mask_;
         const size_t first = std::min(n, capacity() - i);  // up to the physical end, then wrap
         std::memcpy(buf_.data() + i, src, first * sizeof(T));
         std::memcpy(buf_.data(), src + first, (n - first) * sizeof(T));
     }
     void copy_out(size_t at, T* dst, size_t n) const noexcept {
+        if (n == 0) return;
         const size_t i = at & mask_;
         const size_t first = std::min(n, capacity() - i);
         std::memcpy(dst, buf_.data() + i, first * sizeof(T));

@@ -86,6 +86,20 @@ TEST_CASE(reset_empties) {
     CHECK_EQ(r.write_available(), size_t(4));
 }
 
+// AudioPlayer feeds an empty clip as (vector.data() == nullptr, 0). memcpy with a null pointer is
+// undefined even for 0 bytes: the asan preset's UBSan (scripts/asan.sh) fails this case without
+// the early return in copy_in / copy_out.
+TEST_CASE(zero_items_through_null_pointers) {
+    FloatRingBuffer r(4);
+    const std::vector<float> empty;
+    const size_t wrote = r.write(empty.data(), 0);
+    CHECK_EQ(wrote, size_t(0));
+    std::vector<float> out;
+    const size_t got = r.read(out.data(), 0);
+    CHECK_EQ(got, size_t(0));
+    CHECK_EQ(r.read_available(), size_t(0));
+}
+
 TEST_CASE(two_thread_stress_sequence) {
     // 8 M samples through a 1024-slot ring with uneven block sizes on both sides. Integers
     // (exact in uint32_t) make any lost, duplicated or reordered sample visible.
