@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "reef/bench_report.h"
 #include "reef/engine.h"
 #ifdef REEF_HAVE_AUDIO
 #include "audio/audio_versions.h"
@@ -86,13 +87,7 @@ std::string g_command_line;
 
 void record_command_line(int argc, char** argv) {
     g_command_line.clear();
-    for (int i = 0; i < argc; ++i) {
-        const std::string a = argv[i];
-        const bool plain = !a.empty() && a.find_first_of(" \t\n'\"$`\\|&;<>()*?[]{}~#!") == std::string::npos;
-        std::string q = "'";
-        for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        g_command_line += (i ? " " : "") + (plain ? a : q + "'");
-    }
+    for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + shell_quote(argv[i]);
 }
 
 const std::string& typed_command_line() { return g_command_line; }

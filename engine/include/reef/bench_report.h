@@ -23,6 +23,8 @@ struct PrReportOptions {
 };
 std::string bench_pr_report_markdown(const BenchReport& report, const PrReportOptions& options);
 Status write_bench_pr_report(const BenchReport& report, const PrReportOptions& options, const std::string& path);
+// One word for a POSIX shell: as is when it holds only safe characters, else single-quoted.
+std::string shell_quote(const std::string& word);
 // `reef-cli bench ...` equivalent to a request (what the Compare view ran, as a command).
 std::string bench_command_line(const BenchRequest& request);
 

@@ -11,15 +11,6 @@
 namespace reef {
 namespace {
 
-std::string shell_quote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,=+") ==
-                          std::string::npos)
-        return s;
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 const BackendUse* use_at(const std::vector<BackendUse>& uses, CallSite site) {
     const BackendUse* best = nullptr;  // the backend that took most of the site's calls
     for (const auto& u : uses)
@@ -172,6 +163,15 @@ std::string samples(const BenchReport& r, const std::string& wav_dir) {
 }
 
 }  // namespace
+
+std::string shell_quote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,=+") ==
+                          std::string::npos)
+        return s;
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
 
 std::string bench_command_line(const BenchRequest& q) {
     std::ostringstream s;
