@@ -59,18 +59,19 @@ std::string text_for_context(const Pipeline& p, const BenchRequest& req, int64_t
         return req.text;
     }
     int64_t hi = 1;
-    while (length(hi) <= target) {
-        lo = hi;
+    for (int64_t len; (len = length(hi)) <= target;) {
+        lo = hi, lo_len = len;
         hi *= 2;
         if (text_with_words(req.text, words, hi).size() > kMaxSweepTextBytes)
             throw ReefError(ErrorCode::InvalidArgument, "a prompt of " + std::to_string(target) + " tokens needs more than " +
                                                             std::to_string(kMaxSweepTextBytes) + " bytes of text");
     }
-    while (hi - lo > 1) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        (length(mid) <= target ? lo : hi) = mid;
+    while (hi - lo > 1) {  // lo_len stays the prompt length of lo words: no tokenizing it again
+        const int64_t mid = lo + (hi - lo) / 2, len = length(mid);
+        if (len <= target) lo = mid, lo_len = len;
+        else hi = mid;
     }
-    *prompt_tokens = length(lo);
+    *prompt_tokens = lo_len;
     return text_with_words(req.text, words, lo);
 }
 
