@@ -103,6 +103,10 @@ struct BackendUse {
     // Key rows the calls attended over, smallest and largest seen: with the active prefix the
     // slow decode's grow by one row per frame; with the full cache they stay at its capacity.
     int64_t kv_len_min = 0, kv_len_max = 0;
+    // Compiled call sites (aot-inductor): the backend was fixed when the package was compiled and
+    // is read from the package (the SDPA kernel shims its generated code calls), since compiled
+    // code bypasses the dispatcher. false = observed at libtorch's dispatcher.
+    bool compiled = false;
 };
 
 struct MemoryStats {
@@ -141,6 +145,12 @@ struct RunMetrics {
     std::vector<double> step_ms;      // per decode step
     std::vector<BackendUse> backends; // which backend ran at each call site
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
+    // Compile mode aot-inductor: the export + Inductor compile this request waited for (0 when the
+    // package came from the cache), loading the package, and where it is. Never part of the
+    // request's own times above.
+    double compile_s = 0;
+    double package_load_ms = 0;
+    std::string compiled_package;
 };
 
 struct SynthesisResult {
@@ -154,7 +164,9 @@ struct Callbacks {
     std::function<void(uint64_t request_id, int frame, const std::vector<int32_t>& column)> on_frame;
     std::function<void(const AudioChunk&)> on_audio_chunk;
     std::function<void(const PerfSample&)> on_perf;
-    std::function<bool()> should_abort;   // checked once per frame
+    std::function<bool()> should_abort;   // checked once per frame (and while compiling)
+    // One-line status of long preparations, e.g. "compiling the decode step: ... (41 s)".
+    std::function<void(const std::string&)> on_status;
 };
 
 struct ModelInfo {

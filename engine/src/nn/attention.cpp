@@ -128,19 +128,33 @@ at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k,
     return q.sizes() == q_in.sizes() ? y : y.reshape({q_in.size(0), q_in.size(1), 1, v.size(3)});  // [B, Hq, 1, Dv]
 }
 
-void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {
-    auto& entries = m_sites[size_t(site)];
+BackendRecorder::Entry* BackendRecorder::find(CallSite site, SdpaBackend backend, bool compiled, int64_t kv_len) {
     m_last[size_t(site)] = backend;
-    const int64_t kv_len = k.size(2);  // k: [B, Hkv, Lk, D]
-    for (auto& e : entries)
-        if (e.backend == backend) {
+    for (auto& e : m_sites[size_t(site)])
+        if (e.backend == backend && e.compiled == compiled) {
             ++e.calls;
             e.kv_len_min = std::min(e.kv_len_min, kv_len);
             e.kv_len_max = std::max(e.kv_len_max, kv_len);
-            if (e.calls % 64 == 1) e.shape = describe(q, k);  // keep the string cost off most steps
-            return;
+            return &e;
         }
-    entries.push_back({backend, 1, describe(q, k), kv_len, kv_len});
+    return nullptr;
+}
+
+void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {
+    const int64_t kv_len = k.size(2);  // k: [B, Hkv, Lk, D]
+    if (Entry* e = find(site, backend, false, kv_len)) {
+        if (e->calls % 64 == 1) e->shape = describe(q, k);  // keep the string cost off most steps
+        return;
+    }
+    m_sites[size_t(site)].push_back({backend, 1, describe(q, k), kv_len, kv_len, false});
+}
+
+void BackendRecorder::record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len) {
+    if (Entry* e = find(site, backend, true, kv_len)) {
+        if (e->calls % 64 == 1) e->shape = shape;
+        return;
+    }
+    m_sites[size_t(site)].push_back({backend, 1, shape, kv_len, kv_len, true});
 }
 
 void BackendRecorder::reset() {
@@ -152,7 +166,7 @@ std::vector<BackendUse> BackendRecorder::uses() const {
     std::vector<BackendUse> out;
     for (int s = 0; s < kNumCallSites; ++s)
         for (const auto& e : m_sites[size_t(s)])
-            out.push_back({CallSite(s), e.backend, e.calls, e.shape, e.kv_len_min, e.kv_len_max});
+            out.push_back({CallSite(s), e.backend, e.calls, e.shape, e.kv_len_min, e.kv_len_max, e.compiled});
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <torch/cuda.h>
+#include <torch/version.h>
 
 #include "check.h"
 #include "runtime/cuda_memory.h"
@@ -63,7 +64,10 @@ DeviceCaps query_device_caps(DeviceKind device) {
         caps.compile_modes["cuda-graph"] = {false, "CUDA-graph capture of the decode step is not implemented yet"};
     else
         caps.compile_modes["cuda-graph"] = {false, "needs a CUDA device"};
-    caps.compile_modes["aot-inductor"] = {false, "needs a .pt2 package produced by torch._inductor (not shipped)"};
+    // Available wherever libtorch runs: the first run compiles the decode step with Python's torch
+    // (same version as libtorch) and caches the package; a missing Python is reported then.
+    caps.compile_modes["aot-inductor"] = {true, std::string("compiles the decode step on first use (Python with torch ") +
+                                                    TORCH_VERSION + ", about a minute for a small model)"};
 
     caps.sdpa_policies["auto"] = {true, {}};
     caps.sdpa_policies["math"] = {true, {}};

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "codec/codec.h"
+#include "compiled/aoti_package.h"
 #include "reef/engine_types.h"
 #include "text2semantic/generator.h"
 #include "text2semantic/tokenizer.h"
@@ -19,6 +20,10 @@ struct Pipeline {
     std::unique_ptr<Codec> codec;  // null when the folder has none or load_codec is off
     Text2SemanticCaches caches;
     TokenIds ids;
+    // The loaded compiled decode step (aot-inductor) and its package; one at a time, since each
+    // holds a copy of the weights.
+    std::unique_ptr<CompiledDecodeStep> compiled;
+    AotiPackage compiled_package;
 };
 
 // Loads everything a folder holds; throws ReefError naming the file and the problem.

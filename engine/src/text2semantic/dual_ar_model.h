@@ -74,6 +74,12 @@ public:
     // fast_embeddings[code]: code [1] int64 -> [1, 1, Cf]
     at::Tensor embed_fast(const at::Tensor& code) const;
 
+    // Everything the decode step reads, under the names engine/python/reef_aoti_export.py
+    // expects: the blocks as held here (merged w13), the RoPE tables, the codebook offsets and
+    // `head` (the row-restricted S2 head, or undefined for all V rows). Views, no copies
+    // (dual_ar_model_export.cpp).
+    TensorMap decode_step_weights(const at::Tensor& head) const;
+
 private:
     at::Tensor embed(const at::Tensor& inp) const;  // [1, N+1, S] -> [1, S, C]
     // last position [1, 1, C] -> logits (through `head`, or all V rows), fast input

@@ -40,19 +40,23 @@ at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWi
 // The rest of decode_one_token_ar after the slow forward: the main token, then the N fast
 // steps. -> [N+1] int64 on the device
 at::Tensor decode_frame(DecodeContext& ctx, const ForwardResult& res, const RasWindow* ras,
-                        const RepetitionWindow* rep) {
+                        const RepetitionWindow* rep, bool compiled) {
     const DualArModel& model = *ctx.model;
     const auto& c = model.config();
     const at::Tensor main = sample_main(ctx, res.logits, ras, rep);  // [1]
 
     KvCache& fast = ctx.caches->fast;
     if (ctx.s1) fast.reset();  // S1-era code zero-fills the fast cache every frame
-    model.forward_generate_fast(res.hidden_states, 0, fast, ctx.kv_mode);  // output unused: fills the cache
+    auto fast_forward = [&](const at::Tensor& x, int64_t pos) {
+        return compiled ? ctx.compiled->forward_generate_fast(x, pos, fast)
+                        : model.forward_generate_fast(x, pos, fast, ctx.kv_mode);
+    };
+    fast_forward(res.hidden_states, 0);  // output unused: fills the cache
     at::Tensor code = at::clamp(main - ctx.ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
     std::vector<at::Tensor> column{main, code};
     at::Tensor h = model.embed_fast(code);
     for (int64_t k = 1; k < c.num_codebooks; ++k) {
-        at::Tensor row = model.forward_generate_fast(h, k, fast, ctx.kv_mode).reshape({-1}).to(at::kFloat);
+        at::Tensor row = fast_forward(h, k).reshape({-1}).to(at::kFloat);
         if (ctx.s1) {
             row = row.narrow(0, 0, std::min(kS1FastLogits, row.size(0))).clone();
             if (rep) apply_repetition_penalty(row, rep->window(k + 1), ctx.repetition_penalty);
@@ -116,9 +120,12 @@ void Text2SemanticCaches::prepare(const DualArModel& model, int64_t capacity) {
 
 at::Tensor decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t start, const RasWindow* ras,
                             const RepetitionWindow* rep, at::Tensor* captured) {
-    const ForwardResult res = ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode, ctx.head);
+    // The prefill (start 0) stays eager in the compiled arm, as fish-speech's prefill_decode does.
+    const bool compiled = ctx.compiled && start > 0 && x.size(2) == 1;
+    const ForwardResult res = compiled ? ctx.compiled->forward_generate(x, start, ctx.caches->slow)
+                                       : ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode, ctx.head);
     if (captured) *captured = all_logits(ctx, res).reshape({-1}).to(at::kFloat).cpu().clone();
-    return decode_frame(ctx, res, ras, rep);
+    return decode_frame(ctx, res, ras, rep, compiled);
 }
 
 StaticDecodeState::StaticDecodeState(const DualArModel& model, const std::vector<int64_t>& first, int64_t pos,
@@ -133,7 +140,7 @@ StaticDecodeState::StaticDecodeState(const DualArModel& model, const std::vector
 void decode_one_token_static(DecodeContext& ctx, StaticDecodeState& s, int64_t kv_len) {
     const ForwardResult res = ctx.model->forward_generate_at(s.cur, s.input_pos, kv_len, ctx.caches->slow, ctx.head);
     if (s.keep_logits) s.logits.copy_(all_logits(ctx, res).reshape({-1}));
-    const at::Tensor column = decode_frame(ctx, res, ras_of(ctx, s), rep_of(ctx, s));
+    const at::Tensor column = decode_frame(ctx, res, ras_of(ctx, s), rep_of(ctx, s), false);
     accept_column(ctx, s, column);
     s.cur.view({-1}).copy_(column);
     s.input_pos.add_(1);
@@ -214,6 +221,7 @@ at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const
     ctx.repetition_penalty = opts.repetition_penalty;
     ctx.kv_mode = opts.kv_mode;
     ctx.gen = &gen;
+    ctx.compiled = opts.compiled;
     if (!ctx.s1) {
         caches.prepare_head(model, ids);
         ctx.head = caches.head;

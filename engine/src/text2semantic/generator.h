@@ -41,6 +41,19 @@ public:
     virtual void run(int64_t kv_len, const std::function<void()>& step) = 0;
 };
 
+// A compiled decode step (compile mode aot-inductor): the slow and fast forwards of decode frames
+// run from compiled code over the same caches; the prefill and all sampling stay eager, so both
+// arms draw the same random numbers (compiled/aoti_decode_step.h).
+class CompiledDecodeStep {
+public:
+    virtual ~CompiledDecodeStep() = default;
+    // forward_generate for one decode position pos >= 1: inp [1, N+1, 1] int64 -> logits through
+    // the head the package holds, hidden, normed
+    virtual ForwardResult forward_generate(const at::Tensor& inp, int64_t pos, KvCache& slow) = 0;
+    // forward_generate_fast: x [1, 1, Cf] at fast position pos -> [1, 1, K]
+    virtual at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast) = 0;
+};
+
 struct GenerateOptions {
     SampleKnobs knobs;                 // temperature / top_p / top_k; greedy when t <= 0 or top_k == 1
     double repetition_penalty = 1.1;   // S1 decoding only
@@ -52,6 +65,9 @@ struct GenerateOptions {
     // Decode steps with static shapes through this runner (what a CUDA graph captures); null = the
     // exact-length eager steps. The prefill is eager either way, as in fish-speech.
     StaticStepRunner* static_steps = nullptr;
+    // Decode frames (not the prefill, as fish-speech compiles decode_one_token only) through this
+    // compiled step; null = eager.
+    CompiledDecodeStep* compiled = nullptr;
     std::function<bool()> should_abort;  // checked before every frame
     // frame index (within this generate call), column [main, c0..c_{N-1}], ms of that frame
     std::function<void(int frame, const std::vector<int32_t>& column, double frame_ms)> on_frame;
@@ -79,6 +95,7 @@ struct DecodeContext {
     SampleDraw draw;                 // S2: one random number per vocab id, raced at head_ids
     KvMode kv_mode = KvMode::ActivePrefix;
     at::Generator* gen = nullptr;
+    CompiledDecodeStep* compiled = nullptr;  // decode frames only
     bool s1 = false;
 };
 

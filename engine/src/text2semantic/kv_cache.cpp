@@ -95,6 +95,15 @@ void KvCache::reset() {
     }
 }
 
+std::vector<at::Tensor> KvCache::layer_tensors() const {
+    std::vector<at::Tensor> out;
+    for (size_t il = 0; il < m_k.size(); ++il) {
+        out.push_back(m_k[il]);
+        out.push_back(m_v[il]);
+    }
+    return out;
+}
+
 int64_t kv_capacity_for(int64_t prompt_len, int64_t max_new_tokens, int64_t margin, int64_t max_seq_len) {
     const int64_t want = find_multiple(prompt_len + max_new_tokens + std::max<int64_t>(margin, 0), 8);
     return std::min(want, find_multiple(max_seq_len, 8));

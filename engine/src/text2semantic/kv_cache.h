@@ -35,6 +35,9 @@ public:
     at::Tensor values(int64_t il, int64_t len) const;
     // Zero-fills (S1-era fast cache per frame; after a cancel).
     void reset();
+    // Every layer's whole cache in the order k0, v0, k1, v1, ..., each [1, H, capacity, D]: what a
+    // compiled decode step receives and updates in place.
+    std::vector<at::Tensor> layer_tensors() const;
 
 private:
     std::vector<at::Tensor> m_k, m_v;

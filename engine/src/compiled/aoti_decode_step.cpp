@@ -1,0 +1,135 @@
+#include "compiled/aoti_decode_step.h"
+
+#include <caffe2/serialize/inline_container.h>
+#include <c10/util/Exception.h>
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+
+#include <string_view>
+
+#include "check.h"
+#include "nn/attention.h"
+
+namespace reef {
+namespace {
+
+// The SDPA kernels compiled code can call, by the C shim's op name (libtorch-notes §2.4).
+constexpr std::pair<std::string_view, SdpaBackend> kShimOps[] = {
+    {"_scaled_dot_product_flash_attention", SdpaBackend::Flash},  // also ..._for_cpu
+    {"_scaled_dot_product_efficient_attention", SdpaBackend::Efficient},
+    {"_scaled_dot_product_cudnn_attention", SdpaBackend::Cudnn},
+    {"_scaled_dot_product_fused_attention_overrideable", SdpaBackend::Overrideable},
+    {"_scaled_dot_product_attention_math", SdpaBackend::Math},
+};
+
+std::string shim_call_in(const std::string& code) {
+    for (std::string_view prefix : {"aoti_torch_cpu_", "aoti_torch_cuda_"}) {
+        const size_t at = code.find(std::string(prefix) + "_scaled_dot_product");
+        if (at == std::string::npos) continue;
+        size_t end = at;
+        while (end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+        return code.substr(at, end - at);
+    }
+    return {};
+}
+
+class AotiDecodeStep final : public CompiledDecodeStep {
+public:
+    AotiDecodeStep(const AotiPackage& pkg, at::Device device)
+        : m_slow(load(pkg.slow_path)),
+          m_fast(load(pkg.fast_path)),
+          m_slow_attention(package_attention(pkg.slow_path)),
+          m_fast_attention(package_attention(pkg.fast_path)),
+          m_full(pkg.kv_mode == KvMode::Full),
+          m_device(device) {}
+
+    ForwardResult forward_generate(const at::Tensor& inp, int64_t pos, KvCache& slow) override {
+        // inp [1, N+1, 1] at pos; active prefix: rows 0..pos; full: every row under the mask
+        const int64_t kv_len = m_full ? slow.capacity() : pos + 1;
+        std::vector<at::Tensor> in{inp.contiguous(), position(pos), marker(kv_len)};
+        for (at::Tensor& t : slow.layer_tensors()) in.push_back(std::move(t));
+        std::vector<at::Tensor> out = m_slow->run(in);
+        REEF_CHECK(out.size() == 3, "the compiled slow step returned " + std::to_string(out.size()) + " outputs");
+        BackendRecorder::current().record_compiled(CallSite::SlowDecode, m_slow_attention.backend,
+                                                   "compiled, k" + shape_string(in[3].narrow(2, 0, kv_len)), kv_len);
+        return {out[0], out[1], out[2]};
+    }
+
+    at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast) override {
+        const int64_t kv_len = m_full ? fast.capacity() : pos + 1;
+        std::vector<at::Tensor> in{x.reshape({1, 1, -1}).contiguous(), position(pos), marker(kv_len)};
+        for (at::Tensor& t : fast.layer_tensors()) in.push_back(std::move(t));
+        std::vector<at::Tensor> out = m_fast->run(in);
+        REEF_CHECK(out.size() == 1, "the compiled fast step returned " + std::to_string(out.size()) + " outputs");
+        BackendRecorder::current().record_compiled(CallSite::FastDecode, m_fast_attention.backend,
+                                                   "compiled, k" + shape_string(in[3].narrow(2, 0, kv_len)), kv_len);
+        return out[0];
+    }
+
+private:
+    static std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load(const std::string& path) {
+        try {
+            // run_single_threaded: one engine thread calls it, so the container's locks are not needed
+            return std::make_unique<torch::inductor::AOTIModelPackageLoader>(path, "model", true);
+        } catch (const c10::Error& e) {
+            throw ReefError(ErrorCode::BackendUnavailable,
+                            "compile mode 'aot-inductor': libtorch cannot load " + path + ": " + e.what_without_backtrace());
+        }
+    }
+    at::Tensor position(int64_t pos) const {
+        return at::full({1}, pos, at::TensorOptions().dtype(at::kLong).device(m_device));
+    }
+    // The K/V length is this input's length (a dynamic dimension of the package); its bytes are
+    // never read, so one buffer serves every length.
+    at::Tensor marker(int64_t len) {
+        if (!m_marker.defined() || m_marker.size(0) < len)
+            m_marker = at::empty({std::max<int64_t>(len, 2 * (m_marker.defined() ? m_marker.size(0) : 256))},
+                                 at::TensorOptions().dtype(at::kByte).device(m_device));
+        return m_marker.narrow(0, 0, len);
+    }
+
+    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_slow, m_fast;
+    PackageAttention m_slow_attention, m_fast_attention;
+    bool m_full;
+    at::Device m_device;
+    at::Tensor m_marker;
+};
+
+}  // namespace
+
+PackageAttention package_attention(const std::string& pt2_path) {
+    PackageAttention a;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(pt2_path);
+        std::string code;
+        for (const std::string& name : reader.getAllRecords()) {
+            if (name.size() < 12 || name.compare(name.size() - 12, 12, ".wrapper.cpp") != 0) continue;
+            auto [data, size] = reader.getRecord(name);
+            code.append(static_cast<const char*>(data.get()), size);
+        }
+        if (code.empty()) {
+            a.evidence = "the package holds no generated wrapper code to read";
+            return a;
+        }
+        const std::string call = shim_call_in(code);
+        if (call.empty()) {
+            a.backend = SdpaBackend::Math;
+            a.evidence = "no SDPA kernel call: attention decomposed into matmul/softmax and fused by Inductor";
+            return a;
+        }
+        a.evidence = "calls " + call;
+        for (const auto& [op, backend] : kShimOps)
+            if (call.find(op) != std::string::npos) {
+                a.backend = backend;
+                break;
+            }
+    } catch (const c10::Error& e) {
+        a.evidence = std::string("unreadable package: ") + e.what_without_backtrace();
+    }
+    return a;
+}
+
+std::unique_ptr<CompiledDecodeStep> load_aoti_decode_step(const AotiPackage& package, at::Device device) {
+    return std::make_unique<AotiDecodeStep>(package, device);
+}
+
+}  // namespace reef

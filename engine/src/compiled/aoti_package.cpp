@@ -1,0 +1,344 @@
+#include "compiled/aoti_package.h"
+
+#include <torch/version.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "check.h"
+#include "checkpoint/atomic_file.h"
+#include "checkpoint/safetensors.h"
+#include "compiled/subprocess.h"
+#include "text2semantic/dual_ar_model.h"
+#include "text2semantic/model_config.h"
+
+namespace reef {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// 64-bit multiply-xor hash over 8-byte words: a content fingerprint (not a security measure)
+// fast enough to run over a model's weights on every load (several GB/s).
+class Hasher {
+public:
+    void add(const void* data, size_t n) {
+        const auto* p = static_cast<const unsigned char*>(data);
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            mix(w);
+        }
+        uint64_t tail = 0;
+        std::memcpy(&tail, p + i, n - i);
+        mix(tail ^ (uint64_t(n) << 56));
+    }
+    void add(const std::string& s) { add(s.data(), s.size()); }
+    std::string hex() const {
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(m_h ^ (m_h >> 29)));
+        return buf;
+    }
+
+private:
+    void mix(uint64_t w) {
+        m_h ^= w * 0x9E3779B97F4A7C15ULL;
+        m_h = ((m_h << 27) | (m_h >> 37)) * 0xC2B2AE3D27D4EB4FULL + 0x165667B19E3779F9ULL;
+    }
+    uint64_t m_h = 0x243F6A8885A308D3ULL;
+};
+
+std::string file_hash(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    Hasher h;
+    std::vector<char> buf(1 << 22);
+    while (in) {
+        in.read(buf.data(), std::streamsize(buf.size()));
+        if (in.gcount() > 0) h.add(buf.data(), size_t(in.gcount()));
+    }
+    return h.hex();
+}
+
+std::string read_text(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+const char* policy_name(SdpaPolicy p) {
+    switch (p) {
+    case SdpaPolicy::Math: return "math";
+    case SdpaPolicy::Flash: return "flash";
+    case SdpaPolicy::Efficient: return "efficient";
+    case SdpaPolicy::Cudnn: return "cudnn";
+    default: return "auto";
+    }
+}
+
+const char* dtype_name(at::ScalarType t) {
+    switch (t) {
+    case at::kBFloat16: return "bfloat16";
+    case at::kHalf: return "float16";
+    default: return "float32";
+    }
+}
+
+fs::path self_dir() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path() : exe.parent_path();
+}
+
+// The exporter script: $REEF_AOTI_EXPORTER, the installed copy beside the program
+// (<prefix>/share/reef/python), else the source tree this build came from.
+std::string exporter_path() {
+    if (const char* e = std::getenv("REEF_AOTI_EXPORTER"); e && *e) return e;
+    const fs::path installed = self_dir() / ".." / "share" / "reef" / "python" / "reef_aoti_export.py";
+    if (fs::exists(installed)) return installed.lexically_normal().string();
+#ifdef REEF_SOURCE_EXPORTER
+    return REEF_SOURCE_EXPORTER;
+#else
+    return installed.string();
+#endif
+}
+
+// The Python that runs it: $REEF_PYTHON, else the venv this build's libtorch came from, else python3.
+std::string python_path() {
+#ifdef REEF_DEFAULT_PYTHON
+    const std::string fallback = fs::exists(REEF_DEFAULT_PYTHON) ? REEF_DEFAULT_PYTHON : "python3";
+#else
+    const std::string fallback = "python3";
+#endif
+    return env_or("REEF_PYTHON", fallback);
+}
+
+json dims_json(const DualArConfig& c) {
+    return {{"n_layer", c.n_layer},
+            {"n_head", c.n_head},
+            {"n_local_heads", c.n_local_heads},
+            {"head_dim", c.head_dim},
+            {"dim", c.dim},
+            {"norm_eps", c.norm_eps},
+            {"num_codebooks", c.num_codebooks},
+            {"codebook_size", c.codebook_size},
+            {"semantic_begin_id", c.semantic_begin_id},
+            {"semantic_end_id", c.semantic_end_id},
+            {"scale_codebook_embeddings", c.scale_codebook_embeddings},
+            {"norm_fastlayer_input", c.norm_fastlayer_input},
+            {"n_fast_layer", c.n_fast_layer},
+            {"fast_dim", c.fast_dim},
+            {"fast_n_head", c.fast_n_head},
+            {"fast_n_local_heads", c.fast_n_local_heads},
+            {"fast_head_dim", c.fast_head_dim},
+            {"max_cache_rows", find_multiple(c.max_seq_len, 8)}};
+}
+
+std::string cache_key(const TensorMap& weights, const json& spec_core, const std::string& exporter_text) {
+    Hasher h;
+    h.add(spec_core.dump());
+    h.add(exporter_text);
+    for (const auto& [name, t] : weights) {
+        h.add(name);
+        h.add(std::string(c10::toString(t.scalar_type())));
+        for (int64_t s : t.sizes()) h.add(&s, sizeof s);
+        const at::Tensor c = t.to(at::kCPU).contiguous();
+        h.add(c.data_ptr(), c.nbytes());
+    }
+    return h.hex();
+}
+
+// A cache entry is trusted only when its manifest lists both packages with the sizes and hashes
+// they have now.
+bool entry_valid(const fs::path& dir, json* manifest_out) {
+    std::error_code ec;
+    if (!fs::exists(dir / "manifest.json", ec)) return false;
+    try {
+        const json m = json::parse(read_text(dir / "manifest.json"));
+        for (const char* name : {"slow.pt2", "fast.pt2"}) {
+            const json& f = m.at("files").at(name);
+            const fs::path p = dir / name;
+            if (!fs::exists(p, ec) || fs::file_size(p, ec) != f.at("bytes").get<uint64_t>()) return false;
+            if (file_hash(p) != f.at("hash").get<std::string>()) return false;
+        }
+        if (manifest_out) *manifest_out = m;
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// The exporter's own error line ("reef-export: error: ..."), else the end of its stderr.
+std::string child_reason(const ChildResult& r) {
+    const std::string& s = r.stderr_tail;
+    const std::string tag = "reef-export: error: ";
+    const size_t at = s.rfind(tag);
+    if (at != std::string::npos) {
+        const size_t end = s.find('\n', at);
+        return s.substr(at + tag.size(), end == std::string::npos ? std::string::npos : end - at - tag.size());
+    }
+    std::string tail = s.size() > 600 ? s.substr(s.size() - 600) : s;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    return tail.empty() ? "exit status " + std::to_string(r.exit_code) : tail;
+}
+
+class TempDir {
+public:
+    explicit TempDir(fs::path p) : m_path(std::move(p)) { fs::create_directories(m_path); }
+    ~TempDir() {
+        std::error_code ec;
+        if (!m_path.empty()) fs::remove_all(m_path, ec);
+    }
+    const fs::path& path() const { return m_path; }
+    void release() { m_path.clear(); }
+
+private:
+    fs::path m_path;
+};
+
+}  // namespace
+
+std::string aoti_cache_root() {
+    std::string base = env_or("REEF_CACHE_DIR", "");
+    if (base.empty()) {
+        const std::string xdg = env_or("XDG_CACHE_HOME", "");
+        base = !xdg.empty() ? xdg + "/reef" : env_or("HOME", "/tmp") + "/.cache/reef";
+    }
+    return base + "/aoti";
+}
+
+void discard_aoti_package(const AotiPackage& package) {
+    std::error_code ec;
+    fs::remove(fs::path(package.dir) / "manifest.json", ec);
+}
+
+AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head, const AotiCompileOptions& o) {
+    const DualArConfig& c = model.config();
+    const bool cuda = model.device().is_cuda();
+    const std::string exporter = exporter_path();
+    const std::string exporter_text = read_text(exporter);
+    if (exporter_text.empty())
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        "compile mode 'aot-inductor': the exporter script " + exporter + " is missing",
+                        "set REEF_AOTI_EXPORTER to reef_aoti_export.py, or use compile mode 'eager'");
+    json spec = {{"torch_version", TORCH_VERSION},
+                 {"device", cuda ? "cuda" : "cpu"},
+                 {"dtype", dtype_name(model.dtype())},
+                 {"sdpa", policy_name(o.policy)},
+                 {"kv_mode", o.kv_mode == KvMode::Full ? "full" : "active"},
+                 {"dims", dims_json(c)}};
+    const TensorMap weights = model.decode_step_weights(head);
+    const std::string key = cache_key(weights, spec, exporter_text);
+    const fs::path root(aoti_cache_root());
+    const fs::path dir = root / key;
+
+    AotiPackage pkg;
+    pkg.dir = dir.string();
+    pkg.slow_path = (dir / "slow.pt2").string();
+    pkg.fast_path = (dir / "fast.pt2").string();
+    pkg.sdpa_policy = o.policy;
+    pkg.kv_mode = o.kv_mode;
+    json manifest;
+    if (entry_valid(dir, &manifest)) {
+        pkg.from_cache = true;
+        return pkg;
+    }
+
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    if (ec)
+        throw ReefError(ErrorCode::Io, "compile mode 'aot-inductor': cannot create the package cache " + root.string() +
+                                           ": " + ec.message(),
+                        "set REEF_CACHE_DIR to a writable folder");
+    TempDir tmp(root / (key + ".tmp-" + std::to_string(getpid())));
+    const auto t0 = Clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+    auto progress = [&](const std::string& what) {
+        if (o.progress) o.progress(what + " (" + std::to_string(int(seconds())) + " s)");
+    };
+    progress("compiling the decode step: writing its weights");
+    save_safetensors((tmp.path() / "weights.safetensors").string(), weights);
+    spec["weights"] = (tmp.path() / "weights.safetensors").string();
+    spec["out_dir"] = tmp.path().string();
+    spec["threads"] = o.threads;
+    {
+        AtomicFileWriter f((tmp.path() / "spec.json").string());
+        const std::string text = spec.dump(2);
+        f.write(text.data(), text.size());
+        f.commit();
+    }
+    const std::string python = python_path();
+    std::string last = "starting " + python;
+    progress("compiling the decode step: " + last);
+    const ChildResult r = run_child(
+        {python, exporter, (tmp.path() / "spec.json").string()}, {{"PYTHONUNBUFFERED", "1"}},
+        [&](const std::string& line) {
+            const std::string tag = "reef-export: ";
+            if (line.rfind(tag, 0) == 0) last = line.substr(tag.size());
+            progress("compiling the decode step: " + last);
+        },
+        [&] {
+            if (o.should_abort && o.should_abort()) return true;
+            progress("compiling the decode step: " + last);  // the seconds keep counting between lines
+            return false;
+        });
+    if (r.aborted) throw ReefError(ErrorCode::Cancelled, "the decode-step compile was cancelled");
+    if (r.spawn_failed)
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        "compile mode 'aot-inductor' needs Python with torch " + std::string(TORCH_VERSION) +
+                            " to compile the decode step, and '" + python + "' could not be started (" +
+                            child_reason(r) + ")",
+                        "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION) +
+                            ", or use compile mode 'eager'");
+    if (r.exit_code != 0 && std::getenv("REEF_AOTI_KEEP_FAILED")) tmp.release();  // for debugging the exporter
+    if (r.exit_code != 0)
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        "compile mode 'aot-inductor': the decode-step export failed: " + child_reason(r),
+                        r.exit_code == 3 ? "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION)
+                                         : std::string("use compile mode 'eager'"));
+
+    fs::remove(tmp.path() / "weights.safetensors", ec);
+    pkg.compile_s = seconds();
+    json files = json::object();
+    for (const char* name : {"slow.pt2", "fast.pt2"}) {
+        const fs::path p = tmp.path() / name;
+        if (!fs::exists(p, ec))
+            throw ReefError(ErrorCode::BackendUnavailable,
+                            std::string("compile mode 'aot-inductor': the exporter wrote no ") + name);
+        files[name] = {{"bytes", fs::file_size(p)}, {"hash", file_hash(p)}};
+    }
+    const json m = {{"files", files},     {"compile_s", pkg.compile_s}, {"torch", TORCH_VERSION},
+                    {"spec", spec},       {"reef", REEF_VERSION}};
+    {
+        AtomicFileWriter f((tmp.path() / "manifest.json").string());
+        const std::string text = m.dump(2);
+        f.write(text.data(), text.size());
+        f.commit();
+    }
+    // Publish the entry in one rename; a stale or corrupt entry under the key goes first.
+    fs::remove_all(dir, ec);
+    fs::rename(tmp.path(), dir, ec);
+    if (ec) {
+        if (entry_valid(dir, nullptr)) return pkg;  // another process published it first
+        throw ReefError(ErrorCode::Io, "compile mode 'aot-inductor': cannot store the package in " + dir.string() +
+                                           ": " + ec.message());
+    }
+    tmp.release();
+    return pkg;
+}
+
+}  // namespace reef
