@@ -1,9 +1,11 @@
 #include "cli_engine.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace reef::cli {
 namespace {
@@ -39,9 +41,31 @@ void print_metrics(const RunMetrics& m) {
                  m.time_to_first_audio_ms, m.warm_frames_per_s, m.decode_ms, m.codec_ms, m.total_ms,
                  m.real_time_factor, m.real_time_factor > 0 ? 1.0 / m.real_time_factor : 0.0,
                  double(m.memory.cpu_peak_rss_bytes) / (1024.0 * 1024.0), m.stop_reason.c_str());
+    if (!m.compiled_package.empty())
+        std::fprintf(stderr, "compiled decode step: %s (%s; package load %.0f ms)\n", m.compiled_package.c_str(),
+                     ((m.compile_cached ? "from the cache; compiled in " : "compiled in ") +
+                      std::to_string(int(m.compile_s + 0.5)) + " s")
+                         .c_str(),
+                     m.package_load_ms);
     for (const auto& b : m.backends)
-        std::fprintf(stderr, "  attention %-13s %-10s x%lld  %s\n", to_string(b.site), to_string(b.backend),
-                     (long long)b.calls, b.shape.c_str());
+        std::fprintf(stderr, "  attention %-13s %-10s x%lld  %s%s\n", to_string(b.site), to_string(b.backend),
+                     (long long)b.calls, b.shape.c_str(), b.compiled ? " (read from the compiled package)" : "");
+}
+
+std::function<void(const std::string&)> status_printer() {
+    struct State {
+        std::string last;
+        std::chrono::steady_clock::time_point printed{};
+    };
+    auto st = std::make_shared<State>();
+    return [st](const std::string& line) {
+        const std::string stem = line.substr(0, line.rfind(" ("));
+        const auto now = std::chrono::steady_clock::now();
+        if (stem == st->last && now - st->printed < std::chrono::seconds(10)) return;
+        st->last = stem;
+        st->printed = now;
+        std::cerr << line << "\n";
+    };
 }
 
 bool interrupted() { return g_interrupted.load(std::memory_order_relaxed); }

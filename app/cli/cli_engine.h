@@ -2,6 +2,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 
 #include "reef/engine.h"
@@ -20,6 +21,9 @@ T unwrap(Result<T> r) {
 
 ModelInfo load_or_fail(Engine& engine, const EngineConfig& config);
 void print_metrics(const RunMetrics& m);
+// Callbacks::on_status for a terminal: prints a status line when its text changes (the trailing
+// "(N s)" aside) and every 10 s while it does not.
+std::function<void(const std::string&)> status_printer();
 // Ctrl-C sets this; commands pass it as Callbacks::should_abort.
 bool interrupted();
 void install_interrupt_handler();

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     reef::cli::register_encode(app);
     reef::cli::register_bench(app);
     reef::cli::register_sdpa_bench(app);
+    reef::cli::register_compile(app);
     reef::cli::record_command_line(argc, argv);
     try {
         app.parse(argc, argv);

@@ -119,6 +119,7 @@ void register_synth(CLI::App& app) {
         SynthesisRequest req = make_request(engine, *o, true);
         Callbacks cb;
         cb.should_abort = [] { return interrupted(); };
+        cb.on_status = status_printer();
 #ifdef REEF_HAVE_AUDIO
         std::unique_ptr<CliPlayback> playback;
         if (o->play) {
@@ -170,6 +171,7 @@ void register_generate(CLI::App& app) {
         SynthesisRequest req = make_request(engine, *opts, false);
         Callbacks cb;
         cb.should_abort = [] { return interrupted(); };
+        cb.on_status = status_printer();
         auto result = unwrap(engine.synthesize(req, cb));
         print_metrics(result.metrics);
         auto st = write_codes_npy(opts->out, result.codes);

@@ -1,6 +1,7 @@
 // Engine facade: owns the loaded pipeline; every entry point returns a value, never throws.
 #include "reef/engine.h"
 
+#include "compiled/aoti_decode_step.h"
 #include "facade_guard.h"
 #include "runtime/bench_runner.h"
 #include "runtime/device.h"
@@ -69,6 +70,37 @@ Result<std::vector<float>> Engine::decode_codes(const Codes& codes) {
         const at::Tensor c = codes_to_tensor(codes, p.codec->config().n_total_codebooks(), "codes");
         const at::Tensor pcm = p.codec->decode(c).to(at::kFloat).contiguous();
         return std::vector<float>(pcm.data_ptr<float>(), pcm.data_ptr<float>() + pcm.numel());
+    });
+}
+
+Result<CompiledPackageInfo> Engine::compile_decode_step(const std::function<void(const std::string&)>& progress,
+                                                        const std::function<bool()>& should_abort) {
+    return guarded("compile", [&]() -> Result<CompiledPackageInfo> {
+        Pipeline& p = m_impl->loaded();
+        c10::InferenceMode inference;
+        RunOptions o;
+        o.policy = p.config.sdpa_policy;
+        o.compile_mode = CompileMode::AotInductor;
+        o.kv_mode = p.config.kv_mode;
+        Callbacks cb;
+        cb.on_status = progress;
+        cb.should_abort = should_abort;
+        RunMetrics m;
+        prepare_compiled(p, o, cb, m);
+        CompiledPackageInfo info;
+        info.package_dir = m.compiled_package;
+        info.compile_s = m.compile_s;
+        info.from_cache = m.compile_cached;
+        info.load_ms = m.package_load_ms;
+        info.sdpa_policy = p.compiled_package.sdpa_policy;
+        info.kv_mode = p.compiled_package.kv_mode;
+        for (const auto& [site, path] : {std::pair{CallSite::SlowDecode, p.compiled_package.slow_path},
+                                         std::pair{CallSite::FastDecode, p.compiled_package.fast_path}}) {
+            const PackageAttention a = package_attention(path);
+            info.backends.emplace_back(site, a.backend);
+            info.evidence.push_back(a.evidence);
+        }
+        return info;
     });
 }
 

@@ -71,6 +71,12 @@ struct ArmResult {
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
     std::vector<double> step_ms;      // last repeat
+    // Compiled arms (aot-inductor): the package's compile time (its own cold cost, in no other
+    // figure), whether this bench found it in the cache, its load time and location.
+    double compile_s = 0;
+    bool compile_cached = false;
+    double package_load_ms = 0;
+    std::string package_dir;
     ArmQuality quality;
     std::vector<int32_t> greedy_tokens;   // main tokens of the greedy run
     std::vector<float> audio;         // decoded greedy codes, for the per-arm WAV

@@ -23,6 +23,11 @@ public:
     Result<Codes> encode_reference(const std::vector<float>& mono_44k) override;
     Result<std::vector<float>> decode_codes(const Codes& codes);
     DeviceCaps device_caps() const override;
+    // Compile mode aot-inductor ahead of time: compiles (or finds in the cache) the loaded model's
+    // decode-step package for its configured SDPA policy and KV mode, and loads it. progress gets
+    // "compiling the decode step: ... (41 s)" lines; should_abort stops the compile, leaving nothing.
+    Result<CompiledPackageInfo> compile_decode_step(const std::function<void(const std::string&)>& progress = {},
+                                                    const std::function<bool()>& should_abort = {});
     // Runs the A/B matrix; progress(arm_index, message) may be empty.
     Result<BenchReport> bench(const BenchRequest& request,
                               const std::function<void(int, const std::string&)>& progress,

@@ -145,10 +145,11 @@ struct RunMetrics {
     std::vector<double> step_ms;      // per decode step
     std::vector<BackendUse> backends; // which backend ran at each call site
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
-    // Compile mode aot-inductor: the export + Inductor compile this request waited for (0 when the
-    // package came from the cache), loading the package, and where it is. Never part of the
-    // request's own times above.
+    // Compile mode aot-inductor: the export + Inductor compile of the package (measured when it was
+    // built), whether this request found it in the cache instead of waiting for it, loading it, and
+    // where it is. Never part of the request's own times above.
     double compile_s = 0;
+    bool compile_cached = false;
     double package_load_ms = 0;
     std::string compiled_package;
 };
@@ -196,6 +197,19 @@ struct DeviceCaps {
     std::map<std::string, Capability> precisions;    // per current device
     std::map<std::string, Capability> compile_modes;
     std::map<std::string, Capability> sdpa_policies;
+};
+
+// What `reef-cli compile` / Engine::compile_decode_step made or found (compile mode aot-inductor).
+struct CompiledPackageInfo {
+    std::string package_dir;          // the cache entry: slow.pt2, fast.pt2, manifest.json
+    double compile_s = 0;             // the compile that built it (now, or earlier when from_cache)
+    bool from_cache = false;
+    double load_ms = 0;               // libtorch loading both packages
+    SdpaPolicy sdpa_policy = SdpaPolicy::Math;  // exported under (resolved: fish-speech -> math)
+    KvMode kv_mode = KvMode::ActivePrefix;
+    // Per compiled call site (slow-decode, fast-decode): the backend read from the package and why
+    std::vector<std::pair<CallSite, SdpaBackend>> backends;
+    std::vector<std::string> evidence;
 };
 
 struct VersionInfo {

@@ -255,6 +255,7 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     json manifest;
     if (entry_valid(dir, &manifest)) {
         pkg.from_cache = true;
+        pkg.compile_s = manifest.value("compile_s", 0.0);
         return pkg;
     }
 

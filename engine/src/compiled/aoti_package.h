@@ -18,7 +18,7 @@ class DualArModel;
 struct AotiPackage {
     std::string dir;                 // the cache entry: slow.pt2, fast.pt2, manifest.json
     std::string slow_path, fast_path;
-    double compile_s = 0;            // the export + Inductor compile that made it (0 = from the cache)
+    double compile_s = 0;            // the export + Inductor compile that made it, now or (from_cache) when it was built
     bool from_cache = false;
     SdpaPolicy sdpa_policy = SdpaPolicy::Math;  // what the package was exported under (resolved)
     KvMode kv_mode = KvMode::ActivePrefix;

@@ -37,7 +37,8 @@ json backends_json(const std::vector<BackendUse>& uses) {
     json a = json::array();
     for (const auto& u : uses)
         a.push_back({{"call_site", to_string(u.site)}, {"backend", to_string(u.backend)}, {"calls", u.calls},
-                     {"shape", u.shape}, {"kv_len_min", u.kv_len_min}, {"kv_len_max", u.kv_len_max}});
+                     {"shape", u.shape}, {"kv_len_min", u.kv_len_min}, {"kv_len_max", u.kv_len_max},
+                     {"source", u.compiled ? "compiled-package" : "dispatcher"}});
     return a;
 }
 
@@ -97,6 +98,11 @@ std::string bench_report_json(const BenchReport& r) {
             j["memory"] = memory_json(a.memory);
             j["backends"] = backends_json(a.backends);
             j["step_ms"] = a.step_ms;
+            if (!a.package_dir.empty())
+                j["compiled"] = {{"compile_s", a.compile_s}, {"cached", a.compile_cached},
+                                 {"package_load_ms", a.package_load_ms}, {"package_dir", a.package_dir}};
+            else
+                j["compiled"] = nullptr;
             j["quality"] = {{"logits_finite", a.quality.logits_finite},
                             {"max_abs_logit_diff", a.quality.max_abs_logit_diff},
                             {"within_tolerance", a.quality.within_tolerance},
@@ -106,7 +112,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/3"},
+    json root{{"schema", "reef-bench/4"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -137,17 +143,19 @@ std::string bench_report_json(const BenchReport& r) {
 
 std::string bench_arms_table_markdown(const BenchReport& r) {
     std::ostringstream s;
-    s << "| arm | warm frames/s | % roofline | cold first frame ms | prefill ms | first audio ms | RTF | peak RSS MiB "
-         "| peak CUDA MiB | finite | max Δlogit | greedy prefix | agreement | backends |\n";
-    s << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
+    s << "| arm | warm frames/s | % roofline | cold first frame ms | compile s | prefill ms | first audio ms | RTF | "
+         "peak RSS MiB | peak CUDA MiB | finite | max Δlogit | greedy prefix | agreement | backends |\n";
+    s << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n";
     for (const auto& a : r.arms) {
         if (!a.ran) {
-            s << "| `" << a.arm.name() << "` | not run: " << md_cell(a.error) << " ||||||||||||\n";
+            s << "| `" << a.arm.name() << "` | not run: " << md_cell(a.error) << " |||||||||||||\n";
             continue;
         }
         s << "| `" << a.arm.name() << "` | " << fmt(a.warm_frames_per_s) << " | "
           << (a.roofline_fraction > 0 ? fmt(100.0 * a.roofline_fraction, 1) + "%" : std::string("-")) << " | "
-          << fmt(a.cold_first_frame_ms, 1)
+          << fmt(a.cold_first_frame_ms, 1) << " | "
+          << (a.package_dir.empty() ? std::string("-")
+                                    : fmt(a.compile_s, 1) + (a.compile_cached ? " (cached)" : std::string()))
           << " | " << fmt(a.prefill_ms, 1) << " | " << fmt(a.time_to_first_audio_ms, 1) << " | "
           << fmt(a.real_time_factor, 3) << " | " << mib(a.memory.cpu_peak_rss_bytes) << " | "
           << mib(a.memory.cuda_peak_allocated_bytes) << " | " << (a.quality.logits_finite ? "yes" : "**NO**") << " | "

@@ -113,6 +113,12 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     prefill.push_back(res.metrics.prefill_ms);
     a.step_ms = res.metrics.step_ms;
     a.backends = res.metrics.backends;
+    if (!res.metrics.compiled_package.empty()) {
+        a.compile_s = res.metrics.compile_s;
+        if (rep == 0) a.compile_cached = res.metrics.compile_cached;
+        a.package_dir = res.metrics.compiled_package;
+        a.package_load_ms = std::max(a.package_load_ms, res.metrics.package_load_ms);
+    }
     a.memory = peak_of(a.memory, res.metrics.memory);
 }
 
@@ -193,8 +199,11 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.arms.resize(n);
     Callbacks cb;
     cb.should_abort = should_abort;
+    int current_arm = 0;  // whose compile the status lines belong to
+    if (progress) cb.on_status = [&](const std::string& s) { progress(current_arm, report.arms[size_t(current_arm)].arm.name() + ": " + s); };
     auto attempt = [&](size_t i, const std::function<void()>& fn) {
         ArmResult& a = report.arms[i];
+        current_arm = int(i);
         try {
             fn();
         } catch (const ReefError& e) {

@@ -24,7 +24,8 @@ inline std::string backends_text(const std::vector<BackendUse>& uses) {
     std::string s;
     for (const auto& u : uses) {
         if (!s.empty()) s += "; ";
-        s += std::string(to_string(u.site)) + ": " + to_string(u.backend) + " x" + std::to_string(u.calls);
+        s += std::string(to_string(u.site)) + ": " + to_string(u.backend) + (u.compiled ? " (compiled)" : "") + " x" +
+             std::to_string(u.calls);
     }
     return s.empty() ? "-" : s;
 }

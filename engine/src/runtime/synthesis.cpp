@@ -298,10 +298,6 @@ int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& r) {
     return conversation.encode_for_inference().size(1);  // (N+1, T)
 }
 
-namespace {
-
-// Compile mode aot-inductor: the package for this model and run options (cached, or compiled now)
-// loaded into p.compiled.
 void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, RunMetrics& m) {
     AotiCompileOptions co;
     co.policy = resolve_policy(o.policy, o.compile_mode);
@@ -313,7 +309,8 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
     const at::Tensor head = p.model->config().s1_decoding() ? at::Tensor() : p.caches.head;
     for (int attempt = 0;; ++attempt) {
         AotiPackage pkg = ensure_aoti_package(*p.model, head, co);
-        m.compile_s += pkg.compile_s;
+        m.compile_s = pkg.compile_s;
+        m.compile_cached = pkg.from_cache;
         m.compiled_package = pkg.dir;
         if (p.compiled && p.compiled_package.dir == pkg.dir) return;
         p.compiled.reset();  // one loaded package at a time: each holds a copy of the weights
@@ -321,7 +318,7 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
         try {
             p.compiled = load_aoti_decode_step(pkg, p.model->device());
         } catch (const ReefError&) {
-            if (attempt > 0 || pkg.compile_s > 0) throw;
+            if (attempt > 0 || !pkg.from_cache) throw;
             discard_aoti_package(pkg);  // a cached package libtorch refuses is rebuilt, once
             continue;
         }
@@ -330,8 +327,6 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
         return;
     }
 }
-
-}  // namespace
 
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {

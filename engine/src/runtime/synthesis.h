@@ -42,6 +42,11 @@ void validate_request(const SynthesisRequest& request, size_t max_text_bytes = k
 // (references included): the prefix length a run starts decoding from.
 int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& request);
 
+// Compile mode aot-inductor: builds (or finds in the cache) the package for the run options and
+// loads it into p.compiled; compile_s / package_load_ms / compiled_package go into m.
+// Throws ReefError(BackendUnavailable / Cancelled).
+void prepare_compiled(Pipeline& p, const RunOptions& options, const Callbacks& callbacks, RunMetrics& m);
+
 // generate_long (inference.py's, ported in synthesis.cpp) plus streaming audio and metrics. Throws ReefError
 // (Cancelled when should_abort fired). The caches are left reusable for the next request.
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& request, const Callbacks& callbacks,

@@ -1,0 +1,241 @@
+// The compiled arm (compile mode aot-inductor) against the eager engine: packages compiled by
+// engine/python/reef_aoti_export.py with the venv's torch, loaded through libtorch's
+// AOTIModelPackageLoader, decoding over Reef's own caches. fp32: identical greedy and sampled codes
+// over 40 frames, logits of every frame within 1e-4 of eager, for S2 and S1 decoding and both KV
+// modes; bf16: finite logits within the bench's bf16 tolerance. Then the bad cases: no Python, the
+// wrong torch, a failing C++ compile, a truncated cached package, Stop during a compile.
+// REEF_COMPILED_SIZE=s1-mini runs the parity cases at s1-mini's dimensions (ctest label
+// compile-long); the default is the small in-memory model (label compile, in CI).
+#include <ATen/ATen.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "check.h"
+#include "compiled/aoti_decode_step.h"
+#include "nn/attention.h"
+#include "t2s_fixtures.h"
+#include "text2semantic/model_config.h"
+
+using namespace reef;
+using namespace t2s_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kFrames = 40;
+
+// A fresh package cache for one case, so every case compiles what it checks.
+std::string fresh_cache(const std::string& name) {
+    const char* tmp = std::getenv("REEF_TEST_TMP");
+    const fs::path dir = fs::path(tmp ? tmp : "/tmp") / ("aoti-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    setenv("REEF_CACHE_DIR", dir.string().c_str(), 1);
+    return (dir / "aoti").string();
+}
+
+bool s1_mini_size() {
+    const char* v = std::getenv("REEF_COMPILED_SIZE");
+    return v && std::string(v) == "s1-mini";
+}
+
+std::unique_ptr<DualArModel> model(ModelLayout layout, at::ScalarType dtype) {
+    DualArConfig c = small_config(layout);
+    if (s1_mini_size()) {
+        c = preset_config("s1-mini", layout, 4096 + 1024);
+        c.semantic_begin_id = 1024, c.semantic_end_id = 1024 + 4095;  // t2s_fixtures' prompts use ids < 200
+        c.max_seq_len = 1024;
+    } else {
+        c.max_seq_len = 512;
+    }
+    return make_dual_ar_model(c, random_weights(c, 17), at::kCPU, dtype);
+}
+
+struct Run {
+    at::Tensor codes;
+    GenerateStats stats;
+};
+
+Run run(const DualArModel& m, const at::Tensor& prompt, KvMode mode, double temperature, CompiledDecodeStep* compiled) {
+    GenerateOptions o;
+    o.knobs = SampleKnobs{temperature, 0.8, 30};
+    o.max_new_tokens = kFrames;
+    o.suppress_im_end = true;
+    o.kv_mode = mode;
+    o.capture_logits_frames = kFrames;
+    o.compiled = compiled;
+    Run r;
+    Text2SemanticCaches caches;
+    at::Generator gen = make_request_generator(m.device(), 11);
+    r.codes = generate(m, caches, prompt, token_ids(m), o, gen, r.stats);
+    return r;
+}
+
+double worst_logit_diff(const Run& a, const Run& b) {
+    CHECK_EQ(a.stats.captured_logits.size(), b.stats.captured_logits.size());
+    double worst = 0;
+    for (size_t i = 0; i < a.stats.captured_logits.size() && i < b.stats.captured_logits.size(); ++i)
+        worst = std::max(worst, (a.stats.captured_logits[i] - b.stats.captured_logits[i]).abs().max().item<double>());
+    return worst;
+}
+
+// The head the eager S2 decode multiplies by (generate builds it the same way).
+at::Tensor head_of(const DualArModel& m) {
+    if (m.config().s1_decoding()) return {};
+    Text2SemanticCaches caches;
+    caches.prepare_head(m, token_ids(m));
+    return caches.head;
+}
+
+AotiPackage compile(const DualArModel& m, SdpaPolicy policy, KvMode mode,
+                    const std::function<bool()>& should_abort = {}) {
+    AotiCompileOptions o;
+    o.policy = policy;
+    o.kv_mode = mode;
+    o.should_abort = should_abort;
+    return ensure_aoti_package(m, head_of(m), o);
+}
+
+// The error code fn threw (its message into *message), or nothing when it did not throw.
+std::optional<ErrorCode> code_of(const std::function<void()>& fn, std::string* message) {
+    try {
+        fn();
+    } catch (const ReefError& e) {
+        *message = e.error().message;
+        return e.error().code;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE(fp32_compiled_matches_eager) {
+    fresh_cache("parity");
+    for (ModelLayout layout : {ModelLayout::S2, ModelLayout::S1}) {
+        auto m = model(layout, at::kFloat);
+        const at::Tensor prompt = make_prompt(m->config(), 40, 6, 3);
+        for (KvMode mode : {KvMode::ActivePrefix, KvMode::Full}) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const AotiPackage pkg = compile(*m, SdpaPolicy::Math, mode);
+            const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            CHECK(!pkg.from_cache);
+            auto step = load_aoti_decode_step(pkg, m->device());
+            // Inductor decomposes attention under MATH: the package calls no SDPA kernel
+            CHECK(package_attention(pkg.slow_path).backend == SdpaBackend::Math);
+            for (double temperature : {0.0, 0.8}) {
+                const Run eager = run(*m, prompt, mode, temperature, nullptr);
+                BackendRecorder::current().reset();
+                const Run compiled = run(*m, prompt, mode, temperature, step.get());
+                const double worst = worst_logit_diff(eager, compiled);
+                std::printf("  %s %s t=%.1f (compile %.0f s): max |compiled - eager| logit %.3g, codes %s\n",
+                            layout == ModelLayout::S2 ? "s2" : "s1", to_string(mode), temperature, compile_s, worst,
+                            at::equal(eager.codes, compiled.codes) ? "identical" : "DIFFER");
+                CHECK_EQ(compiled.codes.size(1), kFrames);
+                CHECK(at::equal(eager.codes, compiled.codes));
+                CHECK(worst < 1e-4);
+                // every decode step (not the prefill) ran compiled: kFrames - 1 slow calls, N fast calls each
+                int64_t slow_calls = 0, fast_calls = 0;
+                for (const BackendUse& u : BackendRecorder::current().uses()) {
+                    if (!u.compiled) continue;
+                    if (u.site == CallSite::SlowDecode) slow_calls += u.calls;
+                    if (u.site == CallSite::FastDecode) fast_calls += u.calls;
+                }
+                CHECK_EQ(slow_calls, kFrames - 1);
+                CHECK_EQ(fast_calls, (kFrames - 1) * m->config().num_codebooks);
+            }
+        }
+    }
+}
+
+TEST_CASE(bf16_compiled_logits_within_tolerance) {
+    fresh_cache("bf16");
+    auto m = model(ModelLayout::S2, at::kBFloat16);
+    const at::Tensor prompt = make_prompt(m->config(), 40, 6, 3);
+    const AotiPackage pkg = compile(*m, SdpaPolicy::Auto, KvMode::ActivePrefix);
+    auto step = load_aoti_decode_step(pkg, m->device());
+    const Run eager = run(*m, prompt, KvMode::ActivePrefix, 0.0, nullptr);
+    const Run compiled = run(*m, prompt, KvMode::ActivePrefix, 0.0, step.get());
+    // the first frame whose inputs differ ends the comparison, as in the bench
+    int same = 0;
+    while (same < kFrames && at::equal(eager.codes.select(1, same), compiled.codes.select(1, same))) ++same;
+    double worst = 0;
+    for (int i = 0; i <= std::min(same, kFrames - 1); ++i) {
+        CHECK(at::isfinite(compiled.stats.captured_logits[size_t(i)]).all().item<bool>());
+        worst = std::max(worst, (eager.stats.captured_logits[size_t(i)] - compiled.stats.captured_logits[size_t(i)])
+                                    .abs().max().item<double>());
+    }
+    std::printf("  bf16: %d identical frames, max |compiled - eager| logit %.3g\n", same, worst);
+    CHECK(worst <= 0.5);  // the bench's bf16 tolerance
+    // On the CPU, auto exports the fused flash kernel: the package calls its shim
+    CHECK(package_attention(pkg.slow_path).backend == SdpaBackend::Flash);
+}
+
+TEST_CASE(no_python_or_wrong_torch_is_a_clear_error) {
+    const std::string root = fresh_cache("errors");
+    auto m = small_model(ModelLayout::S2);
+    std::string msg;
+    setenv("REEF_PYTHON", "/nonexistent/python3", 1);
+    CHECK(code_of([&] { compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix); }, &msg) == ErrorCode::BackendUnavailable);
+    std::printf("  no python: %s\n", msg.c_str());
+    CHECK(msg.find("/nonexistent/python3") != std::string::npos);
+    unsetenv("REEF_PYTHON");
+
+    // A torch of another version first on the path: the exporter refuses and names both versions
+    const fs::path fake = fs::path(root).parent_path() / "fake-torch" / "torch";
+    fs::create_directories(fake);
+    std::ofstream(fake / "__init__.py") << "__version__ = '1.0.0'\n";
+    setenv("PYTHONPATH", fake.parent_path().string().c_str(), 1);
+    CHECK(code_of([&] { compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix); }, &msg) == ErrorCode::BackendUnavailable);
+    std::printf("  wrong torch: %s\n", msg.c_str());
+    CHECK(msg.find("1.0.0") != std::string::npos);
+    CHECK(msg.find(TORCH_VERSION) != std::string::npos);
+    unsetenv("PYTHONPATH");
+
+    // A C++ compiler that fails: Inductor's compile error becomes the reason
+    setenv("CXX", "/bin/false", 1);
+    CHECK(code_of([&] { compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix); }, &msg) == ErrorCode::BackendUnavailable);
+    std::printf("  failing compiler: %s\n", msg.substr(0, 300).c_str());
+    CHECK(msg.find("export failed") != std::string::npos);
+    unsetenv("CXX");
+    // nothing half-written is left in the cache
+    CHECK(!fs::exists(root) || fs::is_empty(root));
+}
+
+TEST_CASE(truncated_package_is_rebuilt) {
+    const std::string root = fresh_cache("truncated");
+    auto m = small_model(ModelLayout::S1);
+    const AotiPackage first = compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix);
+    CHECK(!first.from_cache);
+    CHECK(compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix).from_cache);
+    fs::resize_file(first.slow_path, fs::file_size(first.slow_path) / 2);
+    const AotiPackage again = compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix);
+    CHECK(!again.from_cache);  // rebuilt, not trusted
+    CHECK(again.dir == first.dir);
+    auto step = load_aoti_decode_step(again, m->device());  // and it loads
+    CHECK(step != nullptr);
+}
+
+TEST_CASE(stop_during_compile_leaves_nothing) {
+    const std::string root = fresh_cache("stop");
+    auto m = small_model(ModelLayout::S2);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string msg;
+    const std::optional<ErrorCode> code = code_of(
+        [&] {
+            compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix,
+                    [&] { return std::chrono::steady_clock::now() - t0 > std::chrono::seconds(6); });
+        },
+        &msg);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("  stopped after %.1f s: %s\n", s, msg.c_str());
+    CHECK(code == ErrorCode::Cancelled);
+    CHECK(s < 15);  // the exporter and its compilers were killed, not waited for
+    CHECK(fs::is_empty(root));
+}
+
+TEST_MAIN()
