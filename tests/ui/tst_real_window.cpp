@@ -292,6 +292,36 @@ private Q_SLOTS:
         QCOMPARE(m_engine->state(), EngineState::Ready);
     }
 
+    // Compile mode aot-inductor from the settings: the first Generate compiles the decode step with
+    // its progress on screen ("compiling the decode step: ... (N s)"), and Stop ends the compile,
+    // leaving no package (half-written or otherwise) in the cache.
+    void compileModeShowsProgressAndStops() {
+        MainWindow& w = *m_window;
+        const QString cache = path("cache");
+        qputenv("REEF_CACHE_DIR", cache.toUtf8());
+        EngineConfig c = m_settings->engineConfig();
+        c.compile_mode = CompileMode::AotInductor;
+        m_settings->setEngineConfig(c);
+        w.loadModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_engine->state() == EngineState::Ready, kSlowMs);
+        QSignalSpy cancelled(m_engine.get(), &EngineController::synthesisCancelled);
+        w.textEdit()->setPlainText(QStringLiteral("Compiled."));
+        QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+        // the seconds count on screen while the exporter works
+        QTRY_VERIFY_WITH_TIMEOUT(w.synthesisPanel()->progressText().contains(QStringLiteral("compiling the decode step")) &&
+                                     w.synthesisPanel()->progressText().contains(QStringLiteral("(3 s)")),
+                                 60000);
+        QVERIFY(w.stopButton()->isEnabled());
+        QTest::mouseClick(w.stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.count() == 1, 15000);
+        QTRY_COMPARE(m_engine->state(), EngineState::Ready);
+        QCOMPARE(w.synthesisPanel()->progressText(), QStringLiteral("Stopped."));
+        QCOMPARE(entries(cache + QStringLiteral("/aoti")), QStringList());
+        c.compile_mode = CompileMode::Eager;
+        m_settings->setEngineConfig(c);
+        qunsetenv("REEF_CACHE_DIR");
+    }
+
     void cleanupTestCase() {
         m_window.reset();   // before the controller it points at
         m_engine.reset();

@@ -47,6 +47,10 @@ void EngineController::connectWorker() {
         if (id == m_synthId)
             Q_EMIT progress(id, frames, ms);
     });
+    connect(w, &EngineWorker::status, this, [this](quint64 id, const QString& message) {
+        if (id == m_synthId)
+            Q_EMIT status(id, message);
+    });
     connect(w, &EngineWorker::audioChunk, this, [this](const AudioChunk& c) {
         if (c.request_id == m_synthId)
             Q_EMIT audioChunk(c);

@@ -43,6 +43,7 @@ Q_SIGNALS:
     void loadFailed(const QString& reason);
     void synthesisStarted(quint64 id);
     void progress(quint64 id, int frames, double elapsedMs);
+    void status(quint64 id, const QString& message);  // e.g. compiling the decode step
     void audioChunk(const reef::AudioChunk& chunk);
     void perfSample(const reef::PerfSample& sample);
     void synthesisFinished(const reef::SynthesisResult& result);

@@ -83,6 +83,13 @@ Callbacks EngineWorker::makeCallbacks(quint64 id) {
         }
     };
     cb.should_abort = [cancel = m_cancel, id] { return cancel->isCancelled(id); };
+    cb.on_status = [this, id, last = std::make_shared<QString>()](const std::string& message) {
+        const QString text = QString::fromStdString(message);
+        if (text == *last)
+            return;  // the engine repeats a line while the seconds have not moved
+        *last = text;
+        Q_EMIT status(id, text);
+    };
     // Flushes what the throttle held back, so the chart and progress show the final state.
     m_flush = [this, t, id] {
         if (t->pendingPerf)

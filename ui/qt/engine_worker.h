@@ -44,6 +44,8 @@ Q_SIGNALS:
     void loaded(quint64 id, const reef::ModelInfo& info, const reef::DeviceCaps& caps);
     void loadFailed(quint64 id, const reef::EngineError& error, bool stillLoaded);
     void progress(quint64 id, int frames, double elapsedMs);
+    // A long preparation before the first frame, e.g. "compiling the decode step: ... (41 s)".
+    void status(quint64 id, const QString& message);
     void audioChunk(const reef::AudioChunk& chunk);
     void perfSample(const reef::PerfSample& sample);
     void synthesisFinished(const reef::SynthesisResult& result);

@@ -156,6 +156,8 @@ void MainWindow::connectEngine() {
     });
     connect(&e, &EngineController::progress, this,
             [this](quint64, int frames, double ms) { m_synthesis->setProgress(frames, ms); });
+    connect(&e, &EngineController::status, this,
+            [this](quint64, const QString& message) { m_synthesis->showMessage(message); });
     connect(&e, &EngineController::audioChunk, &m_playback, &PlaybackController::appendChunk);
     connect(&e, &EngineController::perfSample, m_perf, &PerfHistoryModel::addSample);
     connect(&e, &EngineController::synthesisFinished, this, &MainWindow::onFinished);
