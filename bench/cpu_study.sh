@@ -7,12 +7,7 @@
 # fish-speech's own eager decode back to back with Reef on an 8192-row cache. Every figure is from `reef-cli
 # bench`: arms interleaved within one run, medians over repeats.
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="${1:-$ROOT/bench/results/cpu}"
-CLI="${REEF_CLI:-$ROOT/build/app/reef-cli}"
-MODEL="${REEF_STUDY_MODEL:-/tmp/reef-s1mini-s2}"
-mkdir -p "$OUT"
-[[ -f "$MODEL/config.json" ]] || "$CLI" demo-model "$MODEL" --preset s1-mini --layout s2
+source "$(dirname "$0")/study_env.sh"
 common=(-m "$MODEL" --threads 2 --no-audio)
 bench() {  # name, then bench flags
   local name=$1

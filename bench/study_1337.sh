@@ -8,18 +8,13 @@
 # fish-speech's full-length cache (max_seq_len rows), as HEAD allocates it. s1-mini's max_seq_len is
 # 8192, so the longest sweep prompt is 8160 tokens: room for the 32 decoded frames.
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="${1:-$ROOT/bench/results/cpu}"
-CLI="${REEF_CLI:-$ROOT/build/app/reef-cli}"
-MODEL="${REEF_STUDY_MODEL:-/tmp/reef-s1mini-s2}"
-mkdir -p "$OUT"
-[[ -f "$MODEL/config.json" ]] || "$CLI" demo-model "$MODEL" --preset s1-mini --layout s2
+source "$(dirname "$0")/study_env.sh"
 cd "$OUT"   # the report links its WAVs relative to itself
 "$CLI" bench -m "$MODEL" --precision bf16 --threads 2 --kv-margin 100000 \
   --arms eager:math,eager:auto,eager:fish-speech,eager:auto:full,aot-inductor:fish-speech \
   --frames 32 --warmup 4 --repeats 3 --context 128,512,2048,8160 --sweep-repeats 2 \
   --wav-dir pr-s1mini-bf16-wavs --pr-report pr-s1mini-bf16.md --json sweep-s1mini-bf16.json \
-  --md sweep-s1mini-bf16.md --sweep-csv sweep-s1mini-bf16.csv >/dev/null || [[ $? -eq 3 ]]   # 3: the compiled arm cannot run yet
+  --md sweep-s1mini-bf16.md --sweep-csv sweep-s1mini-bf16.csv >/dev/null || [[ $? -eq 3 ]]   # 3: an arm could not run (reported)
 for preset in s1-mini s2-pro; do
   name=${preset//-/}
   "$CLI" sdpa-bench --preset "$preset" --precision bf16 --threads 2 --json "sdpa-bench-$name-bf16.json" \

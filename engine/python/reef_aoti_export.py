@@ -238,6 +238,10 @@ def export_one(torch, spec, name, module, args, dynamic_shapes, site):
     configs = {"aot_inductor.metadata": metadata}
     if spec["device"] == "cpu":
         configs["freezing"] = True  # fold the weights into the generated code (libtorch-notes §10)
+    if spec.get("kernel_profile"):
+        # RECORD_FUNCTION around every generated CPU kernel, so libtorch's profiler (reef-cli
+        # bench --profile) sees where compiled time goes; a separate package (it is in the key)
+        configs["cpp.enable_kernel_profile"] = True
     t0 = time.monotonic()
     with torch.no_grad(), sdpa_kernel(sdpa_backends(torch, spec["sdpa"])):
         say(f"exporting the {site} step")

@@ -5,6 +5,8 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "checkpoint/verify.h"
@@ -66,6 +68,16 @@ inline at::Tensor make_prompt(const reef::DualArConfig& c, int64_t n_text, int64
         p.select(0, 0).narrow(0, n_text, n_vq).copy_(codes.select(0, 0) + c.semantic_begin_id);
     }
     return p;
+}
+
+// The largest |Δ| between two runs' captured logits, frame by frame; infinity when they captured
+// different numbers of frames.
+inline double worst_logit_diff(const reef::GenerateStats& a, const reef::GenerateStats& b) {
+    if (a.captured_logits.size() != b.captured_logits.size()) return INFINITY;
+    double worst = 0;
+    for (size_t i = 0; i < a.captured_logits.size(); ++i)
+        worst = std::max(worst, (a.captured_logits[i] - b.captured_logits[i]).abs().max().item<double>());
+    return worst;
 }
 
 }  // namespace t2s_test

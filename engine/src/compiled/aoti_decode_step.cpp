@@ -43,25 +43,17 @@ public:
           m_device(device) {}
 
     ForwardResult forward_generate(const at::Tensor& inp, int64_t pos, KvCache& slow) override {
-        // inp [1, N+1, 1] at pos; active prefix: rows 0..pos; full: every row under the mask
-        const int64_t kv_len = m_full ? slow.capacity() : pos + 1;
-        std::vector<at::Tensor> in{inp.contiguous(), position(pos), marker(kv_len)};
-        for (at::Tensor& t : slow.layer_tensors()) in.push_back(std::move(t));
-        std::vector<at::Tensor> out = m_slow->run(in);
+        // inp [1, N+1, 1] at pos -> (logits, hidden, normed)
+        std::vector<at::Tensor> out = run_step(*m_slow, m_slow_attention, CallSite::SlowDecode, inp.contiguous(), pos, slow);
         REEF_CHECK(out.size() == 3, "the compiled slow step returned " + std::to_string(out.size()) + " outputs");
-        BackendRecorder::current().record_compiled(CallSite::SlowDecode, m_slow_attention.backend,
-                                                   "compiled, k" + shape_string(in[3].narrow(2, 0, kv_len)), kv_len);
         return {out[0], out[1], out[2]};
     }
 
     at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast) override {
-        const int64_t kv_len = m_full ? fast.capacity() : pos + 1;
-        std::vector<at::Tensor> in{x.reshape({1, 1, -1}).contiguous(), position(pos), marker(kv_len)};
-        for (at::Tensor& t : fast.layer_tensors()) in.push_back(std::move(t));
-        std::vector<at::Tensor> out = m_fast->run(in);
+        // x [1, 1, Cf] at fast position pos -> logits [1, 1, K]
+        std::vector<at::Tensor> out =
+            run_step(*m_fast, m_fast_attention, CallSite::FastDecode, x.reshape({1, 1, -1}).contiguous(), pos, fast);
         REEF_CHECK(out.size() == 1, "the compiled fast step returned " + std::to_string(out.size()) + " outputs");
-        BackendRecorder::current().record_compiled(CallSite::FastDecode, m_fast_attention.backend,
-                                                   "compiled, k" + shape_string(in[3].narrow(2, 0, kv_len)), kv_len);
         return out[0];
     }
 
@@ -74,6 +66,19 @@ private:
             throw ReefError(ErrorCode::BackendUnavailable,
                             "compile mode 'aot-inductor': libtorch cannot load " + path + ": " + e.what_without_backtrace());
         }
+    }
+    // One package call: (x, input_pos, kv marker, the cache's layers) with the cache updated in
+    // place. Active prefix: rows 0..pos are attended; full: every row, under the causal mask.
+    std::vector<at::Tensor> run_step(torch::inductor::AOTIModelPackageLoader& package, const PackageAttention& attention,
+                                     CallSite site, at::Tensor x, int64_t pos, KvCache& cache) {
+        const int64_t kv_len = m_full ? cache.capacity() : pos + 1;
+        std::vector<at::Tensor> in{std::move(x), position(pos), marker(kv_len)};
+        for (at::Tensor& t : cache.layer_tensors()) in.push_back(std::move(t));
+        std::vector<at::Tensor> out = package.run(in);
+        BackendRecorder::current().record_compiled(site, attention.backend,
+                                                   "compiled, k" + shape_string(in[3].narrow(2, 0, kv_len)), kv_len,
+                                                   cache.n_layer());
+        return out;
     }
     at::Tensor position(int64_t pos) const {
         return at::full({1}, pos, at::TensorOptions().dtype(at::kLong).device(m_device));

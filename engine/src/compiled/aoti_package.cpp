@@ -241,6 +241,8 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
                  {"sdpa", policy_name(o.policy)},
                  {"kv_mode", o.kv_mode == KvMode::Full ? "full" : "active"},
                  {"dims", dims_json(c)}};
+    // REEF_AOTI_KERNEL_PROFILE=1: generated kernels report to libtorch's profiler (their own package)
+    if (const char* kp = std::getenv("REEF_AOTI_KERNEL_PROFILE"); kp && std::string(kp) == "1") spec["kernel_profile"] = true;
     const TensorMap weights = model.decode_step_weights(head);
     const std::string key = cache_key(weights, spec, exporter_text);
     const fs::path root(aoti_cache_root());

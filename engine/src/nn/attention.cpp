@@ -128,11 +128,12 @@ at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k,
     return q.sizes() == q_in.sizes() ? y : y.reshape({q_in.size(0), q_in.size(1), 1, v.size(3)});  // [B, Hq, 1, Dv]
 }
 
-BackendRecorder::Entry* BackendRecorder::find(CallSite site, SdpaBackend backend, bool compiled, int64_t kv_len) {
+BackendRecorder::Entry* BackendRecorder::find(CallSite site, SdpaBackend backend, bool compiled, int64_t kv_len,
+                                               int64_t calls) {
     m_last[size_t(site)] = backend;
     for (auto& e : m_sites[size_t(site)])
         if (e.backend == backend && e.compiled == compiled) {
-            ++e.calls;
+            e.calls += calls;
             e.kv_len_min = std::min(e.kv_len_min, kv_len);
             e.kv_len_max = std::max(e.kv_len_max, kv_len);
             return &e;
@@ -142,19 +143,20 @@ BackendRecorder::Entry* BackendRecorder::find(CallSite site, SdpaBackend backend
 
 void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {
     const int64_t kv_len = k.size(2);  // k: [B, Hkv, Lk, D]
-    if (Entry* e = find(site, backend, false, kv_len)) {
+    if (Entry* e = find(site, backend, false, kv_len, 1)) {
         if (e->calls % 64 == 1) e->shape = describe(q, k);  // keep the string cost off most steps
         return;
     }
     m_sites[size_t(site)].push_back({backend, 1, describe(q, k), kv_len, kv_len, false});
 }
 
-void BackendRecorder::record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len) {
-    if (Entry* e = find(site, backend, true, kv_len)) {
-        if (e->calls % 64 == 1) e->shape = shape;
+void BackendRecorder::record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len,
+                                      int64_t calls) {
+    if (Entry* e = find(site, backend, true, kv_len, calls)) {
+        e->shape = shape;
         return;
     }
-    m_sites[size_t(site)].push_back({backend, 1, shape, kv_len, kv_len, true});
+    m_sites[size_t(site)].push_back({backend, calls, shape, kv_len, kv_len, true});
 }
 
 void BackendRecorder::reset() {

@@ -48,9 +48,9 @@ std::string shape_string(const at::Tensor& t);
 class BackendRecorder {
 public:
     void record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k);
-    // A call of compiled code whose backend was read from its package: shape as in record(),
-    // kv_len = key rows attended.
-    void record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len);
+    // `calls` attention calls inside one call of compiled code (one per layer), whose backend was
+    // read from its package: shape as in record(), kv_len = key rows attended.
+    void record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len, int64_t calls);
     void reset();
     std::vector<BackendUse> uses() const;     // one entry per (site, backend) seen
     SdpaBackend last(CallSite site) const;
@@ -64,7 +64,7 @@ private:
         int64_t kv_len_min = 0, kv_len_max = 0;
         bool compiled = false;
     };
-    Entry* find(CallSite site, SdpaBackend backend, bool compiled, int64_t kv_len);
+    Entry* find(CallSite site, SdpaBackend backend, bool compiled, int64_t kv_len, int64_t calls);
     std::array<std::vector<Entry>, kNumCallSites> m_sites;
     std::array<SdpaBackend, kNumCallSites> m_last{};
 };
