@@ -63,5 +63,7 @@ for s in $subs; do
   grep -q "^\.SS \"reef-cli $s\"" <<<"$page" || fail "man page lacks subcommand $s"
 done
 [[ -f "$share/doc/reef/libtorch-licenses/LICENSE" ]] || fail "bundled libtorch without its licence"
+# compile mode aot-inductor finds its exporter beside the programs (../share/reef/python)
+[[ -s "$share/reef/python/reef_aoti_export.py" ]] || fail "the AOTInductor exporter is not installed"
 rm -rf "$work"
 echo "install tree: relocatable, libtorch bundled, desktop files valid, man page lists: $(echo $subs)"

@@ -299,6 +299,7 @@ private Q_SLOTS:
         MainWindow& w = *m_window;
         const QString cache = path("cache");
         qputenv("REEF_CACHE_DIR", cache.toUtf8());
+        qputenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1");   // a real compile to stop, cached or not
         EngineConfig c = m_settings->engineConfig();
         c.compile_mode = CompileMode::AotInductor;
         m_settings->setEngineConfig(c);
@@ -320,6 +321,7 @@ private Q_SLOTS:
         c.compile_mode = CompileMode::Eager;
         m_settings->setEngineConfig(c);
         qunsetenv("REEF_CACHE_DIR");
+        qunsetenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES");
     }
 
     void cleanupTestCase() {

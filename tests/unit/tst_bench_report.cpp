@@ -126,6 +126,37 @@ TEST_CASE(pr_report_confirmations_follow_the_observations) {
     CHECK(md.find("--text 'pipes | in | text'") != std::string::npos);
 }
 
+// Compiled arms are judged by the backend read from their package (marked compiled), and only
+// those under the fish-speech or math policy count for "the compiled path still uses MATH".
+TEST_CASE(pr_report_judges_compiled_arms_by_their_package) {
+    BenchReport r = pr_report_sample(SdpaBackend::Flash, 99);
+    ArmResult& fs = r.arms[3];
+    fs.error.clear();
+    fs.ran = true;
+    fs.prompt_tokens = 84;
+    fs.compile_s = 41.5;
+    fs.package_dir = "/cache/aoti/abc";
+    fs.backends = {{CallSite::SlowPrefill, SdpaBackend::Math, 2, "q", 84, 84, false},
+                   {CallSite::SlowDecode, SdpaBackend::Math, 30, "compiled", 85, 99, true}};
+    ArmResult autoc = fs;
+    autoc.arm = *parse_bench_arm("aot-inductor:auto");
+    autoc.backends[1].backend = SdpaBackend::Flash;  // a compiled auto arm may fuse: not judged
+    r.arms.push_back(autoc);
+    std::string md = bench_pr_report_markdown(r, {});
+    CHECK(md.find("2. *The compiled path still uses MATH.* **Confirmed**") != std::string::npos);
+    CHECK(md.find("math (read from the compiled package) x30") != std::string::npos);
+    r.arms[3].backends[1].backend = SdpaBackend::Flash;
+    md = bench_pr_report_markdown(r, {});
+    CHECK(md.find("2. *The compiled path still uses MATH.* **Not confirmed**: 1 of 1") != std::string::npos);
+    // the JSON carries the compile cost and where each backend was read from
+    const auto j = nlohmann::json::parse(bench_report_json(r));
+    CHECK(j["arms"][3]["compiled"]["compile_s"] == 41.5);
+    CHECK(j["arms"][3]["backends"][1]["source"] == "compiled-package");
+    CHECK(j["arms"][3]["backends"][0]["source"] == "dispatcher");
+    CHECK(j["arms"][0]["compiled"].is_null());
+    CHECK(bench_report_markdown(r).find("| 41.5 |") != std::string::npos);
+}
+
 TEST_CASE(sweep_table_and_csv_have_one_cell_per_point) {
     BenchReport r = sample_report();
     r.request.contexts = {128, 8192};

@@ -3,7 +3,8 @@
 // AOTIModelPackageLoader, decoding over Reef's own caches. fp32: identical greedy and sampled codes
 // over 40 frames, logits of every frame within 1e-4 of eager, for S2 and S1 decoding and both KV
 // modes; bf16: finite logits within the bench's bf16 tolerance. Then the bad cases: no Python, the
-// wrong torch, a failing C++ compile, a truncated cached package, Stop during a compile.
+// wrong torch, a failing C++ compile, a truncated cached package, the cache's size limit, Stop
+// during a compile.
 // REEF_COMPILED_SIZE=s1-mini runs the parity cases at s1-mini's dimensions (ctest label
 // compile-long); the default is the small in-memory model (label compile, in CI).
 #include <ATen/ATen.h>
@@ -36,6 +37,8 @@ std::string fresh_cache(const std::string& name) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     setenv("REEF_CACHE_DIR", dir.string().c_str(), 1);
+    // and no Inductor cache either: every compile really compiles (the Stop case needs one running)
+    setenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1", 1);
     return (dir / "aoti").string();
 }
 
@@ -212,6 +215,12 @@ TEST_CASE(truncated_package_is_rebuilt) {
     CHECK(again.dir == first.dir);
     auto step = load_aoti_decode_step(again, m->device());  // and it loads
     CHECK(step != nullptr);
+    // Over the cache's size limit, publishing a package drops the least recently used others
+    setenv("REEF_AOTI_CACHE_GB", "0", 1);
+    const AotiPackage other = compile(*m, SdpaPolicy::Math, KvMode::Full);
+    unsetenv("REEF_AOTI_CACHE_GB");
+    CHECK(fs::exists(other.slow_path));
+    CHECK(!fs::exists(again.dir));
 }
 
 TEST_CASE(stop_during_compile_leaves_nothing) {

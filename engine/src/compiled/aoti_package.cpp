@@ -3,6 +3,7 @@
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -196,6 +197,37 @@ std::string child_reason(const ChildResult& r) {
     return tail.empty() ? "exit status " + std::to_string(r.exit_code) : tail;
 }
 
+// Keeps the cache under its size limit ($REEF_AOTI_CACHE_GB, default 20 GB; every entry holds a
+// copy of a model's weights): the least recently used entries go first, never `keep`.
+void prune_cache(const fs::path& root, const fs::path& keep) {
+    double limit_gb = 20;
+    if (const char* v = std::getenv("REEF_AOTI_CACHE_GB"); v && *v) limit_gb = std::atof(v);
+    struct Entry {
+        fs::path dir;
+        fs::file_time_type used;
+        uintmax_t bytes = 0;
+    };
+    std::vector<Entry> entries;
+    uintmax_t total = 0;
+    std::error_code ec;
+    for (const auto& d : fs::directory_iterator(root, ec)) {
+        if (!d.is_directory(ec) || !fs::exists(d.path() / "manifest.json", ec)) continue;
+        Entry e{d.path(), fs::last_write_time(d.path() / "manifest.json", ec), 0};
+        for (const auto& f : fs::directory_iterator(d.path(), ec))
+            if (f.is_regular_file(ec)) e.bytes += f.file_size(ec);
+        total += e.bytes;
+        entries.push_back(std::move(e));
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    const auto limit = uintmax_t(limit_gb * 1e9);
+    for (const Entry& e : entries) {
+        if (total <= limit) break;
+        if (e.dir == keep) continue;
+        fs::remove_all(e.dir, ec);
+        total -= e.bytes;
+    }
+}
+
 class TempDir {
 public:
     explicit TempDir(fs::path p) : m_path(std::move(p)) { fs::create_directories(m_path); }
@@ -258,6 +290,8 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     if (entry_valid(dir, &manifest)) {
         pkg.from_cache = true;
         pkg.compile_s = manifest.value("compile_s", 0.0);
+        std::error_code ec;
+        fs::last_write_time(dir / "manifest.json", fs::file_time_type::clock::now(), ec);  // recently used
         return pkg;
     }
 
@@ -288,7 +322,10 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     std::string last = "starting " + python;
     progress("compiling the decode step: " + last);
     const ChildResult r = run_child(
-        {python, exporter, (tmp.path() / "spec.json").string()}, {{"PYTHONUNBUFFERED", "1"}},
+        // Inductor's own cache goes in the temporary folder too: it would otherwise keep a copy of
+        // every compiled package (weights included) in /tmp; Reef's cache is the one that lasts.
+        {python, exporter, (tmp.path() / "spec.json").string()},
+        {{"PYTHONUNBUFFERED", "1"}, {"TORCHINDUCTOR_CACHE_DIR", (tmp.path() / "inductor").string()}},
         [&](const std::string& line) {
             const std::string tag = "reef-export: ";
             if (line.rfind(tag, 0) == 0) last = line.substr(tag.size());
@@ -315,6 +352,7 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
                                          : std::string("use compile mode 'eager'"));
 
     fs::remove(tmp.path() / "weights.safetensors", ec);
+    fs::remove_all(tmp.path() / "inductor", ec);
     pkg.compile_s = seconds();
     json files = json::object();
     for (const char* name : {"slow.pt2", "fast.pt2"}) {
@@ -341,6 +379,7 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
                                            ": " + ec.message());
     }
     tmp.release();
+    prune_cache(root, dir);
     return pkg;
 }
 
