@@ -2,7 +2,9 @@
 #pragma once
 #include <ATen/ATen.h>
 
+#include <map>
 #include <memory>
+#include <string>
 
 #include "codec/codec.h"
 #include "compiled/aoti_package.h"
@@ -20,9 +22,13 @@ struct Pipeline {
     std::unique_ptr<Codec> codec;  // null when the folder has none or load_codec is off
     Text2SemanticCaches caches;
     TokenIds ids;
-    // The loaded compiled decode step (aot-inductor) and its package; one at a time, since each
-    // holds a copy of the weights.
-    std::unique_ptr<CompiledDecodeStep> compiled;
+    // Compiled decode steps (aot-inductor) loaded so far, by package folder, and the one in use.
+    // A step stays loaded for the pipeline's life: libtorch 2.13's package loader does not give a
+    // package's constants (a copy of the weights) back when it is destroyed (+1.2 GB per
+    // load/unload of the s1-mini bf16 package, measured), so unloading and loading again would only
+    // grow the process.
+    std::map<std::string, std::unique_ptr<CompiledDecodeStep>> loaded_steps;
+    CompiledDecodeStep* compiled = nullptr;
     AotiPackage compiled_package;
 };
 

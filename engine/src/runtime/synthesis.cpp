@@ -312,12 +312,18 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
         m.compile_s = pkg.compile_s;
         m.compile_cached = pkg.from_cache;
         m.compiled_package = pkg.dir;
-        if (p.compiled && p.compiled_package.dir == pkg.dir) return;
-        p.compiled.reset();  // one loaded package at a time: each holds a copy of the weights
+        if (auto it = p.loaded_steps.find(pkg.dir); it != p.loaded_steps.end() && pkg.from_cache) {
+            p.compiled = it->second.get();
+            p.compiled_package = pkg;
+            return;
+        }
         Stopwatch w;
         try {
-            p.compiled = load_aoti_decode_step(pkg, p.model->device());
+            auto& slot = p.loaded_steps[pkg.dir];
+            slot = load_aoti_decode_step(pkg, p.model->device());  // replaces a step whose package was rebuilt
+            p.compiled = slot.get();
         } catch (const ReefError&) {
+            p.loaded_steps.erase(pkg.dir);
             if (attempt > 0 || !pkg.from_cache) throw;
             discard_aoti_package(pkg);  // a cached package libtorch refuses is rebuilt, once
             continue;
@@ -350,7 +356,7 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
     FrameObserver observer(p, r, cb, o, clock, audio, capture, m);
     GenerateOptions g = generate_options(p, r, o);
     g.should_abort = cb.should_abort;
-    g.compiled = o.compile_mode == CompileMode::AotInductor ? p.compiled.get() : nullptr;
+    g.compiled = o.compile_mode == CompileMode::AotInductor ? p.compiled : nullptr;
     g.on_frame = [&](int, const std::vector<int32_t>& column, double frame_ms) { observer(column, frame_ms); };
     at::Generator gen = make_request_generator(p.model->device(), r.sampling.seed);
     const at::Tensor codes = generate_long(p, r, o, g, gen, m, capture);
