@@ -122,7 +122,9 @@ TEST_CASE(fp32_compiled_matches_eager) {
             CHECK(!pkg.from_cache);
             auto step = load_aoti_decode_step(pkg, m->device());
             // Inductor decomposes attention under MATH: the package calls no SDPA kernel
-            CHECK(package_attention(pkg.slow_path).backend == SdpaBackend::Math);
+            const PackageAttention attention = package_attention(pkg.slow_path);
+            CHECK(attention.backend == SdpaBackend::Math);
+            CHECK(attention.evidence.find("exported under SDPA policy math") != std::string::npos);  // metadata
             for (double temperature : {0.0, 0.8}) {
                 const Run eager = run(*m, prompt, mode, temperature, nullptr);
                 BackendRecorder::current().reset();

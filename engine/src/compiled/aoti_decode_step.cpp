@@ -103,6 +103,13 @@ private:
 
 PackageAttention package_attention(const std::string& pt2_path) {
     PackageAttention a;
+    std::string policy;  // what the exporter recorded in the package's metadata
+    try {
+        const auto meta = torch::inductor::AOTIModelPackageLoader::load_metadata_from_package(pt2_path, "model");
+        if (auto it = meta.find("reef.sdpa_policy"); it != meta.end()) policy = it->second;
+    } catch (const c10::Error&) {
+    }
+    const std::string exported = policy.empty() ? "" : "exported under SDPA policy " + policy + "; ";
     try {
         caffe2::serialize::PyTorchStreamReader reader(pt2_path);
         std::string code;
@@ -118,10 +125,10 @@ PackageAttention package_attention(const std::string& pt2_path) {
         const std::string call = shim_call_in(code);
         if (call.empty()) {
             a.backend = SdpaBackend::Math;
-            a.evidence = "no SDPA kernel call: attention decomposed into matmul/softmax and fused by Inductor";
+            a.evidence = exported + "no SDPA kernel call: attention decomposed into matmul/softmax and fused by Inductor";
             return a;
         }
-        a.evidence = "calls " + call;
+        a.evidence = exported + "calls " + call;
         for (const auto& [op, backend] : kShimOps)
             if (call.find(op) != std::string::npos) {
                 a.backend = backend;
