@@ -30,6 +30,7 @@ struct Pipeline {
     std::map<std::string, std::unique_ptr<CompiledDecodeStep>> loaded_steps;
     CompiledDecodeStep* compiled = nullptr;
     AotiPackage compiled_package;
+    std::map<std::string, AotiPackage> package_for_options;  // "policy/kv mode/..." -> its package
 };
 
 // Loads everything a folder holds; throws ReefError naming the file and the problem.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 #include "check.h"
@@ -305,6 +306,21 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
     co.threads = p.config.cpu_threads;
     co.progress = cb.on_status;
     co.should_abort = cb.should_abort;
+    // A step already loaded for these options needs no second look at the cache: the pipeline's
+    // weights cannot change, and hashing them again would cost every request about a second.
+    const char* kernel_profile = std::getenv("REEF_AOTI_KERNEL_PROFILE");
+    const std::string options_key = std::string(to_string(co.policy)) + "/" + to_string(co.kv_mode) + "/" +
+                                    (kernel_profile ? kernel_profile : "");
+    if (auto it = p.package_for_options.find(options_key); it != p.package_for_options.end()) {
+        if (auto step = p.loaded_steps.find(it->second.dir); step != p.loaded_steps.end()) {
+            p.compiled = step->second.get();
+            p.compiled_package = it->second;
+            m.compile_s = it->second.compile_s;
+            m.compile_cached = true;
+            m.compiled_package = it->second.dir;
+            return;
+        }
+    }
     if (!p.model->config().s1_decoding()) p.caches.prepare_head(*p.model, p.ids);
     const at::Tensor head = p.model->config().s1_decoding() ? at::Tensor() : p.caches.head;
     for (int attempt = 0;; ++attempt) {
@@ -315,6 +331,7 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
         if (auto it = p.loaded_steps.find(pkg.dir); it != p.loaded_steps.end() && pkg.from_cache) {
             p.compiled = it->second.get();
             p.compiled_package = pkg;
+            p.package_for_options[options_key] = pkg;
             return;
         }
         Stopwatch w;
@@ -330,6 +347,7 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
         }
         m.package_load_ms = w.ms();
         p.compiled_package = pkg;
+        p.package_for_options[options_key] = pkg;
         return;
     }
 }
