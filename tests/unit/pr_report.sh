@@ -12,10 +12,15 @@ command -v cmark-gfm >/dev/null || { echo "cmark-gfm is not installed (apt insta
 rm -rf "$T" && mkdir -p "$T/out"
 "$cli" demo-model "$T/tiny" --preset tiny >/dev/null
 rc=0
+# The compiled arm is left without a Python to compile with: it must be reported as not run, with
+# the reason, while the other arms run (the compiled arm itself is tst_compiled_step's).
+REEF_CACHE_DIR="$T/cache" REEF_PYTHON=/nonexistent/python3 \
 "$cli" bench -m "$T/tiny" --arms eager:math,eager:fish-speech,eager:auto:full,aot-inductor:fish-speech --threads 1 \
   --frames 12 --warmup 2 --repeats 1 --context 120,300 --sweep-repeats 1 --wav-dir "$T/out/wavs" \
   --pr-report "$T/out/report.md" --json "$T/out/r.json" --sweep-csv "$T/out/sweep.csv" >"$T/stdout.md" 2>"$T/stderr" || rc=$?
 [[ $rc == 3 ]] || { cat "$T/stderr"; fail "expected exit 3 (the aot-inductor arm cannot run), got $rc"; }
+grep -q "aot-inductor:fish-speech. did not run: .*/nonexistent/python3" "$T/out/report.md" ||
+  fail "the report does not say why the compiled arm did not run"
 cmark-gfm -e table --unsafe "$T/out/report.md" >"$T/report.html"
 python3 - "$T/report.html" "$T/out" <<'PY'
 import html.parser, os, sys

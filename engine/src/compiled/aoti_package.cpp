@@ -304,8 +304,12 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     TempDir tmp(root / (key + ".tmp-" + std::to_string(getpid())));
     const auto t0 = Clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-    auto progress = [&](const std::string& what) {
-        if (o.progress) o.progress(what + " (" + std::to_string(int(seconds())) + " s)");
+    std::string last_status;
+    auto progress = [&](const std::string& what) {  // once per change of text or second, not per poll
+        std::string line = what + " (" + std::to_string(int(seconds())) + " s)";
+        if (!o.progress || line == last_status) return;
+        last_status = line;
+        o.progress(line);
     };
     progress("compiling the decode step: writing its weights");
     save_safetensors((tmp.path() / "weights.safetensors").string(), weights);
