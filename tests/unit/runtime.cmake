@@ -1,7 +1,7 @@
 reef_add_test(tst_sdpa_policy SOURCES tst_sdpa_policy.cpp LABELS unit TORCH)
 reef_add_test(tst_bench_report SOURCES tst_bench_report.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 reef_add_test(tst_sdpa_bench SOURCES tst_sdpa_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
-# The compiled arm: AOTInductor packages compiled with the venv's torch (about 3 minutes on two
+# The compiled arm: AOTInductor packages compiled with the venv's torch (about 7 minutes on two
 # cores, label compile, in CI); REEF_LONG_TESTS adds the same parity at s1-mini's dimensions
 # (label compile-long, about 15 minutes).
 reef_add_test(tst_compiled_step SOURCES tst_compiled_step.cpp LIBS reef_engine LABELS compile TORCH TIMEOUT 1200
