@@ -12,14 +12,6 @@
 namespace reef {
 namespace {
 
-// The SDPA kernels compiled code can call, by the C shim's op name (libtorch-notes §2.4).
-constexpr std::pair<std::string_view, SdpaBackend> kShimOps[] = {
-    {"_scaled_dot_product_flash_attention", SdpaBackend::Flash},  // also ..._for_cpu
-    {"_scaled_dot_product_efficient_attention", SdpaBackend::Efficient},
-    {"_scaled_dot_product_cudnn_attention", SdpaBackend::Cudnn},
-    {"_scaled_dot_product_fused_attention_overrideable", SdpaBackend::Overrideable},
-    {"_scaled_dot_product_attention_math", SdpaBackend::Math},
-};
 
 std::string shim_call_in(const std::string& code) {
     for (std::string_view prefix : {"aoti_torch_cpu_", "aoti_torch_cuda_"}) {
@@ -129,11 +121,9 @@ PackageAttention package_attention(const std::string& pt2_path) {
             return a;
         }
         a.evidence = exported + "calls " + call;
-        for (const auto& [op, backend] : kShimOps)
-            if (call.find(op) != std::string::npos) {
-                a.backend = backend;
-                break;
-            }
+        // the shim aoti_torch_<device>_<op> wraps aten::<op>: the dispatcher's names say the backend
+        const size_t op = call.find("__scaled_dot_product") + 1;
+        a.backend = backend_from_op_name(("aten::" + call.substr(op)).c_str());
     } catch (const c10::Error& e) {
         a.evidence = std::string("unreadable package: ") + e.what_without_backtrace();
     }

@@ -81,16 +81,6 @@ std::string env_or(const char* name, const std::string& fallback) {
     return v && *v ? std::string(v) : fallback;
 }
 
-const char* policy_name(SdpaPolicy p) {
-    switch (p) {
-    case SdpaPolicy::Math: return "math";
-    case SdpaPolicy::Flash: return "flash";
-    case SdpaPolicy::Efficient: return "efficient";
-    case SdpaPolicy::Cudnn: return "cudnn";
-    default: return "auto";
-    }
-}
-
 const char* dtype_name(at::ScalarType t) {
     switch (t) {
     case at::kBFloat16: return "bfloat16";
@@ -244,6 +234,11 @@ private:
 
 }  // namespace
 
+bool aoti_kernel_profile() {
+    const char* v = std::getenv("REEF_AOTI_KERNEL_PROFILE");
+    return v && std::string(v) == "1";
+}
+
 std::string aoti_cache_root() {
     std::string base = env_or("REEF_CACHE_DIR", "");
     if (base.empty()) {
@@ -270,11 +265,10 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     json spec = {{"torch_version", TORCH_VERSION},
                  {"device", cuda ? "cuda" : "cpu"},
                  {"dtype", dtype_name(model.dtype())},
-                 {"sdpa", policy_name(o.policy)},
-                 {"kv_mode", o.kv_mode == KvMode::Full ? "full" : "active"},
+                 {"sdpa", to_string(o.policy)},  // resolved: math, auto or one backend
+                 {"kv_mode", to_string(o.kv_mode)},
                  {"dims", dims_json(c)}};
-    // REEF_AOTI_KERNEL_PROFILE=1: generated kernels report to libtorch's profiler (their own package)
-    if (const char* kp = std::getenv("REEF_AOTI_KERNEL_PROFILE"); kp && std::string(kp) == "1") spec["kernel_profile"] = true;
+    if (aoti_kernel_profile()) spec["kernel_profile"] = true;
     const TensorMap weights = model.decode_step_weights(head);
     const std::string key = cache_key(weights, spec, exporter_text);
     const fs::path root(aoti_cache_root());

@@ -32,6 +32,10 @@ struct AotiCompileOptions {
     std::function<bool()> should_abort;
 };
 
+// REEF_AOTI_KERNEL_PROFILE=1: packages whose generated kernels report to libtorch's profiler
+// (reef-cli bench --profile); they are packages of their own (the setting is in the cache key).
+bool aoti_kernel_profile();
+
 // <cache>/aoti: $REEF_CACHE_DIR, else $XDG_CACHE_HOME/reef, else ~/.cache/reef.
 std::string aoti_cache_root();
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
 #include <numeric>
 
 #include "check.h"
@@ -308,47 +307,41 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
     co.should_abort = cb.should_abort;
     // A step already loaded for these options needs no second look at the cache: the pipeline's
     // weights cannot change, and hashing them again would cost every request about a second.
-    const char* kernel_profile = std::getenv("REEF_AOTI_KERNEL_PROFILE");
-    const std::string options_key = std::string(to_string(co.policy)) + "/" + to_string(co.kv_mode) + "/" +
-                                    (kernel_profile ? kernel_profile : "");
-    if (auto it = p.package_for_options.find(options_key); it != p.package_for_options.end()) {
-        if (auto step = p.loaded_steps.find(it->second.dir); step != p.loaded_steps.end()) {
-            p.compiled = step->second.get();
-            p.compiled_package = it->second;
-            m.compile_s = it->second.compile_s;
-            m.compile_cached = true;
-            m.compiled_package = it->second.dir;
-            return;
-        }
-    }
+    const std::string options_key = std::string(to_string(co.policy)) + "/" + to_string(co.kv_mode) +
+                                    (aoti_kernel_profile() ? "/kernel-profile" : "");
+    auto use = [&](AotiPackage pkg, CompiledDecodeStep* step) {
+        m.compile_s = pkg.compile_s;
+        m.compile_cached = pkg.from_cache;
+        m.compiled_package = pkg.dir;
+        p.compiled = step;
+        pkg.from_cache = true;  // for the next request
+        p.compiled_package = pkg;
+        p.package_for_options[options_key] = pkg;
+    };
+    auto loaded = [&](const std::string& dir) -> CompiledDecodeStep* {
+        auto it = p.loaded_steps.find(dir);
+        return it == p.loaded_steps.end() ? nullptr : it->second.get();
+    };
+    if (auto it = p.package_for_options.find(options_key); it != p.package_for_options.end())
+        if (CompiledDecodeStep* step = loaded(it->second.dir)) return use(it->second, step);
     if (!p.model->config().s1_decoding()) p.caches.prepare_head(*p.model, p.ids);
     const at::Tensor head = p.model->config().s1_decoding() ? at::Tensor() : p.caches.head;
     for (int attempt = 0;; ++attempt) {
         AotiPackage pkg = ensure_aoti_package(*p.model, head, co);
-        m.compile_s = pkg.compile_s;
-        m.compile_cached = pkg.from_cache;
-        m.compiled_package = pkg.dir;
-        if (auto it = p.loaded_steps.find(pkg.dir); it != p.loaded_steps.end() && pkg.from_cache) {
-            p.compiled = it->second.get();
-            p.compiled_package = pkg;
-            p.package_for_options[options_key] = pkg;
-            return;
-        }
+        if (CompiledDecodeStep* step = loaded(pkg.dir); step && pkg.from_cache) return use(pkg, step);
         Stopwatch w;
+        std::unique_ptr<CompiledDecodeStep> step;
         try {
-            auto& slot = p.loaded_steps[pkg.dir];
-            slot = load_aoti_decode_step(pkg, p.model->device());  // replaces a step whose package was rebuilt
-            p.compiled = slot.get();
+            step = load_aoti_decode_step(pkg, p.model->device());
         } catch (const ReefError&) {
-            p.loaded_steps.erase(pkg.dir);
             if (attempt > 0 || !pkg.from_cache) throw;
             discard_aoti_package(pkg);  // a cached package libtorch refuses is rebuilt, once
             continue;
         }
         m.package_load_ms = w.ms();
-        p.compiled_package = pkg;
-        p.package_for_options[options_key] = pkg;
-        return;
+        auto& slot = p.loaded_steps[pkg.dir];  // replaces a step whose package was rebuilt
+        slot = std::move(step);
+        return use(pkg, slot.get());
     }
 }
 
