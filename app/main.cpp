@@ -12,6 +12,7 @@
 #include "qt/engine_controller.h"
 #include "qt/playback_controller.h"
 #include "qt/settings.h"
+#include "qt/translations.h"
 #include "qt/voice_list_model.h"
 #include "reef/engine.h"
 #include "widgets/main_window.h"
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
     const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dataDir);
     reef::ui::Settings settings;
+    // Before any widget exists: widgets translate their strings when they are built.
+    reef::ui::installTranslations(app, settings.language());
     reef::ui::VoiceListModel voices(QDir(dataDir).filePath(QStringLiteral("voices")));
     reef::ui::EngineController engine(std::make_unique<reef::Engine>(), &runEngineBench);
 

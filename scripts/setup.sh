@@ -19,6 +19,7 @@ REEF_JOBS="${REEF_JOBS:-2}"
 REEF_APT_PACKAGES=(
   cmake ninja-build pkg-config g++ python3-venv
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev
+  qt6-tools-dev qt6-l10n-tools qt6-translations-l10n   # lrelease for ui/translations, Qt's own zh/ja strings
   portaudio19-dev libsndfile1-dev libsoxr-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
   xvfb xauth

@@ -4,6 +4,8 @@
 #include <QThread>
 #include <optional>
 
+#include "qt/translations.h"
+
 namespace reef::ui {
 namespace {
 
@@ -26,6 +28,10 @@ float readFloat(const QSettings& s, const char* key, float fallback, float lo, f
     bool ok = false;
     const double v = s.value(QLatin1String(key), double(fallback)).toString().toDouble(&ok);
     return ok && v >= lo && v <= hi ? float(v) : fallback;
+}
+
+bool validLanguage(const QString& code) {
+    return code.isEmpty() || code == QLatin1String("en") || shippedLanguages().contains(code);
 }
 
 }  // namespace
@@ -82,6 +88,9 @@ void Settings::reload() {
     const QString device = s.value(QStringLiteral("audio/output_device")).toString();
     const bool autoplay = s.value(QStringLiteral("audio/autoplay"), true).toBool();
     const int chunk = readInt(s, "audio/stream_chunk_frames", 16, 0, 1024);
+    QString language = s.value(QStringLiteral("ui/language")).toString();
+    if (!validLanguage(language))
+        language.clear();
 
     const bool dirChanged = c.model_dir != m_config.model_dir;
     const bool configChanged = !sameConfig(c, m_config);
@@ -93,6 +102,8 @@ void Settings::reload() {
     m_audioDevice = device;
     m_autoplay = autoplay;
     m_streamChunkFrames = chunk;
+    const bool languageChanged_ = language != m_language;
+    m_language = language;
     if (configChanged)
         Q_EMIT engineConfigChanged();
     if (dirChanged)
@@ -103,6 +114,8 @@ void Settings::reload() {
         Q_EMIT audioDeviceChanged(device);
     if (playbackChanged)
         Q_EMIT playbackOptionsChanged();
+    if (languageChanged_)
+        Q_EMIT languageChanged(language);
 }
 
 EngineConfig Settings::engineConfig() const {
@@ -190,6 +203,15 @@ void Settings::setStreamChunkFrames(int frames) {
     m_streamChunkFrames = frames;
     m_store->setValue(QStringLiteral("audio/stream_chunk_frames"), frames);
     Q_EMIT playbackOptionsChanged();
+}
+
+void Settings::setLanguage(const QString& code) {
+    assertThread();
+    if (code == m_language || !validLanguage(code))
+        return;
+    m_language = code;
+    m_store->setValue(QStringLiteral("ui/language"), code);
+    Q_EMIT languageChanged(code);
 }
 
 void Settings::sync() { m_store->sync(); }

@@ -28,6 +28,9 @@ public:
     QString audioDevice() const { return m_audioDevice; }
     bool autoplay() const { return m_autoplay; }
     int streamChunkFrames() const { return m_streamChunkFrames; }
+    // Interface language: "" = follow the system locale, "en", or a shipped one ("zh_CN", "ja").
+    // Takes effect at the next start (widgets translate their strings when they are built).
+    QString language() const { return m_language; }
 
     void setEngineConfig(const EngineConfig& config);
     void setModelDir(const QString& dir);
@@ -35,6 +38,7 @@ public:
     void setAudioDevice(const QString& device);
     void setAutoplay(bool on);
     void setStreamChunkFrames(int frames);
+    void setLanguage(const QString& code);   // an unknown code is ignored
     void reload();   // re-reads (and re-validates) the store; emits for what changed
     void sync();
 
@@ -44,6 +48,7 @@ Q_SIGNALS:
     void samplingChanged();
     void audioDeviceChanged(const QString& device);
     void playbackOptionsChanged();
+    void languageChanged(const QString& code);
 
 private:
     void assertThread() const;
@@ -56,6 +61,7 @@ private:
     QString m_audioDevice;
     bool m_autoplay = true;
     int m_streamChunkFrames = 16;
+    QString m_language;
 };
 
 }  // namespace reef::ui

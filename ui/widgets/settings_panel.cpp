@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
@@ -15,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "qt/settings.h"
+#include "qt/translations.h"
 
 namespace reef::ui {
 namespace {
@@ -75,6 +77,7 @@ SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(pare
     v->addWidget(createEngineGroup());
     v->addWidget(createSamplingGroup());
     v->addWidget(createAudioGroup());
+    v->addWidget(createInterfaceGroup());
     v->addStretch(1);
     auto* scroll = new QScrollArea;
     scroll->setWidget(inner);
@@ -183,6 +186,27 @@ QWidget* SettingsPanel::createAudioGroup() {
     return box;
 }
 
+QWidget* SettingsPanel::createInterfaceGroup() {
+    auto* box = new QGroupBox(tr("Interface"));
+    auto* f = new QFormLayout(box);
+    m_language = new QComboBox;
+    m_language->setObjectName(QStringLiteral("languageCombo"));
+    m_language->addItem(tr("System language"), QString());
+    m_language->addItem(languageNativeName(QStringLiteral("en")), QStringLiteral("en"));
+    for (const QString& code : shippedLanguages())
+        m_language->addItem(languageNativeName(code), code);
+    auto* note = new QLabel(tr("A new language applies when Reef starts again."));
+    note->setWordWrap(true);
+    note->setEnabled(false);
+    f->addRow(tr("Language"), m_language);
+    f->addRow(note);
+    connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_syncing)
+            m_settings.setLanguage(m_language->currentData().toString());
+    });
+    return box;
+}
+
 void SettingsPanel::syncFromSettings() {
     m_syncing = true;
     const EngineConfig c = m_settings.engineConfig();
@@ -204,6 +228,7 @@ void SettingsPanel::syncFromSettings() {
     m_autoplay->setChecked(m_settings.autoplay());
     const int dev = m_audioDevice->findData(m_settings.audioDevice());
     m_audioDevice->setCurrentIndex(std::max(0, dev));
+    m_language->setCurrentIndex(std::max(0, m_language->findData(m_settings.language())));
     m_syncing = false;
 }
 

@@ -30,6 +30,7 @@ public:
     QComboBox* compileCombo() const { return m_compile; }
     QSpinBox* seedSpin() const { return m_seed; }
     QPushButton* loadButton() const { return m_load; }
+    QComboBox* languageCombo() const { return m_language; }
 
 Q_SIGNALS:
     void loadRequested();   // "Load model" pressed (the settings are already saved)
@@ -42,6 +43,7 @@ private:
     QWidget* createEngineGroup();
     QWidget* createSamplingGroup();
     QWidget* createAudioGroup();
+    QWidget* createInterfaceGroup();
     void pushEngineConfig();
     void pushSampling();
     void browseModel();
@@ -56,6 +58,7 @@ private:
     QSpinBox *m_topK = nullptr, *m_maxFrames = nullptr, *m_chunkLength = nullptr, *m_seed = nullptr;
     QComboBox* m_audioDevice = nullptr;
     QCheckBox* m_autoplay = nullptr;
+    QComboBox* m_language = nullptr;
 };
 
 // Disables the items of combo (item data = the engine's name) that caps marks unavailable.
