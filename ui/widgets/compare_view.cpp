@@ -164,6 +164,7 @@ QWidget* CompareView::createCharts() {
     m_sweepChart = new QChart;
     for (QChart* c : {m_fpsChart, m_latencyChart, m_sweepChart}) {
         auto* view = new QChartView(c);
+        view->setObjectName(QStringLiteral("compareChart"));
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumHeight(200);
         h->addWidget(view);
@@ -171,6 +172,9 @@ QWidget* CompareView::createCharts() {
     m_fpsChart->setTitle(tr("warm frames/s (higher is better)"));
     m_latencyChart->setTitle(tr("time to first audio, ms (lower is better)"));
     m_sweepChart->setTitle(tr("context sweep: set lengths and run"));
+    const QList<QChartView*> views = m_charts->findChildren<QChartView*>(QStringLiteral("compareChart"));
+    for (QChartView* v : views)
+        v->setAccessibleName(v->chart()->title());
     return m_charts;
 }
 

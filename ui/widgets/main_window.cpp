@@ -43,6 +43,7 @@ MainWindow::MainWindow(EngineController& engine, Settings& settings, PlaybackCon
     m_takes = new TakesModel(50, this);
     setupUi();
     setupMenus();
+    setAcceptDrops(true);   // text files and reference clips (main_window_files.cpp)
     connectEngine();
     playback.setAutoplay(settings.autoplay());
     connect(&settings, &Settings::playbackOptionsChanged, this, [this] { m_playback.setAutoplay(m_settings.autoplay()); });
@@ -76,6 +77,7 @@ void MainWindow::setupUi() {
 
     m_compare = new CompareView(m_engine, m_settings, m_playback);
     m_tabs = new QTabWidget;
+    m_tabs->setAccessibleName(tr("Views"));
     m_tabs->addTab(split, tr("Synthesis"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_player = new PlayerBar(m_playback);
@@ -120,17 +122,6 @@ void MainWindow::setupUi() {
     });
     connect(&m_playback, &PlaybackController::playbackError, this,
             [this](const QString& reason) { statusBar()->showMessage(tr("Playback: %1").arg(reason), 8000); });
-}
-
-void MainWindow::setupMenus() {
-    auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open model folder…"), this, &MainWindow::openModelFolder);
-    file->addAction(tr("&Reload model"), this, &MainWindow::loadModel);
-    file->addAction(tr("&Voice library…"), this, &MainWindow::manageVoices);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), this, &QWidget::close);
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Reef"), this, &MainWindow::showAbout);
 }
 
 void MainWindow::connectEngine() {
@@ -242,6 +233,7 @@ void MainWindow::updateState() {
     else if (s == EngineState::Benchmarking)
         why = tr("A bench is running");
     m_synthesis->setBusy(running, s == EngineState::Ready, why);
+    m_stopAction->setEnabled(running || s == EngineState::Benchmarking);
     QString text = stateName(s);
     if (m_engine.isModelLoaded())
         text = QStringLiteral("%1 · %2").arg(QString::fromStdString(m_engine.modelInfo().name), text);

@@ -6,6 +6,9 @@
 
 #include "reef/engine_types.h"
 
+class QAction;
+class QDragEnterEvent;
+class QDropEvent;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -59,15 +62,31 @@ public:
     // WAV, or puts a clear message in the status bar and *error; never leaves a partial file.
     bool exportTo(int takeRow, const QString& path, QString* error);
 
+    // Puts a .txt/.md file's text in the editor (File → Open text file…, or dropped on the window);
+    // a bad file leaves the editor as it was and says why in the status bar and *error.
+    bool openTextFile(const QString& path, QString* error);
+    QAction* generateAction() const { return m_generateAction; }
+    QAction* stopAction() const { return m_stopAction; }
+    QAction* playAction() const { return m_playAction; }
+
 public Q_SLOTS:
     void generate();
     void loadModel();
     void showAbout();
+    void showShortcuts();
     void openModelFolder();
     void manageVoices();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
 private:
     void setupUi();
+    void openTextFileInteractive();
+    void addDroppedClip(const QString& path);
+    bool filterFileDrop(QObject* watched, QEvent* event);
     void setupMenus();
     void connectEngine();
     void updateState();
@@ -94,6 +113,11 @@ private:
     CompareView* m_compare = nullptr;
     QLabel* m_stateLabel = nullptr;
     QLabel* m_deviceLabel = nullptr;
+    QAction* m_openTextAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_generateAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_playAction = nullptr;
 
     SynthesisRequest m_lastRequest;     // what the running synthesis was asked for (for its take)
     QString m_lastVoiceName;

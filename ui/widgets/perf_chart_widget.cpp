@@ -81,6 +81,7 @@ QChartView* PerfChartWidget::makeView(QChart* chart) {
     chart->legend()->setFont(small);
     chart->setMargins(QMargins(4, 4, 4, 4));
     auto* view = new QChartView(chart);
+    view->setAccessibleName(chart->title().isEmpty() ? tr("Frames per second and memory over time") : chart->title());
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(180);
     return view;

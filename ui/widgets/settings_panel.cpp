@@ -80,6 +80,7 @@ SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(pare
     v->addWidget(createInterfaceGroup());
     v->addStretch(1);
     auto* scroll = new QScrollArea;
+    scroll->setAccessibleName(tr("Settings"));
     scroll->setWidget(inner);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -31,6 +32,7 @@ SynthesisPanel::SynthesisPanel(VoiceListModel& voices, QWidget* parent) : QWidge
     v->setContentsMargins(0, 0, 0, 0);
     m_text = new QPlainTextEdit;
     m_text->setObjectName(QStringLiteral("textEdit"));
+    m_text->setAccessibleName(tr("Text to speak"));
     m_text->setPlaceholderText(tr("Type the text to speak.\nFor dialogue, start each turn with a speaker tag: "
                                   "<|speaker:0|>Hello! <|speaker:1|>Hi there."));
     v->addWidget(createToolRow());
@@ -47,8 +49,10 @@ SynthesisPanel::SynthesisPanel(VoiceListModel& voices, QWidget* parent) : QWidge
     m_bar = new QProgressBar;
     m_bar->setTextVisible(false);
     m_bar->setMaximumHeight(10);
+    m_bar->setAccessibleName(tr("Generation progress"));
     m_progress = new QLabel(tr("Idle"));
     m_progress->setObjectName(QStringLiteral("progressLabel"));
+    m_progress->setAccessibleName(tr("Generation status"));
     // Two lines always (stats, then the attention backends), so a finished run is never clipped.
     m_progress->setMinimumHeight(2 * m_progress->fontMetrics().lineSpacing() + 2);
     m_progress->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -73,19 +77,23 @@ QWidget* SynthesisPanel::createToolRow() {
     auto* h = new QHBoxLayout(row);
     h->setContentsMargins(0, 0, 0, 0);
     m_samples = new QComboBox;
+    m_samples->setAccessibleName(tr("Sample texts"));
     m_samples->addItem(tr("Insert a sample text…"));
     for (const QString& s : loadSampleTexts())
         m_samples->addItem(s.left(60) + (s.size() > 60 ? QStringLiteral("…") : QString()), s);
     connect(m_samples, &QComboBox::activated, this, &SynthesisPanel::insertSample);
+    // Click: the next speaker's tag (alternating 0/1, as dialogue does); the arrow: any of four.
     auto* tag = new QToolButton;
+    tag->setObjectName(QStringLiteral("speakerTagButton"));
     tag->setText(tr("+ speaker tag"));
     tag->setToolTip(tr("Dialogue: each turn starts with <|speaker:N|>; N picks the speaker (0, 1, …).\n"
                        "With a reference voice, speaker 0 speaks in that voice."));
-    connect(tag, &QToolButton::clicked, this, [this] {
-        const int n = int(m_text->toPlainText().count(QStringLiteral("<|speaker:")));
-        m_text->insertPlainText(QStringLiteral("<|speaker:%1|>").arg(n % 2));
-        m_text->setFocus();
-    });
+    tag->setPopupMode(QToolButton::MenuButtonPopup);
+    auto* tags = new QMenu(tag);
+    for (int n = 0; n < kSpeakerTagsInMenu; ++n)
+        tags->addAction(tr("Speaker %1").arg(n), this, [this, n] { insertSpeakerTag(n); });
+    tag->setMenu(tags);
+    connect(tag, &QToolButton::clicked, this, [this] { insertSpeakerTag(-1); });
     m_voice = new QComboBox;
     m_voice->setObjectName(QStringLiteral("voiceCombo"));
     m_voice->setMinimumWidth(160);
@@ -95,10 +103,19 @@ QWidget* SynthesisPanel::createToolRow() {
     h->addWidget(m_samples, 1);
     h->addWidget(tag);
     h->addSpacing(12);
-    h->addWidget(new QLabel(tr("Voice:")));
+    auto* voiceLabel = new QLabel(tr("&Voice:"));
+    voiceLabel->setBuddy(m_voice);
+    h->addWidget(voiceLabel);
     h->addWidget(m_voice);
     h->addWidget(manage);
     return row;
+}
+
+void SynthesisPanel::insertSpeakerTag(int speaker) {
+    if (speaker < 0)
+        speaker = int(m_text->toPlainText().count(QStringLiteral("<|speaker:"))) % 2;
+    m_text->insertPlainText(QStringLiteral("<|speaker:%1|>").arg(speaker));
+    m_text->setFocus();
 }
 
 void SynthesisPanel::insertSample(int index) {

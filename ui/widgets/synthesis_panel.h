@@ -32,6 +32,9 @@ public:
     void finishProgress(const QString& summary);
     void showMessage(const QString& message);   // on the progress line, e.g. why nothing started
     static QString emptyTextReason();
+    // Inserts <|speaker:N|> at the cursor; N < 0: the next speaker (alternating 0 and 1).
+    void insertSpeakerTag(int speaker);
+    static constexpr int kSpeakerTagsInMenu = 4;
 
 Q_SIGNALS:
     void generateRequested();

@@ -12,6 +12,7 @@ namespace reef::ui {
 
 TakesView::TakesView(TakesModel& takes, QWidget* parent) : QWidget(parent), m_takes(takes) {
     m_table = new QTableView;
+    m_table->setAccessibleName(tr("Takes"));
     m_table->setModel(&takes);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
