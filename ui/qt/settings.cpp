@@ -82,17 +82,20 @@ void Settings::reload() {
     const QString device = s.value(QStringLiteral("audio/output_device")).toString();
     const bool autoplay = s.value(QStringLiteral("audio/autoplay"), true).toBool();
     const int chunk = readInt(s, "audio/stream_chunk_frames", 16, 0, 1024);
+    const int historyMb = readInt(s, "history/limit_mb", kDefaultHistoryLimitMb, kMinHistoryLimitMb, kMaxHistoryLimitMb);
 
     const bool dirChanged = c.model_dir != m_config.model_dir;
     const bool configChanged = !sameConfig(c, m_config);
     const bool samplingChanged_ = !sameSampling(p, m_sampling);
     const bool deviceChanged = device != m_audioDevice;
     const bool playbackChanged = autoplay != m_autoplay || chunk != m_streamChunkFrames;
+    const bool historyChanged = historyMb != m_historyLimitMb;
     m_config = c;
     m_sampling = p;
     m_audioDevice = device;
     m_autoplay = autoplay;
     m_streamChunkFrames = chunk;
+    m_historyLimitMb = historyMb;
     if (configChanged)
         Q_EMIT engineConfigChanged();
     if (dirChanged)
@@ -103,6 +106,8 @@ void Settings::reload() {
         Q_EMIT audioDeviceChanged(device);
     if (playbackChanged)
         Q_EMIT playbackOptionsChanged();
+    if (historyChanged)
+        Q_EMIT historyLimitMbChanged(historyMb);
 }
 
 EngineConfig Settings::engineConfig() const {
@@ -190,6 +195,15 @@ void Settings::setStreamChunkFrames(int frames) {
     m_streamChunkFrames = frames;
     m_store->setValue(QStringLiteral("audio/stream_chunk_frames"), frames);
     Q_EMIT playbackOptionsChanged();
+}
+
+void Settings::setHistoryLimitMb(int mb) {
+    assertThread();
+    if (mb == m_historyLimitMb || mb < kMinHistoryLimitMb || mb > kMaxHistoryLimitMb)
+        return;
+    m_historyLimitMb = mb;
+    m_store->setValue(QStringLiteral("history/limit_mb"), mb);
+    Q_EMIT historyLimitMbChanged(mb);
 }
 
 void Settings::sync() { m_store->sync(); }

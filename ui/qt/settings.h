@@ -28,6 +28,9 @@ public:
     QString audioDevice() const { return m_audioDevice; }
     bool autoplay() const { return m_autoplay; }
     int streamChunkFrames() const { return m_streamChunkFrames; }
+    // The take history's size on disk, in MiB (TakeHistory's limit).
+    static constexpr int kMinHistoryLimitMb = 10, kMaxHistoryLimitMb = 100000, kDefaultHistoryLimitMb = 500;
+    int historyLimitMb() const { return m_historyLimitMb; }
 
     void setEngineConfig(const EngineConfig& config);
     void setModelDir(const QString& dir);
@@ -35,6 +38,7 @@ public:
     void setAudioDevice(const QString& device);
     void setAutoplay(bool on);
     void setStreamChunkFrames(int frames);
+    void setHistoryLimitMb(int mb);   // outside kMin..kMaxHistoryLimitMb: ignored
     void reload();   // re-reads (and re-validates) the store; emits for what changed
     void sync();
 
@@ -44,6 +48,7 @@ Q_SIGNALS:
     void samplingChanged();
     void audioDeviceChanged(const QString& device);
     void playbackOptionsChanged();
+    void historyLimitMbChanged(int mb);
 
 private:
     void assertThread() const;
@@ -56,6 +61,7 @@ private:
     QString m_audioDevice;
     bool m_autoplay = true;
     int m_streamChunkFrames = 16;
+    int m_historyLimitMb = kDefaultHistoryLimitMb;
 };
 
 }  // namespace reef::ui
