@@ -16,8 +16,9 @@ enum class ExportFormat { WavPcm16, WavFloat, Flac, OggVorbis, Mp3 };
 
 // Text stored with the audio (RIFF INFO in WAV, Vorbis comments in FLAC/Ogg, ID3 in MP3), UTF-8.
 // Empty fields are not written. MP3 tags keep ASCII only, other characters become '?' (LAME's ID3
-// frames are Latin-1; see write_audio), and MP3 has no software field and keeps only the year. The first three keep their order: callers brace-initialise them
-// ({title, software, comment}); the "= {}" on the rest keeps that free of missing-field warnings.
+// frames are Latin-1; see write_audio), and MP3 has no software field and keeps only the year.
+// The first three keep their order: callers brace-initialise them ({title, software, comment});
+// the "= {}" on the rest keeps that free of missing-field warnings.
 struct AudioMetadata {
     std::string title;     // e.g. the synthesised text (truncated)
     std::string software;  // "Reef 0.1.0"; libsndfile may append its own name

@@ -20,14 +20,7 @@ struct Take {
     std::vector<float> audio;
     QString settingsSummary() const;   // "eager · auto · active · T 0.80 · top-p 0.80 · top-k 30 · seed 42"
     QString statsSummary() const;      // "64 frames · 2.97 s audio · 18.3 frames/s · RTF 0.85 · first audio 120 ms"
-    QString backendSummary() const;    class Settings;
-// "Re-use these settings": the take's sampling parameters (seed included) become the current ones.
-// The engine configuration (model folder, device, precision, compile mode, SDPA policy) is left
-// alone on purpose: it says how fast the take was made, not how it sounds, and changing it reloads
-// the model or may name a device this machine does not have.
-void applyTakeSettings(const Take& take, Settings& settings);
-
-// "attention: slow-prefill math, slow-decode math, …" (empty if none reported)
+    QString backendSummary() const;    // "attention: slow-prefill math, slow-decode math, …" (empty if none reported)
 };
 
 class Settings;
