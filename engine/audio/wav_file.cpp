@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 #include <unistd.h>
 
 namespace reef::audio {
@@ -47,45 +48,155 @@ std::string truncation_note(SNDFILE* f) {
 
 }  // namespace
 
-void write_wav(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
-               WavFormat format, const WavMetadata& meta) {
-    if (sample_rate <= 0 || channels <= 0) throw AudioError("write_wav: bad sample rate or channel count");
-    if (samples.size() % size_t(channels) != 0) throw AudioError("write_wav: sample count is not a multiple of channels");
+namespace {
+
+int sf_format_of(ExportFormat format) {
+    switch (format) {
+    case ExportFormat::WavPcm16: return SF_FORMAT_WAV | SF_FORMAT_PCM_16;
+    case ExportFormat::WavFloat: return SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    case ExportFormat::Flac: return SF_FORMAT_FLAC | SF_FORMAT_PCM_24;
+    case ExportFormat::OggVorbis: return SF_FORMAT_OGG | SF_FORMAT_VORBIS;
+    case ExportFormat::Mp3: return SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III;
+    }
+    return 0;
+}
+
+bool major_format_listed(int major) {
+    int count = 0;
+    sf_command(nullptr, SFC_GET_FORMAT_MAJOR_COUNT, &count, sizeof count);
+    for (int i = 0; i < count; ++i) {
+        SF_FORMAT_INFO fi{};
+        fi.format = i;
+        if (sf_command(nullptr, SFC_GET_FORMAT_MAJOR, &fi, sizeof fi) == 0 && (fi.format & SF_FORMAT_TYPEMASK) == major)
+            return true;
+    }
+    return false;
+}
+
+bool format_check(int sf_format, int sample_rate, int channels) {
+    SF_INFO info{};
+    info.samplerate = sample_rate;
+    info.channels = channels;
+    info.format = sf_format;
+    return sf_format_check(&info) == SF_TRUE;
+}
+
+// libsndfile tags MP3 through LAME, which marks its ID3v2 text frames Latin-1 and copies short
+// strings into ID3v1 as raw bytes: UTF-8 beyond ASCII comes out as mojibake in players (and reads
+// back differently depending on which tag a reader picks). So MP3 tags keep ASCII only; every other
+// character becomes '?'. The other formats store UTF-8 as it is.
+std::string ascii_only(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            out += char(c);
+        } else if ((c & 0xC0) != 0x80) {
+            out += '?';   // one per character: continuation bytes are skipped
+        }
+    }
+    return out;
+}
+
+// Strings first: FLAC, Ogg and MP3 accept them only before the first sample is written.
+void set_strings(SNDFILE* f, const AudioMetadata& meta, bool ascii) {
+    const std::pair<int, const std::string*> fields[] = {
+        {SF_STR_TITLE, &meta.title},   {SF_STR_SOFTWARE, &meta.software}, {SF_STR_COMMENT, &meta.comment},
+        {SF_STR_ARTIST, &meta.artist}, {SF_STR_ALBUM, &meta.album},       {SF_STR_DATE, &meta.date},
+    };
+    // A format without a slot for a field refuses it; the audio matters more than the tag.
+    for (const auto& [id, value] : fields)
+        if (!value->empty()) sf_set_string(f, id, (ascii ? ascii_only(*value) : *value).c_str());
+}
+
+void remove_quietly(const std::string& p) {
+    std::error_code ec;
+    fs::remove(p, ec);
+}
+
+}  // namespace
+
+bool export_format_available(ExportFormat format) {
+    const int f = sf_format_of(format);
+    return major_format_listed(f & SF_FORMAT_TYPEMASK) && format_check(f, 44100, 1);
+}
+
+std::vector<ExportFormat> available_export_formats() {
+    std::vector<ExportFormat> out;
+    for (ExportFormat f : {ExportFormat::WavPcm16, ExportFormat::WavFloat, ExportFormat::Flac, ExportFormat::OggVorbis,
+                           ExportFormat::Mp3})
+        if (export_format_available(f)) out.push_back(f);
+    return out;
+}
+
+const char* export_format_suffix(ExportFormat format) {
+    switch (format) {
+    case ExportFormat::WavPcm16:
+    case ExportFormat::WavFloat: return "wav";
+    case ExportFormat::Flac: return "flac";
+    case ExportFormat::OggVorbis: return "ogg";
+    case ExportFormat::Mp3: return "mp3";
+    }
+    return "";
+}
+
+const char* to_string(ExportFormat format) {
+    switch (format) {
+    case ExportFormat::WavPcm16: return "wav-pcm16";
+    case ExportFormat::WavFloat: return "wav-float";
+    case ExportFormat::Flac: return "flac";
+    case ExportFormat::OggVorbis: return "ogg-vorbis";
+    case ExportFormat::Mp3: return "mp3";
+    }
+    return "";
+}
+
+void write_audio(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
+                 ExportFormat format, const AudioMetadata& meta) {
+    if (sample_rate <= 0 || channels <= 0) throw AudioError("cannot write " + path + ": bad sample rate or channel count");
+    if (samples.size() % size_t(channels) != 0)
+        throw AudioError("cannot write " + path + ": sample count is not a multiple of channels");
     const fs::path target(path);
     if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
         throw AudioError("cannot write " + path + ": " + target.parent_path().string() +
                          (fs::exists(target.parent_path()) ? " is not a folder" : " does not exist"));
     if (fs::is_directory(target)) throw AudioError("cannot write " + path + ": it is a folder");
-
-    const std::string tmp = temp_path_for(path);
     SF_INFO info{};
     info.samplerate = sample_rate;
     info.channels = channels;
-    info.format = SF_FORMAT_WAV | (format == WavFormat::Pcm16 ? SF_FORMAT_PCM_16 : SF_FORMAT_FLOAT);
+    info.format = sf_format_of(format);
+    if (!export_format_available(format) || sf_format_check(&info) != SF_TRUE) {
+        char version[128] = {};
+        sf_command(nullptr, SFC_GET_LIB_VERSION, version, sizeof version);
+        throw AudioError("cannot write " + path + ": " + version + " cannot write " + to_string(format) + " at " +
+                         std::to_string(sample_rate) + " Hz, " + std::to_string(channels) + " channel(s)");
+    }
+
+    const std::string tmp = temp_path_for(path);
     {
         SndFileCloser out{sf_open(tmp.c_str(), SFM_WRITE, &info)};
-        if (!out.f) throw AudioError("cannot write " + path + ": " + sf_strerror(nullptr));
-        if (!meta.title.empty()) sf_set_string(out.f, SF_STR_TITLE, meta.title.c_str());
-        if (!meta.software.empty()) sf_set_string(out.f, SF_STR_SOFTWARE, meta.software.c_str());
-        if (!meta.comment.empty()) sf_set_string(out.f, SF_STR_COMMENT, meta.comment.c_str());
-        // Clip rather than wrap: int16 conversion of values beyond [-1, 1] would overflow.
+        if (!out.f) {
+            const std::string why = sf_strerror(nullptr);
+            remove_quietly(tmp);
+            throw AudioError("cannot write " + path + ": " + why);
+        }
+        set_strings(out.f, meta, format == ExportFormat::Mp3);
+        // Clip rather than wrap: integer conversion of values beyond [-1, 1] would overflow.
         sf_command(out.f, SFC_SET_CLIPPING, nullptr, SF_TRUE);
         const sf_count_t frames = sf_count_t(samples.size() / size_t(channels));
-        const sf_count_t written = sf_writef_float(out.f, samples.data(), frames);
+        const sf_count_t written = frames ? sf_writef_float(out.f, samples.data(), frames) : 0;
         if (written != frames || sf_error(out.f) != SF_ERR_NO_ERROR) {
             const std::string why = sf_strerror(out.f);
             sf_close(out.f);
             out.f = nullptr;
-            std::error_code ec;
-            fs::remove(tmp, ec);
+            remove_quietly(tmp);
             throw AudioError("writing " + path + " failed after " + std::to_string(written) + " of " +
                              std::to_string(frames) + " frames: " + why);
         }
         sf_write_sync(out.f);
         if (sf_close(out.f) != 0) {
             out.f = nullptr;
-            std::error_code ec;
-            fs::remove(tmp, ec);
+            remove_quietly(tmp);
             throw AudioError("closing " + path + " failed (disk full?)");
         }
         out.f = nullptr;
@@ -93,9 +204,15 @@ void write_wav(const std::string& path, const std::vector<float>& samples, int s
     std::error_code ec;
     fs::rename(tmp, target, ec);
     if (ec) {
-        fs::remove(tmp, ec);
+        remove_quietly(tmp);
         throw AudioError("cannot move the finished export into place at " + path + ": " + ec.message());
     }
+}
+
+void write_wav(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
+               WavFormat format, const WavMetadata& meta) {
+    write_audio(path, samples, sample_rate, channels,
+                format == WavFormat::Pcm16 ? ExportFormat::WavPcm16 : ExportFormat::WavFloat, meta);
 }
 
 AudioData read_audio(const std::string& path, double max_seconds) {
@@ -149,7 +266,7 @@ AudioData read_audio(const std::string& path, double max_seconds) {
     return data;
 }
 
-WavMetadata read_metadata(const std::string& path) {
+AudioMetadata read_metadata(const std::string& path) {
     SF_INFO info{};
     SndFileCloser in{sf_open(path.c_str(), SFM_READ, &info)};
     if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
@@ -157,7 +274,8 @@ WavMetadata read_metadata(const std::string& path) {
         const char* s = sf_get_string(in.f, id);
         return std::string(s ? s : "");
     };
-    return {get(SF_STR_TITLE), get(SF_STR_SOFTWARE), get(SF_STR_COMMENT)};
+    return {get(SF_STR_TITLE), get(SF_STR_SOFTWARE), get(SF_STR_COMMENT),
+            get(SF_STR_ARTIST), get(SF_STR_ALBUM),    get(SF_STR_DATE)};
 }
 
 }  // namespace reef::audio

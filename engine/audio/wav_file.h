@@ -1,5 +1,5 @@
-// WAV export and audio import through libsndfile. Exports are atomic: a temp file beside the
-// target is written and renamed, so a failed export never leaves a broken file or clobbers one.
+// Audio export and import through libsndfile. Exports are atomic: a temp file beside the target
+// is written and renamed, so a failed export never leaves a broken file or clobbers one.
 #pragma once
 #include <string>
 #include <vector>
@@ -10,13 +10,39 @@ namespace reef::audio {
 
 enum class WavFormat { Pcm16, Float32 };
 
-struct WavMetadata {
-    std::string title;     // e.g. the synthesised text (truncated)
-    std::string software;  // "Reef 0.1.0"
-    std::string comment;   // model and settings
-};
+// The formats Reef exports. FLAC is 24-bit (the closest lossless form of float audio FLAC has);
+// Ogg is Vorbis; MP3 is MPEG-1 Layer III and only where this libsndfile was built with LAME.
+enum class ExportFormat { WavPcm16, WavFloat, Flac, OggVorbis, Mp3 };
 
-// Throws AudioError naming the path and the reason. channels: interleaved samples.
+// Text stored with the audio (RIFF INFO in WAV, Vorbis comments in FLAC/Ogg, ID3 in MP3), UTF-8.
+// Empty fields are not written. MP3 tags keep ASCII only, other characters become '?' (LAME's ID3
+// frames are Latin-1; see write_audio), and MP3 has no software field and keeps only the year.
+// The first three keep their order: callers brace-initialise them ({title, software, comment});
+// the "= {}" on the rest keeps that free of missing-field warnings.
+struct AudioMetadata {
+    std::string title;     // e.g. the synthesised text (truncated)
+    std::string software;  // "Reef 0.1.0"; libsndfile may append its own name
+    std::string comment;   // the text, model and settings
+    std::string artist = {};
+    std::string album = {};
+    std::string date = {};  // ISO 8601
+};
+using WavMetadata = AudioMetadata;
+
+// Asks libsndfile (not a fixed list): the format's container is among the major formats this
+// build reports and sf_format_check accepts the format for mono 44.1 kHz.
+bool export_format_available(ExportFormat format);
+std::vector<ExportFormat> available_export_formats();
+const char* export_format_suffix(ExportFormat format);   // "wav", "flac", "ogg", "mp3"
+const char* to_string(ExportFormat format);              // "wav-pcm16", "wav-float", "flac", "ogg-vorbis", "mp3"
+
+// Writes samples (interleaved, within [-1, 1]; integer formats clip, never wrap) in format.
+// Throws AudioError naming the path and the reason: a missing or non-folder parent, a folder at
+// the target, a format this libsndfile cannot write, a failed write (disk full) or rename.
+void write_audio(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
+                 ExportFormat format, const AudioMetadata& meta = {});
+
+// write_audio with WavPcm16 or WavFloat.
 void write_wav(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels = 1,
                WavFormat format = WavFormat::Pcm16, const WavMetadata& meta = {});
 
@@ -41,7 +67,7 @@ inline constexpr unsigned long long kMaxDecodedAudioBytes = 4ull << 30;
 // Memory grows with the frames actually decoded, never with the count the header claims.
 AudioData read_audio(const std::string& path, double max_seconds = 600.0);
 
-// The INFO strings write_wav stored (title, software, comment); empty where absent.
-WavMetadata read_metadata(const std::string& path);
+// The strings write_audio stored, from any format libsndfile reads them from; empty where absent.
+AudioMetadata read_metadata(const std::string& path);
 
 }  // namespace reef::audio

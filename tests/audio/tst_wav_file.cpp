@@ -195,4 +195,52 @@ TEST_CASE(hostile_headers_are_refused) {
     CHECK(error_of([&] { read_audio(p("fifo.wav")); }).find("fifo.wav: not a regular file") != std::string::npos);
 }
 
+// Every format this libsndfile writes: audio and metadata read back (issue #18). WAV and FLAC are
+// lossless to their bit depth; Vorbis and MP3 are compared by correlation. MP3 needs a libsndfile
+// built with LAME and mpg123, so its absence is reported, not failed.
+TEST_CASE(every_available_format_round_trips) {
+    const auto dir = reef_test::temp_dir("audio_formats");
+    const auto formats = available_export_formats();
+    for (ExportFormat f : {ExportFormat::WavPcm16, ExportFormat::WavFloat, ExportFormat::Flac, ExportFormat::OggVorbis})
+        CHECK(std::find(formats.begin(), formats.end(), f) != formats.end());
+    if (!export_format_available(ExportFormat::Mp3)) std::printf("SKIP mp3: this libsndfile cannot write MP3\n");
+    const auto s = tone(44100, 440, 44100, 0.5f);
+    for (ExportFormat f : formats) {
+        const auto path = (dir / (std::string("a.") + export_format_suffix(f))).string();
+        AudioMetadata meta{"Title 東京", "Reef test", "line 1\nline 2", "S2-Pro", "album", "2026-12-01"};
+        write_audio(path, s, 44100, 1, f, meta);
+        const AudioData d = read_audio(path);
+        CHECK_EQ(d.sample_rate, 44100);
+        CHECK_EQ(d.channels, 1);
+        double ab = 0, aa = 0, bb = 0, maxerr = 0;
+        for (size_t i = 0; i < std::min(s.size(), d.samples.size()); ++i) {
+            ab += double(s[i]) * d.samples[i];
+            aa += double(s[i]) * s[i];
+            bb += double(d.samples[i]) * d.samples[i];
+            maxerr = std::max(maxerr, double(std::fabs(s[i] - d.samples[i])));
+        }
+        if (f == ExportFormat::OggVorbis || f == ExportFormat::Mp3) {
+            CHECK(ab / std::sqrt(aa * bb) > 0.99);
+        } else {
+            CHECK_EQ(d.frames(), 44100);
+            CHECK(maxerr <= (f == ExportFormat::WavPcm16 ? 2.0 / 32768 : f == ExportFormat::Flac ? 2.0 / 8388608 : 0.0));
+        }
+        const AudioMetadata m = read_metadata(path);
+        CHECK(m.title == (f == ExportFormat::Mp3 ? "Title ??" : meta.title));  // MP3 tags keep ASCII
+        CHECK(m.comment == meta.comment);
+        CHECK(m.artist == meta.artist);
+        if (f != ExportFormat::Mp3) CHECK(m.software.rfind("Reef test", 0) == 0);  // ID3 has no such field
+    }
+}
+
+TEST_CASE(every_format_fails_cleanly_on_a_missing_folder) {
+    const auto dir = reef_test::temp_dir("audio_formats_unwritable");
+    for (ExportFormat f : available_export_formats()) {
+        const auto path = (dir / "missing" / (std::string("a.") + export_format_suffix(f))).string();
+        const std::string err = error_of([&] { write_audio(path, tone(100, 440, 44100), 44100, 1, f); });
+        CHECK(err.find(path) != std::string::npos && err.find("does not exist") != std::string::npos);
+    }
+    CHECK(std::filesystem::is_empty(dir));
+}
+
 TEST_MAIN()

@@ -1,5 +1,7 @@
 #include "qt/file_export.h"
 
+#include <QCoreApplication>
+#include <QDate>
 #include <QDir>
 #include <QFileInfo>
 
@@ -9,6 +11,112 @@
 #include "reef/engine.h"
 
 namespace reef::ui {
+
+using audio::ExportFormat;
+
+namespace {
+
+constexpr ExportFormat kAllFormats[] = {ExportFormat::WavPcm16, ExportFormat::WavFloat, ExportFormat::Flac,
+                                        ExportFormat::OggVorbis, ExportFormat::Mp3};
+
+QString filterEntry(ExportFormat f) {
+    QString globs = QStringLiteral("*.") + exportFormatSuffix(f);
+    if (f == ExportFormat::OggVorbis)
+        globs += QStringLiteral(" *.oga");
+    return QStringLiteral("%1 (%2)").arg(exportFormatName(f), globs);
+}
+
+std::optional<ExportFormat> formatForSuffix(const QString& suffix) {
+    if (suffix == QLatin1String("wav"))
+        return ExportFormat::WavPcm16;
+    if (suffix == QLatin1String("flac"))
+        return ExportFormat::Flac;
+    if (suffix == QLatin1String("ogg") || suffix == QLatin1String("oga"))
+        return ExportFormat::OggVorbis;
+    if (suffix == QLatin1String("mp3"))
+        return ExportFormat::Mp3;
+    return std::nullopt;
+}
+
+std::string commentFor(const AudioExportMeta& meta) {
+    QStringList lines;
+    if (!meta.model.isEmpty())
+        lines << QStringLiteral("model: ") + meta.model;
+    if (!meta.settings.isEmpty())
+        lines << QStringLiteral("settings: ") + meta.settings;
+    if (!meta.model.isEmpty() || !meta.settings.isEmpty())
+        lines << QStringLiteral("seed: ") + QString::number(meta.seed);
+    QString comment = meta.text;
+    if (!lines.isEmpty())
+        comment += (comment.isEmpty() ? QString() : QStringLiteral("\n\n")) + lines.join(QLatin1Char('\n'));
+    return comment.toStdString();
+}
+
+}  // namespace
+
+QList<ExportFormat> availableExportFormats() {
+    QList<ExportFormat> out;
+    for (ExportFormat f : audio::available_export_formats())
+        out << f;
+    return out;
+}
+
+QString exportFormatName(ExportFormat format) {
+    switch (format) {
+    case ExportFormat::WavPcm16: return QCoreApplication::translate("reef::ui::FileExport", "WAV, 16-bit PCM");
+    case ExportFormat::WavFloat: return QCoreApplication::translate("reef::ui::FileExport", "WAV, 32-bit float");
+    case ExportFormat::Flac: return QCoreApplication::translate("reef::ui::FileExport", "FLAC");
+    case ExportFormat::OggVorbis: return QCoreApplication::translate("reef::ui::FileExport", "Ogg Vorbis");
+    case ExportFormat::Mp3: return QCoreApplication::translate("reef::ui::FileExport", "MP3");
+    }
+    return {};
+}
+
+QString exportFormatSuffix(ExportFormat format) { return QLatin1String(audio::export_format_suffix(format)); }
+
+QString exportFileFilter() {
+    QStringList entries;
+    for (ExportFormat f : availableExportFormats())
+        entries << filterEntry(f);
+    return entries.join(QStringLiteral(";;"));
+}
+
+std::optional<ExportFormat> exportFormatForPath(const QString& path, const QString& selectedFilter) {
+    std::optional<ExportFormat> byFilter;
+    for (ExportFormat f : kAllFormats)
+        if (!selectedFilter.isEmpty() && selectedFilter == filterEntry(f))
+            byFilter = f;
+    const std::optional<ExportFormat> bySuffix = formatForSuffix(QFileInfo(path).suffix().toLower());
+    if (!bySuffix)
+        return byFilter;
+    if (byFilter && exportFormatSuffix(*byFilter) == exportFormatSuffix(*bySuffix))
+        return byFilter;   // the two WAVs
+    return bySuffix;
+}
+
+bool exportAudioFile(const QString& path, const std::vector<float>& samples, ExportFormat format,
+                     const AudioExportMeta& meta, QString* error) {
+    if (samples.empty()) {
+        if (error)
+            *error = QCoreApplication::translate("reef::ui::FileExport", "nothing to export to %1: the take has no audio")
+                         .arg(path);
+        return false;
+    }
+    try {
+        audio::AudioMetadata m;
+        m.title = (meta.title.isEmpty() ? meta.text.simplified().left(80) : meta.title.left(200)).toStdString();
+        m.software = "Reef " REEF_VERSION;
+        m.comment = commentFor(meta);
+        m.artist = meta.model.toStdString();
+        m.date = QDate::currentDate().toString(Qt::ISODate).toStdString();
+        audio::write_audio(path.toStdString(), samples, kSampleRate, 1, format, m);
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
 
 bool exportWav(const QString& path, const std::vector<float>& samples, const QString& title, const QString& comment,
                QString* error) {

@@ -91,12 +91,14 @@ void Settings::reload() {
     QString language = s.value(QStringLiteral("ui/language")).toString();
     if (!validLanguage(language))
         language.clear();
+    const int historyMb = readInt(s, "history/limit_mb", kDefaultHistoryLimitMb, kMinHistoryLimitMb, kMaxHistoryLimitMb);
 
     const bool dirChanged = c.model_dir != m_config.model_dir;
     const bool configChanged = !sameConfig(c, m_config);
     const bool samplingChanged_ = !sameSampling(p, m_sampling);
     const bool deviceChanged = device != m_audioDevice;
     const bool playbackChanged = autoplay != m_autoplay || chunk != m_streamChunkFrames;
+    const bool historyChanged = historyMb != m_historyLimitMb;
     m_config = c;
     m_sampling = p;
     m_audioDevice = device;
@@ -104,6 +106,7 @@ void Settings::reload() {
     m_streamChunkFrames = chunk;
     const bool languageChanged_ = language != m_language;
     m_language = language;
+    m_historyLimitMb = historyMb;
     if (configChanged)
         Q_EMIT engineConfigChanged();
     if (dirChanged)
@@ -116,6 +119,8 @@ void Settings::reload() {
         Q_EMIT playbackOptionsChanged();
     if (languageChanged_)
         Q_EMIT languageChanged(language);
+    if (historyChanged)
+        Q_EMIT historyLimitMbChanged(historyMb);
 }
 
 EngineConfig Settings::engineConfig() const {
@@ -212,6 +217,15 @@ void Settings::setLanguage(const QString& code) {
     m_language = code;
     m_store->setValue(QStringLiteral("ui/language"), code);
     Q_EMIT languageChanged(code);
+}
+
+void Settings::setHistoryLimitMb(int mb) {
+    assertThread();
+    if (mb == m_historyLimitMb || mb < kMinHistoryLimitMb || mb > kMaxHistoryLimitMb)
+        return;
+    m_historyLimitMb = mb;
+    m_store->setValue(QStringLiteral("history/limit_mb"), mb);
+    Q_EMIT historyLimitMbChanged(mb);
 }
 
 void Settings::sync() { m_store->sync(); }

@@ -31,6 +31,9 @@ public:
     // Interface language: "" = follow the system locale, "en", or a shipped one ("zh_CN", "ja").
     // Takes effect at the next start (widgets translate their strings when they are built).
     QString language() const { return m_language; }
+    // The take history's size on disk, in MiB (TakeHistory's limit).
+    static constexpr int kMinHistoryLimitMb = 10, kMaxHistoryLimitMb = 100000, kDefaultHistoryLimitMb = 500;
+    int historyLimitMb() const { return m_historyLimitMb; }
 
     void setEngineConfig(const EngineConfig& config);
     void setModelDir(const QString& dir);
@@ -39,6 +42,7 @@ public:
     void setAutoplay(bool on);
     void setStreamChunkFrames(int frames);
     void setLanguage(const QString& code);   // an unknown code is ignored
+    void setHistoryLimitMb(int mb);   // outside kMin..kMaxHistoryLimitMb: ignored
     void reload();   // re-reads (and re-validates) the store; emits for what changed
     void sync();
 
@@ -49,6 +53,7 @@ Q_SIGNALS:
     void audioDeviceChanged(const QString& device);
     void playbackOptionsChanged();
     void languageChanged(const QString& code);
+    void historyLimitMbChanged(int mb);
 
 private:
     void assertThread() const;
@@ -62,6 +67,7 @@ private:
     bool m_autoplay = true;
     int m_streamChunkFrames = 16;
     QString m_language;
+    int m_historyLimitMb = kDefaultHistoryLimitMb;
 };
 
 }  // namespace reef::ui

@@ -1,5 +1,7 @@
 #include "qt/takes_model.h"
 
+#include "qt/settings.h"
+
 namespace reef::ui {
 
 QString Take::settingsSummary() const {
@@ -30,7 +32,9 @@ QString attentionSummary(const std::vector<BackendUse>& uses) {
     return parts.isEmpty() ? QString() : QStringLiteral("attention: ") + parts.join(QStringLiteral(", "));
 }
 
-TakesModel::TakesModel(int maxTakes, QObject* parent) : QAbstractTableModel(parent), m_max(std::max(1, maxTakes)) {}
+void applyTakeSettings(const Take& take, Settings& settings) { settings.setSampling(take.sampling); }
+
+TakesModel::TakesModel(int maxTakes, QObject* parent) : QAbstractTableModel(parent), m_max(std::max(0, maxTakes)) {}
 
 int TakesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_takes.size()); }
 int TakesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -79,16 +83,40 @@ QVariant TakesModel::headerData(int section, Qt::Orientation orientation, int ro
 
 int TakesModel::addTake(Take take) {
     take.number = m_next++;
-    if (int(m_takes.size()) >= m_max) {
+    if (m_max > 0)
+        dropBeyondLimit(m_max - 1);
+    beginInsertRows({}, 0, 0);
+    m_takes.push_front(std::move(take));
+    endInsertRows();
+    return m_takes.front().number;
+}
+
+void TakesModel::dropBeyondLimit(int keep) {
+    while (int(m_takes.size()) > keep) {
         const int last = int(m_takes.size()) - 1;
         beginRemoveRows({}, last, last);
         m_takes.pop_back();
         endRemoveRows();
     }
-    beginInsertRows({}, 0, 0);
-    m_takes.push_front(std::move(take));
+}
+
+void TakesModel::setMaxTakes(int maxTakes) {
+    m_max = std::max(0, maxTakes);
+    if (m_max > 0)
+        dropBeyondLimit(m_max);
+}
+
+void TakesModel::addRestoredTakes(std::vector<Take> takes, int reservedUpTo) {
+    m_next = std::max(m_next, reservedUpTo + 1);
+    if (takes.empty())
+        return;
+    const int first = rowCount();
+    beginInsertRows({}, first, first + int(takes.size()) - 1);
+    for (Take& t : takes) {
+        m_next = std::max(m_next, t.number + 1);
+        m_takes.push_back(std::move(t));
+    }
     endInsertRows();
-    return m_takes.front().number;
 }
 
 void TakesModel::removeTake(int row) {

@@ -23,6 +23,13 @@ struct Take {
     QString backendSummary() const;    // "attention: slow-prefill math, slow-decode math, …" (empty if none reported)
 };
 
+class Settings;
+// "Re-use these settings": the take's sampling parameters (seed included) become the current ones.
+// The engine configuration (model folder, device, precision, compile mode, SDPA policy) is left
+// alone on purpose: it says how fast the take was made, not how it sounds, and changing it reloads
+// the model or may name a device this machine does not have.
+void applyTakeSettings(const Take& take, Settings& settings);
+
 // "attention: slow-prefill math, slow-decode flash, …": which SDPA backend ran at each call site.
 QString attentionSummary(const std::vector<BackendUse>& uses);
 
@@ -30,6 +37,7 @@ class TakesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Number, Time, Text, Voice, Frames, AudioSeconds, FramesPerS, RealTime, StopReason, ColumnCount };
+    // maxTakes <= 0: no count limit (TakeHistory bounds takes by bytes instead).
     explicit TakesModel(int maxTakes = 50, QObject* parent = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -40,8 +48,16 @@ public:
     const Take& take(int row) const { return m_takes[size_t(row)]; }
     int addTake(Take take);   // inserted at row 0; returns its number; drops the oldest beyond maxTakes
     void removeTake(int row);
+    // Takes from an earlier session (TakeHistory), newest first: appended below the current rows
+    // with their numbers kept; later takes are numbered after the highest of them and of
+    // reservedUpTo (numbers of saved takes that could not be restored). Not count-limited.
+    void addRestoredTakes(std::vector<Take> takes, int reservedUpTo = 0);
+    void setMaxTakes(int maxTakes);   // <= 0: no limit; drops the oldest beyond a new limit
+    int maxTakes() const { return m_max; }
 
 private:
+    void dropBeyondLimit(int keep);
+
     int m_max;
     int m_next = 1;
     std::deque<Take> m_takes;
