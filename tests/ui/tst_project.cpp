@@ -86,7 +86,8 @@ QMap<QString, QByteArray> filesUnder(const QString& dir) {
         const QString path = it.next();
         QFile f(path);
         if (f.open(QIODevice::ReadOnly))
-            out.insert(QDir(dir).relativeFilePath(path), QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha1));
+            out.insert(QDir(dir).relativeFilePath(path),
+                       QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha1));
     }
     return out;
 }
@@ -308,7 +309,8 @@ private Q_SLOTS:
         QCOMPARE(out.size(), 16000 - n);
         for (size_t j = 0; j < n; ++j) {
             const double g = out[8000 - n + j], h = in[8000 - n + j];
-            QVERIFY2(std::abs(g * g + h * h - 1.0) < 1e-5, qPrintable(QStringLiteral("power %1 at %2").arg(g * g + h * h).arg(j)));
+            QVERIFY2(std::abs(g * g + h * h - 1.0) < 1e-5,
+                     qPrintable(QStringLiteral("power %1 at %2").arg(g * g + h * h).arg(j)));
             if (j > 0)
                 QVERIFY(g < out[8000 - n + j - 1]);
         }
@@ -357,7 +359,8 @@ private Q_SLOTS:
         custom.seed = 18446744073709551615ull;
         QVERIFY(m.setSegmentSampling(3, custom));
         for (int r = 0; r < m.segmentCount(); ++r)
-            QVERIFY(m.addTake(m.segment(r).id, makeTake(m.segment(r).text, noise(2048 * size_t(r + 1), quint32(40 + r)))));
+            QVERIFY(m.addTake(m.segment(r).id,
+                              makeTake(m.segment(r).text, noise(2048 * size_t(r + 1), quint32(40 + r)))));
         QVERIFY(m.addTake(m.segment(0).id, makeTake(QStringLiteral("an older text"), noise(999, 77))));
         QVERIFY(m.setCurrentTake(0, 0));
         QVERIFY(m.setSegmentText(4, QStringLiteral("Edited after its take.")));   // stale survives too
@@ -437,7 +440,8 @@ private Q_SLOTS:
         const QString audioDir = path + QStringLiteral(".d");
         const QString droppedFile = m.segment(1).takes[0].id + QStringLiteral(".wav");
         QVERIFY(QFileInfo::exists(audioDir + u'/' + droppedFile));
-        const QDateTime keptTime = QFileInfo(audioDir + u'/' + m.segment(0).takes[0].id + QStringLiteral(".wav")).lastModified();
+        const QString keptFile = audioDir + u'/' + m.segment(0).takes[0].id + QStringLiteral(".wav");
+        const QDateTime keptTime = QFileInfo(keptFile).lastModified();
 
         // A save that fails on the audio (a folder in the way of the new take's file) leaves the
         // previous file and every file it names as they were, and the model unchanged.
@@ -464,7 +468,7 @@ private Q_SLOTS:
         QVERIFY2(m.save(path, &error), qPrintable(error));
         QVERIFY(!QFileInfo::exists(audioDir + u'/' + droppedFile));
         QVERIFY(QFileInfo::exists(audioDir + QStringLiteral("/blocked-take.wav")));
-        QCOMPARE(QFileInfo(audioDir + u'/' + m.segment(0).takes[0].id + QStringLiteral(".wav")).lastModified(), keptTime);
+        QCOMPARE(QFileInfo(keptFile).lastModified(), keptTime);
         QCOMPARE(QDir(audioDir).entryList({QStringLiteral("*.wav")}, QDir::Files).size(), 4);
 
         // Save As writes every take into the new project's own folder; the old one is left alone.
@@ -546,8 +550,8 @@ private Q_SLOTS:
         QJsonObject root = QJsonDocument::fromJson(json).object();
         QJsonArray segments = root.value(QStringLiteral("segments")).toArray();
         QJsonObject seg0 = segments[0].toObject();
-        const QString wav0 = path + QStringLiteral(".d/") +
-                             seg0.value(QStringLiteral("takes")).toArray()[0].toObject().value(QStringLiteral("audio")).toString();
+        const QJsonObject take0 = seg0.value(QStringLiteral("takes")).toArray()[0].toObject();
+        const QString wav0 = path + QStringLiteral(".d/") + take0.value(QStringLiteral("audio")).toString();
         auto setSeg0 = [&](const QString& key, const QJsonValue& v) {
             seg0.insert(key, v);
             segments[0] = seg0;

@@ -112,7 +112,8 @@ private Q_SLOTS:
         QVERIFY(progress.wait(3000));
         const int percentWhileRunning = rig.queue->data(rig.queue->index(0), SynthesisQueue::ProgressRole).toInt();
         QVERIFY(percentWhileRunning >= 0 && percentWhileRunning <= 20);
-        QVERIFY(rig.queue->data(rig.queue->index(0), SynthesisQueue::StateTextRole).toString().startsWith(QStringLiteral("running")));
+        const QString stateText = rig.queue->data(rig.queue->index(0), SynthesisQueue::StateTextRole).toString();
+        QVERIFY2(stateText.startsWith(QStringLiteral("running")), qPrintable(stateText));
         QVERIFY(finished.wait(5000));
         QVERIFY(progress.count() >= 2);
         for (const auto& args : progress) {

@@ -38,7 +38,8 @@ private Q_SLOTS:
         const QString text = QStringLiteral("Hello world. How are you? I am fine! Thanks\u2026 Bye");
         const QStringList got = splitIntoSegments(text, SplitMode::Sentences);
         QCOMPARE(got, (QStringList{QStringLiteral("Hello world."), QStringLiteral("How are you?"),
-                                   QStringLiteral("I am fine!"), QStringLiteral("Thanks\u2026"), QStringLiteral("Bye")}));
+                                   QStringLiteral("I am fine!"), QStringLiteral("Thanks\u2026"),
+                                   QStringLiteral("Bye")}));
     }
 
     void abbreviationsDecimalsAndInitialsDoNotSplit() {
@@ -117,14 +118,16 @@ private Q_SLOTS:
                               QStringLiteral("<|speaker:1|>I'm fine."), QStringLiteral("Thanks.")}));
         QCOMPARE(splitIntoSegments(dialogue, SplitMode::Paragraphs), QStringList{dialogue});
         // A tag on its own paragraph, or at a paragraph's end, joins the text after it.
-        const QStringList lone = splitIntoSegments(QStringLiteral("<|speaker:0|>\n\nHello. Bye."), SplitMode::Sentences);
+        const QStringList lone =
+            splitIntoSegments(QStringLiteral("<|speaker:0|>\n\nHello. Bye."), SplitMode::Sentences);
         QCOMPARE(lone.size(), 2);
         QVERIFY(lone[0].startsWith(QStringLiteral("<|speaker:0|>")) && lone[0].endsWith(QStringLiteral("Hello.")));
         const QStringList trailing =
             splitIntoSegments(QStringLiteral("Hello. <|speaker:1|>\n\nWorld."), SplitMode::Paragraphs);
         QCOMPARE(trailing.size(), 2);
         QCOMPARE(trailing[0], QStringLiteral("Hello."));
-        QVERIFY(trailing[1].startsWith(QStringLiteral("<|speaker:1|>")) && trailing[1].endsWith(QStringLiteral("World.")));
+        QVERIFY(trailing[1].startsWith(QStringLiteral("<|speaker:1|>")));
+        QVERIFY(trailing[1].endsWith(QStringLiteral("World.")));
         // Tags only: nothing to attach to, kept rather than lost.
         QCOMPARE(splitIntoSegments(QStringLiteral("<|speaker:0|>"), SplitMode::Sentences),
                  QStringList{QStringLiteral("<|speaker:0|>")});

@@ -208,7 +208,9 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
         s->sampling = p;
     }
     if (takes.size() > ProjectModel::kMaxTakesPerSegment)
-        return problem(where, tr("%1 takes; at most %2 are allowed").arg(takes.size()).arg(ProjectModel::kMaxTakesPerSegment));
+        return problem(where, tr("%1 takes; at most %2 are allowed")
+                                  .arg(takes.size())
+                                  .arg(ProjectModel::kMaxTakesPerSegment));
     if (!integer(o, "currentTake", where, -1, qint64(takes.size()) - 1, &current, true))
         return false;
     s->currentTake = int(current);
@@ -286,12 +288,15 @@ bool readVersion1(const Reader& r, const QJsonObject& root, ProjectData* out) {
     if (!r.string(root, "title", {}, &out->title, true, 1000) || !r.array(root, "segments", {}, &texts))
         return false;
     if (texts.size() > ProjectModel::kMaxSegments)
-        return r.problem({}, tr("%1 segments; at most %2 are allowed").arg(texts.size()).arg(ProjectModel::kMaxSegments));
+        return r.problem({}, tr("%1 segments; at most %2 are allowed")
+                                 .arg(texts.size())
+                                 .arg(ProjectModel::kMaxSegments));
     for (qsizetype k = 0; k < texts.size(); ++k) {
         if (!texts[k].isString())
             return r.problem(tr("segment %1").arg(k + 1), tr("is not a string"));
         if (texts[k].toString().size() > ProjectModel::kMaxTextChars)
-            return r.problem(tr("segment %1").arg(k + 1), tr("is longer than %1 characters").arg(ProjectModel::kMaxTextChars));
+            return r.problem(tr("segment %1").arg(k + 1),
+                             tr("is longer than %1 characters").arg(ProjectModel::kMaxTextChars));
         Segment s;
         s.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
         s.text = texts[k].toString();
@@ -300,7 +305,8 @@ bool readVersion1(const Reader& r, const QJsonObject& root, ProjectData* out) {
     return true;
 }
 
-bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root, ProjectData* out, QString* audioDirPath) {
+bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root, ProjectData* out,
+                  QString* audioDirPath) {
     QString audioDirName;
     QJsonArray segments;
     if (!r.string(root, "title", {}, &out->title, true, 1000) ||
@@ -312,7 +318,9 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
         return r.problem({}, tr("\"audioDir\" must be the name of a folder beside the project file, not \"%1\"")
                                  .arg(audioDirName));
     if (segments.size() > ProjectModel::kMaxSegments)
-        return r.problem({}, tr("%1 segments; at most %2 are allowed").arg(segments.size()).arg(ProjectModel::kMaxSegments));
+        return r.problem({}, tr("%1 segments; at most %2 are allowed")
+                                 .arg(segments.size())
+                                 .arg(ProjectModel::kMaxSegments));
     QStringList audioNames;
     QList<qint64> samples;
     QSet<QString> segmentIds, takeIdsSeen;
