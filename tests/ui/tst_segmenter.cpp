@@ -211,6 +211,22 @@ private Q_SLOTS:
         QCOMPARE(got[0].size(), kMinSegmentChars);
     }
 
+    // A novel-sized text (1.7 M characters) splits in linear time: a quadratic scan would take minutes.
+    void aNovelSplitsQuickly() {
+        const QString paragraph = QStringLiteral("It was a bright cold day in April, and the clocks were striking "
+                                                 "thirteen. Mr. Smith walked home. 他走回家了。我们很高兴！\n\n");
+        const QString novel = paragraph.repeated(15000) + QString(20000, QChar(0x6C49));   // and one huge run
+        QElapsedTimer timer;
+        timer.start();
+        const QStringList sentences = splitIntoSegments(novel, SplitMode::Sentences);
+        const QStringList paragraphs = splitIntoSegments(novel, SplitMode::Paragraphs);
+        const qint64 ms = timer.elapsed();
+        QCOMPARE(sentences.size(), 15000 * 4 + 50);
+        QCOMPARE(paragraphs.size(), 15000 + 50);
+        QVERIFY2(ms < 20000, qPrintable(QStringLiteral("%1 ms for %2 characters").arg(ms).arg(novel.size())));
+        qInfo("%lld ms for %lld characters", ms, qlonglong(novel.size()));
+    }
+
     // A random mix of everything above: the partition holds whatever the text.
     void randomTextsArePartitioned() {
         const QStringList atoms{QStringLiteral("Hello"), QStringLiteral("world"), QStringLiteral("."),

@@ -27,6 +27,17 @@ char32_t lastCodePoint(const QString& s) { return s.isEmpty() ? 0 : s.toUcs4().c
 
 }  // namespace
 
+SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResult& result, const QString& voice) {
+    SegmentTake t;
+    t.created = QDateTime::currentDateTimeUtc();
+    t.text = QString::fromStdString(request.text);
+    t.voice = voice;
+    t.sampling = request.sampling;
+    t.metrics = result.metrics;
+    t.audio = result.audio;
+    return t;
+}
+
 ProjectModel::ProjectModel(QObject* parent) : QAbstractListModel(parent) {}
 
 int ProjectModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : segmentCount(); }

@@ -38,6 +38,9 @@ struct Segment {
     bool isStale() const { return hasAudio() && takes[size_t(currentTake)].text != text; }
 };
 
+// A take from a finished synthesis: the request's text and settings, the result's metrics and audio.
+SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResult& result, const QString& voice);
+
 // The document itself, what a project file holds.
 struct ProjectData {
     QString title;
