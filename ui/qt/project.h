@@ -1,0 +1,160 @@
+// The long-form project: a text split into segments, each with its own takes, voice and settings,
+// so one segment can be re-generated without redoing the rest. Saved as <name>.reefproj (versioned
+// JSON, see project_file.h) with its audio in <name>.reefproj.d/ beside it.
+#pragma once
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QSet>
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "qt/text_segmenter.h"
+#include "reef/engine_types.h"
+
+namespace reef::ui {
+
+struct SegmentTake {
+    QString id;            // stable; names its audio file. addTake assigns one when empty
+    QDateTime created;
+    QString text;          // the text it was made from
+    QString voice;         // the voice it was made with
+    SamplingParams sampling;
+    // Saved: frames, audio_seconds, warm_frames_per_s, real_time_factor. The rest stays in memory only.
+    RunMetrics metrics;
+    std::vector<float> audio;   // mono 44.1 kHz
+};
+
+struct Segment {
+    QString id;            // stable (QUuid), survives edits, splits (left part) and saves
+    QString text;
+    QString voice;         // empty = the project's default voice
+    std::optional<SamplingParams> sampling;   // empty = the app's current settings
+    std::vector<SegmentTake> takes;
+    int currentTake = -1;
+    bool hasAudio() const { return currentTake >= 0 && currentTake < int(takes.size()); }
+    // The text was edited since the current take was made (voice or settings changes do not count:
+    // the UI offers to re-generate then, but the take still says what its text says).
+    bool isStale() const { return hasAudio() && takes[size_t(currentTake)].text != text; }
+};
+
+// A take from a finished synthesis: the request's text and settings, the result's metrics and audio.
+SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResult& result, const QString& voice);
+
+// The document itself, what a project file holds.
+struct ProjectData {
+    QString title;
+    QString defaultVoice;
+    std::vector<Segment> segments;
+};
+
+// Where each segment's current take lies in renderProject's output.
+struct RenderedSpan {
+    int row = 0;
+    qint64 start = 0;    // first sample
+    qint64 length = 0;   // samples of the take (the crossfades overlap neighbours)
+};
+
+class ProjectModel : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum class SegmentState { NoAudio, Stale, HasAudio };
+    Q_ENUM(SegmentState)
+    enum Role {
+        IdRole = Qt::UserRole + 1,
+        StateRole,          // SegmentState as int
+        TakeCountRole,
+        CurrentTakeRole,
+        DurationRole,       // seconds of the current take, 0 without audio
+        VoiceRole,          // the segment's own voice, empty = project default
+    };
+
+    // Bounds on what load() accepts (and what the editing API lets a project grow to).
+    static constexpr qint64 kMaxFileBytes = 64ll << 20;
+    static constexpr int kMaxSegments = 100000;      // War and Peace is ~30000 sentences
+    static constexpr int kMaxTextChars = 100000;      // per segment and per take text
+    static constexpr int kMaxTakesPerSegment = 200;
+    static constexpr double kMaxTakeSeconds = 3600.0;
+
+    explicit ProjectModel(QObject* parent = nullptr);
+
+    // QAbstractItemModel
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    // A new, unsaved project (filePath() empty) of text split by mode; modified when it has segments.
+    void newProject(const QString& title, const QString& text, SplitMode mode, int maxChars = 400);
+    QString title() const { return m_doc.title; }
+    void setTitle(const QString& title);
+    QString defaultVoice() const { return m_doc.defaultVoice; }
+    void setDefaultVoice(const QString& voice);
+    // The segment's voice, or the project default when it has none.
+    QString effectiveVoice(int row) const;
+
+    int segmentCount() const { return int(m_doc.segments.size()); }
+    const Segment& segment(int row) const { return m_doc.segments[size_t(row)]; }
+    int rowForId(const QString& id) const;   // -1 when absent
+
+    // Editing. Rows out of range are ignored (false). Edits never touch another segment's takes.
+    bool setSegmentText(int row, const QString& text);
+    // The left part keeps the segment (id, takes: now stale); the right part is new, without takes.
+    // position is a UTF-16 index, moved off a surrogate pair's middle; false if a side would be empty.
+    bool splitSegment(int row, int position);
+    // Joins row+1's text onto row (a space between, none between CJK text); row keeps its id and
+    // takes (now stale); row+1's takes are dropped.
+    bool mergeWithNext(int row);
+    bool insertSegment(int row, const QString& text);   // row in [0, segmentCount()]
+    bool removeSegment(int row);
+    bool setSegmentVoice(int row, const QString& voice);
+    bool setSegmentSampling(int row, const std::optional<SamplingParams>& sampling);
+
+    // Adds a take to the segment with that id and makes it current; false when no such segment
+    // (it was removed while generating). Beyond kMaxTakesPerSegment the oldest non-current take goes.
+    bool addTake(const QString& segmentId, SegmentTake take);
+    bool setCurrentTake(int row, int take);
+    bool removeTake(int row, int take);   // the current one removed: the take before it becomes current
+
+    std::vector<float> segmentAudio(int row) const;   // the current take's samples, empty without
+    // The current takes in order; segments without audio are skipped. Neighbours overlap by
+    // crossfadeMs with an equal-power crossfade (outgoing cos, incoming sin of (k + 0.5)/n · π/2),
+    // n limited to half of the shorter clip. With gapMs > 0 they do not overlap: the outgoing clip
+    // fades out and the incoming one fades in over n samples, with gapMs of silence between.
+    std::vector<float> renderProject(int crossfadeMs = 30, int gapMs = 0, QList<RenderedSpan>* spans = nullptr) const;
+    QList<int> segmentsNeedingAudio() const;   // rows with no take, or stale
+
+    // Save writes every take's audio not yet in <path>.d/, then the JSON (QSaveFile), then removes
+    // audio files there that the saved JSON no longer names. On failure the previous project file
+    // is intact and the model unchanged; *error names the file and the problem.
+    bool save(const QString& path, QString* error);
+    // Load reads the JSON and every audio file into a temporary and only then replaces the model;
+    // on any failure the model is untouched and *error names the file and the problem.
+    bool load(const QString& path, QString* error);
+    bool isModified() const { return m_modified; }
+    QString filePath() const { return m_path; }
+    // The format version the last load read (1 = migrated from the old layout), 0 if none.
+    int loadedVersion() const { return m_loadedVersion; }
+
+    static QString audioDirFor(const QString& projectPath) { return projectPath + QStringLiteral(".d"); }
+
+Q_SIGNALS:
+    void modifiedChanged(bool modified);
+    void titleChanged(const QString& title);
+
+private:
+    void setModified(bool modified);
+    void rowChanged(int row);
+    bool validRow(int row) const { return row >= 0 && row < segmentCount(); }
+
+    ProjectData m_doc;
+    QString m_path;
+    bool m_modified = false;
+    int m_loadedVersion = 0;
+    // Take ids whose audio is already in m_savedAudioDir (written or read there).
+    QString m_savedAudioDir;
+    QSet<QString> m_takesOnDisk;
+};
+
+}  // namespace reef::ui

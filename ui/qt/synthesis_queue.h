@@ -1,0 +1,98 @@
+// The generation queue: texts or project segments waiting to be synthesised, run one at a time in
+// order through the EngineController (the engine worker stays the only owner of libtorch; the
+// queue only decides when to call controller.synthesize).
+//
+// Rules:
+// - An item starts only while the controller is Ready (a model loaded, nothing else running).
+//   Without a model, items wait, queued, until one is loaded (isWaitingForEngine() tells the views).
+// - Whatever takes the controller from the queue's running request (a model load, a synthesis
+//   started by someone else, the app's Stop) ends that item as cancelled; the queue goes on with
+//   the next item once the controller is Ready again.
+// - cancel() of the running item asks the controller to stop; the item stays Running until the
+//   engine confirms, then becomes Cancelled (a result that arrives after the cancel is dropped).
+// - Finished, failed and cancelled items stay listed until clearFinished().
+#pragma once
+#include <QAbstractListModel>
+#include <QPointer>
+#include <QVariant>
+#include <deque>
+
+#include "qt/engine_controller.h"
+
+namespace reef::ui {
+
+struct QueueItem {
+    enum class State { Queued, Running, Done, Failed, Cancelled };
+    quint64 id = 0;
+    QString title;
+    SynthesisRequest request;
+    QVariant tag;             // the caller's, e.g. a project segment id
+    State state = State::Queued;
+    int frames = 0;
+    int maxFrames = 0;        // the request's max_new_frames, or the model's max_seq_len when that is 0
+    QString error;            // why it failed
+    bool isFinished() const { return state == State::Done || state == State::Failed || state == State::Cancelled; }
+};
+
+class SynthesisQueue : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum Role {
+        IdRole = Qt::UserRole + 1,
+        StateRole,       // QueueItem::State as int
+        StateTextRole,   // "queued", "running 45 %", "done", "failed: …", "cancelled"
+        ProgressRole,    // percent 0–100 (frames of maxFrames; 100 when done)
+        FramesRole,
+        MaxFramesRole,
+        ErrorRole,
+        TagRole,
+    };
+
+    explicit SynthesisQueue(EngineController* controller, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    quint64 enqueue(const QString& title, SynthesisRequest request, const QVariant& tag = {});
+    void cancel(quint64 itemId);   // queued: marked cancelled; running: controller.cancel()
+    void cancelAll();
+    void clearFinished();          // drops the rows of done, failed and cancelled items
+
+    bool isRunning() const { return m_running != 0; }
+    int pendingCount() const;      // queued + running
+    bool isWaitingForEngine() const;   // items are queued but the controller is not Ready
+    const QueueItem* item(quint64 id) const;
+    int rowForId(quint64 id) const;   // -1 when absent
+
+    static QString stateText(QueueItem::State state);
+
+Q_SIGNALS:
+    void itemStarted(quint64 id, const QVariant& tag);
+    void itemProgress(quint64 id, int frames, int maxFrames);
+    void itemFinished(quint64 id, const QVariant& tag, const reef::SynthesisResult& result);
+    void itemFailed(quint64 id, const QVariant& tag, const QString& reason);
+    void itemCancelled(quint64 id, const QVariant& tag);
+    void idle();   // the last pending item ended (or all were cancelled)
+
+private:
+    QueueItem* find(quint64 id);
+    void scheduleNext();   // posted, never re-entrant inside a controller signal
+    void startNext();
+    void finishRunning(QueueItem::State state, const QString& error = {});
+    void changed(quint64 id);
+    void onProgress(quint64 requestId, int frames);
+    void onFinished(const SynthesisResult& result);
+    void onFailed(quint64 requestId, const QString& reason);
+    void onCancelled(quint64 requestId);
+
+    QPointer<EngineController> m_controller;
+    std::deque<QueueItem> m_items;
+    quint64 m_nextId = 1;
+    quint64 m_running = 0;        // item id, 0 = none
+    quint64 m_requestId = 0;      // the controller's id for the running item
+    bool m_cancelRequested = false;
+    bool m_scheduled = false;
+};
+
+}  // namespace reef::ui
