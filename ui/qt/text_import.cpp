@@ -10,7 +10,10 @@
 namespace reef::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("reef::ui::TextImport", text); }
+// A translation context for lupdate ("TextImport") without a QObject.
+struct TextImport {
+    Q_DECLARE_TR_FUNCTIONS(TextImport)
+};
 
 bool isMarkdownName(const QString& path) {
     const QString s = QFileInfo(path).suffix().toLower();
@@ -101,16 +104,16 @@ QString markdownToPlainText(const QString& markdown) {
 std::optional<QString> readTextFile(const QString& path, QString* error) {
     auto fail = [&](const QString& why) -> std::optional<QString> {
         if (error)
-            *error = tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), why);
+            *error = TextImport::tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), why);
         return std::nullopt;
     };
     const QFileInfo info(path);
     if (!info.exists())
-        return fail(tr("the file does not exist."));
+        return fail(TextImport::tr("the file does not exist."));
     if (!info.isFile())
-        return fail(tr("it is not a regular file."));
+        return fail(TextImport::tr("it is not a regular file."));
     if (info.size() > kMaxTextFileBytes)
-        return fail(tr("it is %1 MB; Reef opens text files up to %2 MB (split it into chapters).")
+        return fail(TextImport::tr("it is %1 MB; Reef opens text files up to %2 MB (split it into chapters).")
                         .arg(double(info.size()) / (1 << 20), 0, 'f', 1)
                         .arg(kMaxTextFileBytes >> 20));
     QFile f(path);
@@ -118,18 +121,18 @@ std::optional<QString> readTextFile(const QString& path, QString* error) {
         return fail(f.errorString());
     const QByteArray bytes = f.read(kMaxTextFileBytes + 1);
     if (bytes.contains('\0'))
-        return fail(tr("it is not a text file (it contains binary data)."));
+        return fail(TextImport::tr("it is not a text file (it contains binary data)."));
     QStringDecoder utf8(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
     QString text = utf8(bytes);
     if (utf8.hasError())
-        return fail(tr("it is not UTF-8 text. Save it as UTF-8 and open it again."));
+        return fail(TextImport::tr("it is not UTF-8 text. Save it as UTF-8 and open it again."));
     if (text.startsWith(QChar(0xFEFF)))
         text.remove(0, 1);
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(QLatin1Char('\r'), QLatin1Char('\n'));
     if (isMarkdownName(path))
         text = markdownToPlainText(text);
     if (text.trimmed().isEmpty())
-        return fail(tr("it holds no text."));
+        return fail(TextImport::tr("it holds no text."));
     return text;
 }
 

@@ -1,8 +1,10 @@
 #include "widgets/main_window.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -19,6 +21,10 @@
 #include "qt/file_export.h"
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
+#include "qt/project.h"
+#include "qt/pronunciation_dictionary.h"
+#include "qt/synthesis_queue.h"
+#include "qt/take_history.h"
 #include "qt/reference_audio.h"
 #include "qt/settings.h"
 #include "qt/takes_model.h"
@@ -27,6 +33,8 @@
 #include "widgets/banner.h"
 #include "widgets/compare_view.h"
 #include "widgets/perf_chart_widget.h"
+#include "widgets/project_view.h"
+#include "widgets/queue_view.h"
 #include "widgets/player_bar.h"
 #include "widgets/settings_panel.h"
 #include "widgets/synthesis_panel.h"
@@ -41,6 +49,9 @@ MainWindow::MainWindow(EngineController& engine, Settings& settings, PlaybackCon
     setWindowTitle(QStringLiteral("Reef"));
     m_perf = new PerfHistoryModel(1200, this);
     m_takes = new TakesModel(50, this);
+    m_project = new ProjectModel(this);
+    m_queue = new SynthesisQueue(&m_engine, this);
+    m_dictionary = new PronunciationDictionary(this);
     setupUi();
     setupMenus();
     setAcceptDrops(true);   // text files and reference clips (main_window_files.cpp)
@@ -60,7 +71,9 @@ MainWindow::MainWindow(EngineController& engine, Settings& settings, PlaybackCon
     resize(1280, 860);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    qApp->removeEventFilter(this);
+}
 
 void MainWindow::setupUi() {
     m_banner = new Banner;
@@ -78,7 +91,9 @@ void MainWindow::setupUi() {
     m_compare = new CompareView(m_engine, m_settings, m_playback);
     m_tabs = new QTabWidget;
     m_tabs->setAccessibleName(tr("Views"));
+    m_projectView = new ProjectView(*m_project, m_voices);
     m_tabs->addTab(split, tr("Synthesis"));
+    m_tabs->addTab(m_projectView, tr("Project"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_player = new PlayerBar(m_playback);
 
@@ -95,6 +110,12 @@ void MainWindow::setupUi() {
     dock->setWidget(m_settingsPanel);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, dock);
+    m_queueView = new QueueView(*m_queue);
+    auto* queueDock = new QDockWidget(tr("Queue"), this);
+    queueDock->setObjectName(QStringLiteral("queueDock"));
+    queueDock->setWidget(m_queueView);
+    queueDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, queueDock);
 
     m_stateLabel = new QLabel;
     m_deviceLabel = new QLabel(appVersions().deviceSummary);
@@ -120,6 +141,19 @@ void MainWindow::setupUi() {
         if (row >= 0)
             exportInteractive(&m_takes->take(row).audio, row);
     });
+    connect(m_takesView, &TakesView::reuseRequested, this, &MainWindow::reuseTakeSettings);
+    connect(m_takesView, &TakesView::exportAllRequested, this, &MainWindow::exportAllTakesInteractive);
+    connect(m_projectView, &ProjectView::generateRequested, this, &MainWindow::generateSegments);
+    connect(m_projectView, &ProjectView::playSegmentRequested, this,
+            [this](int row) { playClip(m_project->segmentAudio(row)); });
+    connect(m_projectView, &ProjectView::playProjectRequested, this,
+            [this] { playClip(m_project->renderProject(m_projectView->crossfadeMs())); });
+    connect(m_projectView, &ProjectView::exportProjectRequested, this, &MainWindow::exportProjectInteractive);
+    connect(m_projectView, &ProjectView::exportSegmentsRequested, this, &MainWindow::exportSegmentsInteractive);
+    connect(m_project, &ProjectModel::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_project, &QAbstractItemModel::modelReset, this, &MainWindow::updateTitle);
+    connect(m_queue, &SynthesisQueue::itemStarted, this, &MainWindow::onQueueItemStarted);
+    connect(m_queue, &SynthesisQueue::itemFinished, this, &MainWindow::onQueueItemFinished);
     connect(&m_playback, &PlaybackController::playbackError, this,
             [this](const QString& reason) { statusBar()->showMessage(tr("Playback: %1").arg(reason), 8000); });
 }
@@ -151,7 +185,7 @@ void MainWindow::connectEngine() {
             [this](quint64, const QString& message) { m_synthesis->showMessage(message); });
     connect(&e, &EngineController::audioChunk, &m_playback, &PlaybackController::appendChunk);
     connect(&e, &EngineController::perfSample, m_perf, &PerfHistoryModel::addSample);
-    connect(&e, &EngineController::synthesisFinished, this, &MainWindow::onFinished);
+    connect(&e, &EngineController::synthesisFinished, this, &MainWindow::onEngineFinished);
     connect(&e, &EngineController::synthesisFailed, this, [this](quint64, const QString& reason) {
         m_playback.endStream();
         m_synthesis->finishProgress(tr("Failed: %1").arg(reason));
@@ -174,6 +208,7 @@ void MainWindow::connectEngine() {
 }
 
 void MainWindow::startUp(const QString& dataDir) {
+    openDataDir(dataDir);
     if (m_settings.modelDir().isEmpty()) {
         QString error;
         const QString demo = ensureDemoModel(dataDir, &error);
@@ -241,26 +276,23 @@ void MainWindow::updateState() {
 }
 
 void MainWindow::generate() {
+    // On the Project tab, Generate (Ctrl+Enter) re-generates the selected segment.
+    if (m_tabs->currentWidget() == m_projectView && m_projectView->currentRow() >= 0) {
+        generateSegments({m_projectView->currentRow()});
+        return;
+    }
     const QString text = m_synthesis->text();
     if (text.isEmpty()) {   // the button is disabled then; this guards the shortcut and direct calls
         m_synthesis->showMessage(SynthesisPanel::emptyTextReason());
         statusBar()->showMessage(SynthesisPanel::emptyTextReason(), 5000);
         return;
     }
-    SynthesisRequest r;
-    r.text = text.toStdString();
-    r.sampling = m_settings.sampling();
-    r.stream_chunk_frames = m_settings.streamChunkFrames();
-    m_lastVoiceName.clear();
-    if (const int row = m_synthesis->voiceRow(); row >= 0) {
-        r.references.push_back(m_voices.reference(row));
-        m_lastVoiceName = m_voices.voice(row).name;
-    }
-    m_lastRequest = r;
-    m_engine.synthesize(r);
+    const int row = m_synthesis->voiceRow();
+    enqueue(text, row >= 0 ? m_voices.voice(row).id : QString(), m_settings.sampling(),
+            QVariantMap{{QStringLiteral("kind"), QStringLiteral("take")}});
 }
 
-void MainWindow::onFinished(const SynthesisResult& result) {
+void MainWindow::onEngineFinished(const SynthesisResult& result) {
     // Streamed chunks already hold the audio; a run without streaming delivers it only here.
     if (m_playback.samples().size() != result.audio.size()) {
         m_playback.setClip(result.audio);
@@ -268,46 +300,50 @@ void MainWindow::onFinished(const SynthesisResult& result) {
             m_playback.play();
     }
     m_playback.endStream();
-    Take t;
-    t.created = QDateTime::currentDateTime();
-    t.text = QString::fromStdString(m_lastRequest.text);
-    t.voice = m_lastVoiceName;
-    t.modelName = QString::fromStdString(m_engine.modelInfo().name);
-    t.config = m_settings.engineConfig();
-    t.sampling = m_lastRequest.sampling;
-    t.metrics = result.metrics;
-    t.audio = result.audio;
-    const QString summary = t.statsSummary();
-    const QString attention = t.backendSummary();
-    m_takes->addTake(std::move(t));
-    // Second line: which SDPA backend ran at each attention call site (also in the take's tooltip).
-    m_lastAttention = attention;
-    m_synthesis->finishProgress(tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary) +
-                                (attention.isEmpty() ? QString() : QStringLiteral("\n") + attention));
 }
 
-bool MainWindow::exportAudio(const QString& path, QString* error) {
-    return exportWav(path, m_playback.samples(), m_synthesis->text(), QStringLiteral("Reef take"), error);
+bool MainWindow::exportAudio(const QString& path, QString* error, const QString& selectedFilter) {
+    const std::optional<audio::ExportFormat> format = exportFormatForPath(path, selectedFilter);
+    if (!format) {
+        if (error)
+            *error = tr("unknown audio format (use .wav, .flac, .ogg or .mp3)");
+        return false;
+    }
+    AudioExportMeta meta;
+    meta.text = m_synthesis->text();
+    meta.model = QString::fromStdString(m_engine.modelInfo().name);
+    return exportAudioFile(path, m_playback.samples(), *format, meta, error);
 }
 
-bool MainWindow::exportTake(int row, const QString& path, QString* error) {
+bool MainWindow::exportTake(int row, const QString& path, QString* error, const QString& selectedFilter) {
     if (row < 0 || row >= m_takes->rowCount()) {
         if (error)
             *error = tr("no take at row %1").arg(row);
         return false;
     }
+    const std::optional<audio::ExportFormat> format = exportFormatForPath(path, selectedFilter);
+    if (!format) {
+        if (error)
+            *error = tr("unknown audio format (use .wav, .flac, .ogg or .mp3)");
+        return false;
+    }
     const Take& t = m_takes->take(row);
-    return exportWav(path, t.audio, t.text, t.settingsSummary() + QStringLiteral(" | ") + t.statsSummary(), error);
+    AudioExportMeta meta;
+    meta.text = t.text;
+    meta.model = t.modelName;
+    meta.settings = t.settingsSummary();
+    meta.seed = t.sampling.seed;
+    return exportAudioFile(path, t.audio, *format, meta, error);
 }
 
-bool MainWindow::exportTo(int takeRow, const QString& path, QString* error) {
+bool MainWindow::exportTo(int takeRow, const QString& path, QString* error, const QString& selectedFilter) {
     QString why;
-    const bool ok = takeRow >= 0 ? exportTake(takeRow, path, &why) : exportAudio(path, &why);
+    const bool ok = takeRow >= 0 ? exportTake(takeRow, path, &why, selectedFilter) : exportAudio(path, &why, selectedFilter);
     if (ok) {
         statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
         return true;
     }
-    // write_wav writes a temp file and renames it, so a failure leaves no partial file behind.
+    // Exports write a temp file and rename it, so a failure leaves no partial file behind.
     why = tr("Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it "
              "to another folder.").arg(QDir::toNativeSeparators(path), why);
     statusBar()->showMessage(why, 10000);
@@ -319,12 +355,15 @@ bool MainWindow::exportTo(int takeRow, const QString& path, QString* error) {
 void MainWindow::exportInteractive(const std::vector<float>* audio, int takeRow) {
     if (!audio || audio->empty())
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export WAV"), QStringLiteral("reef-take.wav"),
-                                                      tr("WAV audio (*.wav)"));
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export audio"), QStringLiteral("reef-take.wav"),
+                                                exportFileFilter(), &filter);
     if (path.isEmpty())
         return;
+    if (const auto format = exportFormatForPath(path, filter); format && QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + exportFormatSuffix(*format);
     QString error;
-    if (!exportTo(takeRow, path, &error))
+    if (!exportTo(takeRow, path, &error, filter))
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 

@@ -16,6 +16,9 @@
 
 #include "qt/engine_controller.h"
 #include "qt/playback_controller.h"
+#include "qt/project.h"
+#include "qt/synthesis_queue.h"
+#include "widgets/project_view.h"
 #include "widgets/main_window.h"
 #include "widgets/shortcuts_dialog.h"
 #include "widgets/synthesis_panel.h"
@@ -24,6 +27,12 @@ namespace reef::ui {
 
 void MainWindow::setupMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New project"), QKeySequence::New, this, &MainWindow::newProject);
+    file->addAction(tr("&Open project…"), QKeySequence::Open, this, &MainWindow::openProjectInteractive);
+    file->addAction(tr("&Save project"), QKeySequence::Save, this, [this] { saveProjectInteractive(false); });
+    file->addAction(tr("Save project &as…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                    [this] { saveProjectInteractive(true); });
+    file->addSeparator();
     m_openTextAction = file->addAction(tr("Open &text file…"), this, &MainWindow::openTextFileInteractive);
     m_openTextAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_exportAction = file->addAction(tr("&Export audio…"), this, [this] { exportInteractive(&m_playback.samples(), -1); });
@@ -36,6 +45,8 @@ void MainWindow::setupMenus() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* dictionary = edit->addAction(tr("Pronunciation &dictionary…"), this, &MainWindow::showDictionary);
+    dictionary->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     auto* tags = edit->addMenu(tr("Insert &speaker tag"));
     QAction* next = tags->addAction(tr("&Next speaker"), this, [this] { m_synthesis->insertSpeakerTag(-1); });
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
@@ -48,6 +59,16 @@ void MainWindow::setupMenus() {
     m_generateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
     m_stopAction = speech->addAction(tr("&Stop"), &m_engine, &EngineController::cancel);
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    QAction* missing = speech->addAction(tr("Generate &missing segments"), this,
+                                         [this] { generateSegments(m_project->segmentsNeedingAudio()); });
+    missing->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    QAction* regenerate = speech->addAction(tr("&Re-generate segment"), this, [this] {
+        if (m_projectView->currentRow() >= 0)
+            generateSegments({m_projectView->currentRow()});
+    });
+    regenerate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    QAction* cancelAll = speech->addAction(tr("&Cancel the whole queue"), m_queue, &SynthesisQueue::cancelAll);
+    cancelAll->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
     speech->addSeparator();
     m_playAction = speech->addAction(tr("&Play / pause"), &m_playback, &PlaybackController::togglePlay);
     m_playAction->setShortcut(QKeySequence(Qt::Key_Space));

@@ -201,6 +201,15 @@ QWidget* SettingsPanel::createInterfaceGroup() {
     note->setEnabled(false);
     f->addRow(tr("Language"), m_language);
     f->addRow(note);
+    m_historyLimit = intSpin(Settings::kMinHistoryLimitMb, Settings::kMaxHistoryLimitMb);
+    m_historyLimit->setObjectName(QStringLiteral("historyLimitSpin"));
+    m_historyLimit->setSuffix(tr(" MB"));
+    m_historyLimit->setToolTip(tr("Takes are kept across restarts up to this size on disk; the oldest go first"));
+    f->addRow(tr("Take history"), m_historyLimit);
+    connect(m_historyLimit, &QSpinBox::valueChanged, this, [this](int mb) {
+        if (!m_syncing)
+            m_settings.setHistoryLimitMb(mb);
+    });
     connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_syncing)
             m_settings.setLanguage(m_language->currentData().toString());
@@ -230,6 +239,7 @@ void SettingsPanel::syncFromSettings() {
     const int dev = m_audioDevice->findData(m_settings.audioDevice());
     m_audioDevice->setCurrentIndex(std::max(0, dev));
     m_language->setCurrentIndex(std::max(0, m_language->findData(m_settings.language())));
+    m_historyLimit->setValue(m_settings.historyLimitMb());
     m_syncing = false;
 }
 

@@ -59,6 +59,7 @@ private:
     QComboBox* m_audioDevice = nullptr;
     QCheckBox* m_autoplay = nullptr;
     QComboBox* m_language = nullptr;
+    QSpinBox* m_historyLimit = nullptr;
 };
 
 // Disables the items of combo (item data = the engine's name) that caps marks unavailable.

@@ -24,9 +24,16 @@ TakesView::TakesView(TakesModel& takes, QWidget* parent) : QWidget(parent), m_ta
     m_table->setAlternatingRowColors(true);
     m_replay = new QPushButton(tr("Replay"));
     m_export = new QPushButton(tr("Export take…"));
+    m_reuse = new QPushButton(tr("Re-use settings"));
+    m_reuse->setObjectName(QStringLiteral("reuseSettingsButton"));
+    m_reuse->setToolTip(tr("Make this take's sampling settings, seed and voice the current ones"));
+    m_exportAll = new QPushButton(tr("Export all…"));
+    m_exportAll->setObjectName(QStringLiteral("exportAllTakesButton"));
     auto* buttons = new QVBoxLayout;
     buttons->addWidget(m_replay);
     buttons->addWidget(m_export);
+    buttons->addWidget(m_reuse);
+    buttons->addWidget(m_exportAll);
     buttons->addStretch(1);
     auto* h = new QHBoxLayout(this);
     h->setContentsMargins(0, 0, 0, 0);
@@ -36,6 +43,8 @@ TakesView::TakesView(TakesModel& takes, QWidget* parent) : QWidget(parent), m_ta
         const bool has = selectedRow() >= 0;
         m_replay->setEnabled(has);
         m_export->setEnabled(has);
+        m_reuse->setEnabled(has);
+        m_exportAll->setEnabled(m_takes.rowCount() > 0);
     };
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, update);
     connect(&takes, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex&, int first, int) {
@@ -43,6 +52,11 @@ TakesView::TakesView(TakesModel& takes, QWidget* parent) : QWidget(parent), m_ta
     });
     connect(m_replay, &QPushButton::clicked, this, [this] { Q_EMIT replayRequested(selectedRow()); });
     connect(m_export, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(selectedRow()); });
+    connect(m_reuse, &QPushButton::clicked, this, [this] { Q_EMIT reuseRequested(selectedRow()); });
+    connect(m_exportAll, &QPushButton::clicked, this, &TakesView::exportAllRequested);
+    connect(&takes, &QAbstractItemModel::rowsInserted, this, update);
+    connect(&takes, &QAbstractItemModel::rowsRemoved, this, update);
+    connect(&takes, &QAbstractItemModel::modelReset, this, update);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { Q_EMIT replayRequested(i.row()); });
     update();
 }

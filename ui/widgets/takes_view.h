@@ -1,4 +1,5 @@
-// Takes history: the table, plus replay and export of the selected take.
+// Takes history: the table, plus replay, export and "re-use these settings" of the selected take,
+// and export of all takes at once.
 #pragma once
 #include <QWidget>
 
@@ -19,12 +20,16 @@ public:
 Q_SIGNALS:
     void replayRequested(int row);
     void exportRequested(int row);
+    void reuseRequested(int row);   // make the take's settings (and voice) the current ones
+    void exportAllRequested();
 
 private:
     TakesModel& m_takes;
     QTableView* m_table = nullptr;
     QPushButton* m_replay = nullptr;
     QPushButton* m_export = nullptr;
+    QPushButton* m_reuse = nullptr;
+    QPushButton* m_exportAll = nullptr;
 };
 
 }  // namespace reef::ui

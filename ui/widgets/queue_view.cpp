@@ -1,0 +1,120 @@
+#include "widgets/queue_view.h"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QPainter>
+#include <QPushButton>
+#include <QStyledItemDelegate>
+#include <QVBoxLayout>
+
+#include "qt/synthesis_queue.h"
+
+namespace reef::ui {
+namespace {
+
+// One row: the title, then the state line under it with a thin progress bar while running.
+class QueueItemDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex&) const override {
+        return {option.rect.width(), 2 * option.fontMetrics.lineSpacing() + 12};
+    }
+    void paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QStyleOptionViewItem o = option;
+        initStyleOption(&o, index);
+        o.text.clear();
+        QStyle* style = o.widget ? o.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &o, p, o.widget);
+        const QRect r = option.rect.adjusted(6, 4, -6, -4);
+        const int line = option.fontMetrics.lineSpacing();
+        const bool selected = option.state & QStyle::State_Selected;
+        p->save();
+        p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
+        p->drawText(QRect(r.left(), r.top(), r.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+                    option.fontMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, r.width()));
+        const auto state = QueueItem::State(index.data(SynthesisQueue::StateRole).toInt());
+        QRect stateRect(r.left(), r.top() + line + 2, r.width(), line);
+        if (state == QueueItem::State::Running) {
+            const QRect bar(r.left(), stateRect.center().y() - 2, r.width() / 3, 5);
+            p->fillRect(bar, option.palette.color(QPalette::Mid));
+            const int done = bar.width() * index.data(SynthesisQueue::ProgressRole).toInt() / 100;
+            p->fillRect(QRect(bar.left(), bar.top(), done, bar.height()), option.palette.color(QPalette::Highlight));
+            stateRect.setLeft(bar.right() + 8);
+        }
+        p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
+        p->drawText(stateRect, Qt::AlignLeft | Qt::AlignVCenter,
+                    option.fontMetrics.elidedText(index.data(SynthesisQueue::StateTextRole).toString(), Qt::ElideRight,
+                                                  stateRect.width()));
+        p->restore();
+    }
+};
+
+}  // namespace
+
+QueueView::QueueView(SynthesisQueue& queue, QWidget* parent) : QWidget(parent), m_queue(queue) {
+    m_list = new QListView;
+    m_list->setObjectName(QStringLiteral("queueList"));
+    m_list->setAccessibleName(tr("Generation queue"));
+    m_list->setModel(&queue);
+    m_list->setItemDelegate(new QueueItemDelegate(m_list));
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_cancel = new QPushButton(tr("&Cancel item"));
+    m_cancel->setObjectName(QStringLiteral("queueCancel"));
+    m_cancelAll = new QPushButton(tr("Cancel &all"));
+    m_cancelAll->setObjectName(QStringLiteral("queueCancelAll"));
+    m_clear = new QPushButton(tr("C&lear finished"));
+    m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("queueSummary"));
+    m_summary->setWordWrap(true);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_cancelAll);
+    buttons->addWidget(m_clear);
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(4, 4, 4, 4);
+    v->addWidget(m_summary);
+    v->addWidget(m_list, 1);
+    v->addLayout(buttons);
+
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        if (const quint64 id = selectedId())
+            m_queue.cancel(id);
+    });
+    connect(m_cancelAll, &QPushButton::clicked, &m_queue, &SynthesisQueue::cancelAll);
+    connect(m_clear, &QPushButton::clicked, &m_queue, &SynthesisQueue::clearFinished);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(&queue, signal, this, &QueueView::refresh);
+    connect(&queue, &QAbstractItemModel::dataChanged, this, &QueueView::refresh);
+    connect(&queue, &QAbstractItemModel::modelReset, this, &QueueView::refresh);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, &QueueView::refresh);
+    refresh();
+}
+
+QString QueueView::summaryText() const { return m_summary->text(); }
+
+quint64 QueueView::selectedId() const {
+    const QModelIndex i = m_list->currentIndex();
+    return i.isValid() ? i.data(SynthesisQueue::IdRole).toULongLong() : 0;
+}
+
+void QueueView::refresh() {
+    const int pending = m_queue.pendingCount();
+    const int finished = m_queue.rowCount() - pending;
+    if (m_queue.rowCount() == 0)
+        m_summary->setText(tr("Nothing queued. Add texts with Speech → Add to queue, or generate a project."));
+    else if (pending > 0 && m_queue.isWaitingForEngine())
+        m_summary->setText(tr("%n item(s) waiting for the model.", nullptr, pending));
+    else
+        m_summary->setText(tr("%n item(s) to go", nullptr, pending) + QStringLiteral(" · ") +
+                           tr("%n finished", nullptr, finished));
+    const QModelIndex current = m_list->currentIndex();
+    const auto state = current.isValid() ? QueueItem::State(current.data(SynthesisQueue::StateRole).toInt())
+                                         : QueueItem::State::Done;
+    m_cancel->setEnabled(state == QueueItem::State::Queued || state == QueueItem::State::Running);
+    m_cancelAll->setEnabled(pending > 0);
+    m_clear->setEnabled(finished > 0);
+}
+
+}  // namespace reef::ui
