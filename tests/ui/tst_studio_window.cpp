@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QListView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTranslator>
@@ -20,11 +22,19 @@
 
 #include "fake_backend.h"
 #include "qt/engine_controller.h"
+#include "audio/wav_file.h"
 #include "qt/playback_controller.h"
+#include "qt/project.h"
+#include "qt/pronunciation_dictionary.h"
+#include "qt/synthesis_queue.h"
+#include "qt/take_history.h"
+#include "qt/takes_model.h"
 #include "qt/settings.h"
 #include "qt/translations.h"
 #include "qt/voice_list_model.h"
 #include "widgets/main_window.h"
+#include "widgets/project_view.h"
+#include "widgets/queue_view.h"
 #include "widgets/shortcuts_dialog.h"
 #include "widgets/synthesis_panel.h"
 
@@ -43,9 +53,11 @@ struct App {
     EngineController engine{std::make_unique<FakeBackend>(script), &FakeBackend::bench};
     PlaybackController playback{std::make_unique<ClockSink>()};
     std::unique_ptr<MainWindow> window;
-    App() {
+    explicit App(const QString& dataDir = {}) {
         settings.setModelDir(dir.path());
         window = std::make_unique<MainWindow>(engine, settings, playback, voices);
+        if (!dataDir.isEmpty())
+            window->openDataDir(dataDir);
         window->show();
         window->activateWindow();
     }
@@ -97,6 +109,14 @@ QString tsTranslation(const QString& language, const QString& context, const QSt
     return {};
 }
 
+void saveScreen(QWidget* w, const char* name) {
+    const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR");
+    if (dir.isEmpty())
+        return;
+    QDir().mkpath(dir);
+    QVERIFY(w->grab().save(QDir(dir).filePath(QString::fromLatin1(name))));
+}
+
 void removeTranslators() {
     for (QTranslator* t : qApp->findChildren<QTranslator*>()) {
         QCoreApplication::removeTranslator(t);
@@ -108,6 +128,23 @@ void removeTranslators() {
 
 class TstStudioWindow : public QObject {
     Q_OBJECT
+    // The README's screenshot of the Chinese interface: a project generated with the fake engine.
+    // No QVERIFY here: the caller must get to remove the translators whatever happens.
+    static void shootTranslatedProject(App& app) {
+        app.script->frames = 8;
+        app.script->frame_delay_ms = 1;
+        app.window->loadModel();
+        QTest::qWaitFor([&] { return app.engine.state() == EngineState::Ready; }, 3000);
+        app.window->tabs()->setCurrentWidget(app.window->projectView());
+        app.window->projectView()->startFromText(QStringLiteral(
+            "珊瑚礁是海洋中最丰富的生态系统之一。成千上万的鱼在这里生活！你听见海浪的声音了吗？\n\n"
+            "<|speaker:0|>今天我们去潜水吧。<|speaker:1|>好主意，我去准备装备。"));
+        app.window->generateSegments(app.window->project().segmentsNeedingAudio());
+        QTest::qWaitFor([&] { return app.window->project().segmentsNeedingAudio().isEmpty(); }, 10000);
+        app.window->projectView()->selectRow(1);
+        QTest::qWait(200);
+        saveScreen(app.window.get(), "main_window_zh_CN.png");
+    }
 private Q_SLOTS:
     void keyboardAloneGeneratesStopsAndPlays() {
         App app;
@@ -228,6 +265,139 @@ private Q_SLOTS:
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("bad.txt")), qPrintable(w.statusBar()->currentMessage()));
     }
 
+    void projectSplitGenerateRegenerateOneExportAndReopen() {
+        App app;
+        app.script->frames = 12;
+        app.script->frame_delay_ms = 1;
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        ProjectView& view = *w.projectView();
+        ProjectModel& project = w.project();
+        w.tabs()->setCurrentWidget(&view);
+        view.sourceEditor()->setPlainText(QStringLiteral("The reef is alive. Fish swim by!\n\nA turtle rests here?"));
+        QTest::mouseClick(view.splitButton(), Qt::LeftButton);
+        QCOMPARE(project.segmentCount(), 3);   // three sentences, counted by hand
+        QCOMPARE(project.segment(2).text, QStringLiteral("A turtle rests here?"));
+
+        QTest::mouseClick(view.generateAllButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(project.segmentsNeedingAudio().isEmpty(), 10000);
+        const qint64 first = qint64(12) * kSamplesPerFrame;
+        for (int r = 0; r < 3; ++r)
+            QCOMPARE(qint64(project.segmentAudio(r).size()), first);
+
+        // Edit the middle segment and re-generate only it, with a longer run this time: the others
+        // keep their 12-frame takes (re-generated, they would have 20 frames).
+        view.selectRow(1);
+        view.segmentEditor()->setPlainText(QStringLiteral("Fish swim slowly by!"));
+        QCOMPARE(project.segment(1).text, QStringLiteral("Fish swim slowly by!"));
+        QVERIFY(project.segment(1).isStale());
+        app.script->frames = 20;
+        QTest::mouseClick(view.regenerateButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!project.segment(1).isStale() && project.segment(1).takes.size() == 2, 10000);
+        QCOMPARE(qint64(project.segmentAudio(1).size()), qint64(20) * kSamplesPerFrame);
+        QCOMPARE(qint64(project.segmentAudio(0).size()), first);
+        QCOMPARE(qint64(project.segmentAudio(2).size()), first);
+        QCOMPARE(project.segment(0).takes.size(), size_t(1));
+        saveScreen(&w, "project.png");
+
+        // The whole project: three takes overlapped by two 30 ms crossfades.
+        const QString flac = app.dir.filePath(QStringLiteral("book.flac"));
+        QString error;
+        QVERIFY2(w.exportProjectTo(flac, audio::ExportFormat::Flac, &error), qPrintable(error));
+        const audio::AudioData whole = audio::read_audio(flac.toStdString());
+        const qint64 fade = qint64(30) * kSampleRate / 1000;
+        QCOMPARE(whole.frames(), 2 * first + qint64(20) * kSamplesPerFrame - 2 * fade);
+        // One file per segment, read back with their lengths.
+        const QStringList files = w.exportSegmentsTo(app.dir.filePath(QStringLiteral("segments")), audio::ExportFormat::WavPcm16, &error);
+        QCOMPARE(files.size(), 3);
+        QCOMPARE(audio::read_audio(files[1].toStdString()).frames(), qint64(20) * kSamplesPerFrame);
+        QVERIFY2(QFileInfo(files[0]).fileName().startsWith(QStringLiteral("001 The reef is alive")), qPrintable(files[0]));
+
+        // Saved, then opened in a second window: the same segments and audio.
+        const QString file = app.dir.filePath(QStringLiteral("book.reefproj"));
+        QVERIFY2(w.saveProject(file, &error), qPrintable(error));
+        QVERIFY(!project.isModified());
+        App second;
+        QVERIFY2(second.window->openProject(file, &error), qPrintable(error));
+        QCOMPARE(second.window->project().segmentCount(), 3);
+        QCOMPARE(second.window->project().segmentAudio(1), project.segmentAudio(1));
+        // A corrupt project file is refused with its name, and the open project stays as it was.
+        const QString bad = writeFile(app.dir, QStringLiteral("bad.reefproj"), "{\"format\": \"reef-project\", \"version\": ");
+        QVERIFY(!second.window->openProject(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.reefproj")), qPrintable(error));
+        QCOMPARE(second.window->project().segmentCount(), 3);
+        QCOMPARE(second.window->project().filePath(), file);
+    }
+
+    void queueDockShowsItemsAndCancels() {
+        App app;
+        app.script->frames = 100000;
+        app.script->frame_delay_ms = 3;
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        for (const char* text : {"First text.", "Second text.", "Third text."}) {
+            w.textEdit()->setPlainText(QString::fromLatin1(text));
+            w.generate();
+        }
+        SynthesisQueue& queue = w.queue();
+        QCOMPARE(queue.rowCount(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(queue.isRunning(), 2000);
+        QueueView& view = *w.queueView();
+        QVERIFY2(view.summaryText().startsWith(QStringLiteral("3 item")), qPrintable(view.summaryText()));
+        saveScreen(&w, "queue_running.png");
+        // Cancel the second (queued) item from the dock.
+        view.list()->setCurrentIndex(queue.index(1));
+        QVERIFY(view.cancelButton()->isEnabled());
+        QTest::mouseClick(view.cancelButton(), Qt::LeftButton);
+        QCOMPARE(queue.data(queue.index(1), SynthesisQueue::StateRole).toInt(), int(QueueItem::State::Cancelled));
+        QCOMPARE(queue.data(queue.index(0), SynthesisQueue::StateRole).toInt(), int(QueueItem::State::Running));
+        // Cancel all: the running one stops, the third never starts.
+        QTest::mouseClick(view.cancelAllButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(queue.pendingCount(), 0, 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(app.engine.state(), EngineState::Ready, 3000);
+        QCOMPARE(app.script->syntheses.load(), 1);
+        QCOMPARE(w.takesModel().rowCount(), 0);
+    }
+
+    void dictionaryReplacesWordsBeforeTheEngine() {
+        App app;
+        app.script->frames = 4;
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        w.dictionary().addEntry(QStringLiteral("SQL"), QStringLiteral("sequel"));
+        w.dictionary().addEntry(QStringLiteral("東京"), QStringLiteral("とうきょう"));
+        w.textEdit()->setPlainText(QStringLiteral("SQL and MySQL in 東京都."));
+        QSignalSpy started(&w.queue(), &SynthesisQueue::itemStarted);
+        w.generate();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 2000);
+        const QueueItem* item = w.queue().item(started.first().first().toULongLong());
+        QVERIFY(item);
+        QCOMPARE(QString::fromStdString(item->request.text), QStringLiteral("sequel and MySQL in とうきょう都."));
+        QTRY_COMPARE_WITH_TIMEOUT(w.takesModel().rowCount(), 1, 3000);
+        QCOMPARE(w.takesModel().take(0).text, QStringLiteral("SQL and MySQL in 東京都."));   // as written
+    }
+
+    void takesAndDictionarySurviveARestart() {
+        QTemporaryDir data;
+        std::vector<float> audio;
+        {
+            App app(data.path());
+            app.script->frames = 6;
+            QVERIFY(app.load());
+            app.window->dictionary().addEntry(QStringLiteral("Reef"), QStringLiteral("Rief"));
+            app.window->textEdit()->setPlainText(QStringLiteral("Kept for tomorrow."));
+            app.window->generate();
+            QTRY_COMPARE_WITH_TIMEOUT(app.window->takesModel().rowCount(), 1, 3000);
+            audio = app.window->takesModel().take(0).audio;
+        }
+        App again(data.path());
+        QCOMPARE(again.window->takesModel().rowCount(), 1);
+        QCOMPARE(again.window->takesModel().take(0).text, QStringLiteral("Kept for tomorrow."));
+        QCOMPARE(again.window->takesModel().take(0).audio, audio);
+        QCOMPARE(again.window->dictionary().rowCount(), 1);
+        QCOMPARE(again.window->dictionary().apply(QStringLiteral("Reef")), QStringLiteral("Rief"));
+    }
+
     void interfaceLanguagesLoadFromTheShippedTranslations_data() {
         QTest::addColumn<QString>("language");
         QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
@@ -240,6 +410,8 @@ private Q_SLOTS:
         QVERIFY2(!file.isEmpty() && !generate.isEmpty(), "the .ts file lacks these translations");
         QCOMPARE(installTranslations(*qApp, language), language);
         App app;
+        if (!qEnvironmentVariable("REEF_SCREENS_DIR").isEmpty() && language == QLatin1String("zh_CN"))
+            shootTranslatedProject(app);
         removeTranslators();   // before any QVERIFY can return early
         QCOMPARE(app.window->menuBar()->actions().first()->text(), file);
         QCOMPARE(app.window->generateButton()->text(), generate);
