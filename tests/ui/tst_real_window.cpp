@@ -20,6 +20,7 @@
 #include "qt/engine_controller.h"
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
+#include "qt/project.h"
 #include "qt/settings.h"
 #include "qt/takes_model.h"
 #include "qt/voice_list_model.h"
@@ -28,6 +29,7 @@
 #include "widgets/compare_view.h"
 #include "widgets/main_window.h"
 #include "widgets/perf_chart_widget.h"
+#include "widgets/project_view.h"
 #include "widgets/synthesis_panel.h"
 #include "widgets/voice_library_dialog.h"
 
@@ -159,6 +161,61 @@ private Q_SLOTS:
         QCOMPARE(back.channels, 1);
         QCOMPARE(back.frames(), qint64(take.metrics.frames) * 2048);
         QVERIFY(std::abs(back.samples[1000] - take.audio[1000]) < 1e-3f);
+    }
+
+    // Issue #18's flow over the real engine: a long text split into segments, all generated through
+    // the queue, one re-generated with another seed (the others keep their audio bit for bit), the
+    // project exported as one file and as one file per segment, each read back.
+    void longTextThroughAProject() {
+        MainWindow& w = *m_window;
+        ProjectView& view = *w.projectView();
+        ProjectModel& project = w.project();
+        w.tabs()->setCurrentWidget(&view);
+        view.sourceEditor()->setPlainText(QStringLiteral(
+            "Coral reefs cover less than one percent of the ocean floor. They shelter a quarter of all marine "
+            "species!\n\nDivers come from far away to see them. Will they still be here in fifty years?"));
+        QTest::mouseClick(view.splitButton(), Qt::LeftButton);
+        QCOMPARE(project.segmentCount(), 4);   // four sentences
+        QTest::mouseClick(view.generateAllButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(project.segmentsNeedingAudio().isEmpty(), kSlowMs);
+        std::vector<std::vector<float>> before;
+        for (int r = 0; r < 4; ++r) {
+            before.push_back(project.segmentAudio(r));
+            QVERIFY(!before.back().empty());
+            QCOMPARE(project.segment(r).takes.size(), size_t(1));
+        }
+
+        SamplingParams p = m_settings->sampling();
+        p.seed += 1000;
+        m_settings->setSampling(p);
+        view.selectRow(2);
+        QTest::mouseClick(view.regenerateButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(project.segment(2).takes.size(), size_t(2), kSlowMs);
+        QCOMPARE(project.segment(2).takes[1].sampling.seed, p.seed);
+        QVERIFY(project.segmentAudio(2) != before[2]);   // another seed, another take
+        for (int r : {0, 1, 3})
+            QVERIFY(project.segmentAudio(r) == before[size_t(r)]);
+
+        const QString whole = path("project.wav");
+        QString error;
+        QVERIFY2(w.exportProjectTo(whole, audio::ExportFormat::WavFloat, &error), qPrintable(error));
+        qint64 expected = 0, shortest = std::numeric_limits<qint64>::max();
+        for (int r = 0; r < 4; ++r) {
+            expected += qint64(project.segmentAudio(r).size());
+            shortest = std::min(shortest, qint64(project.segmentAudio(r).size()));
+        }
+        const qint64 fade = std::min<qint64>(qint64(view.crossfadeMs()) * kSampleRate / 1000, shortest / 2);
+        QVERIFY(shortest / 2 >= fade);
+        QCOMPARE(audio::read_audio(whole.toStdString()).frames(), expected - 3 * fade);
+        const QStringList files = w.exportSegmentsTo(path("segments"), audio::ExportFormat::Flac, &error);
+        QCOMPARE(files.size(), 4);
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(audio::read_audio(files[r].toStdString()).frames(), qint64(project.segmentAudio(r).size()));
+        if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty()) {
+            QDir().mkpath(dir);
+            QVERIFY(w.grab().save(QDir(dir).filePath(QStringLiteral("project_real.png"))));
+        }
+        w.tabs()->setCurrentIndex(0);
     }
 
     // The Compare view over the real bench: two arms and a two-length context sweep; the sweep
