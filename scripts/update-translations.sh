@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 LUPDATE="${LUPDATE:-$(command -v lupdate || echo /usr/lib/qt6/bin/lupdate)}"
 for ts in ui/translations/reef_*.ts; do
   lang="$(basename "$ts" .ts)"; lang="${lang#reef_}"
+  # English needs only the plural forms ("%n take(s)" -> "1 take" / "2 takes").
+  only=(); [[ $lang == en ]] && only=(-pluralonly)
   "$LUPDATE" -silent -no-obsolete -locations none -extensions cpp,h -source-language en -target-language "$lang" \
-    ui app -ts "$ts"
+    "${only[@]}" ui app -ts "$ts"
 done
 # A summary: how many strings each language still lacks.
 for ts in ui/translations/reef_*.ts; do

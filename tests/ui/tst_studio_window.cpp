@@ -134,13 +134,15 @@ class TstStudioWindow : public QObject {
         app.script->frames = 8;
         app.script->frame_delay_ms = 1;
         app.window->loadModel();
-        QTest::qWaitFor([&] { return app.engine.state() == EngineState::Ready; }, 3000);
+        if (!QTest::qWaitFor([&] { return app.engine.state() == EngineState::Ready; }, 3000))
+            return;
         app.window->tabs()->setCurrentWidget(app.window->projectView());
         app.window->projectView()->startFromText(QStringLiteral(
             "珊瑚礁是海洋中最丰富的生态系统之一。成千上万的鱼在这里生活！你听见海浪的声音了吗？\n\n"
             "<|speaker:0|>今天我们去潜水吧。<|speaker:1|>好主意，我去准备装备。"));
         app.window->generateSegments(app.window->project().segmentsNeedingAudio());
-        QTest::qWaitFor([&] { return app.window->project().segmentsNeedingAudio().isEmpty(); }, 10000);
+        if (!QTest::qWaitFor([&] { return app.window->project().segmentsNeedingAudio().isEmpty(); }, 10000))
+            return;
         app.window->projectView()->selectRow(1);
         QTest::qWait(200);
         saveScreen(app.window.get(), "main_window_zh_CN.png");
@@ -396,6 +398,19 @@ private Q_SLOTS:
         QCOMPARE(again.window->takesModel().take(0).audio, audio);
         QCOMPARE(again.window->dictionary().rowCount(), 1);
         QCOMPARE(again.window->dictionary().apply(QStringLiteral("Reef")), QStringLiteral("Rief"));
+    }
+
+    void englishHasItsPluralForms() {
+        QCOMPARE(installTranslations(*qApp, QStringLiteral("en")), QString());   // English: plural forms only
+        App app;
+        app.window->textEdit()->setPlainText(QStringLiteral("Waiting for a model."));
+        app.window->generate();   // no model loaded: the item waits
+        const QString one = app.window->queueView()->summaryText();
+        app.window->generate();
+        const QString two = app.window->queueView()->summaryText();
+        removeTranslators();
+        QCOMPARE(one, QStringLiteral("1 item waiting for the model."));
+        QCOMPARE(two, QStringLiteral("2 items waiting for the model."));
     }
 
     void interfaceLanguagesLoadFromTheShippedTranslations_data() {

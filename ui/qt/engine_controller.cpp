@@ -6,12 +6,12 @@ namespace reef::ui {
 
 QString stateName(EngineState s) {
     switch (s) {
-    case EngineState::NoModel: return QStringLiteral("no model");
-    case EngineState::Loading: return QStringLiteral("loading");
-    case EngineState::Ready: return QStringLiteral("ready");
-    case EngineState::Generating: return QStringLiteral("generating");
-    case EngineState::Stopping: return QStringLiteral("stopping");
-    case EngineState::Benchmarking: return QStringLiteral("benchmarking");
+    case EngineState::NoModel: return EngineController::tr("no model");
+    case EngineState::Loading: return EngineController::tr("loading");
+    case EngineState::Ready: return EngineController::tr("ready");
+    case EngineState::Generating: return EngineController::tr("generating");
+    case EngineState::Stopping: return EngineController::tr("stopping");
+    case EngineState::Benchmarking: return EngineController::tr("benchmarking");
     }
     return {};
 }

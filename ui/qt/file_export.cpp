@@ -122,7 +122,7 @@ bool exportWav(const QString& path, const std::vector<float>& samples, const QSt
                QString* error) {
     if (samples.empty()) {
         if (error)
-            *error = QStringLiteral("nothing to export: the take has no audio");
+            *error = QCoreApplication::translate("reef::ui::FileExport", "nothing to export: the take has no audio");
         return false;
     }
     try {
@@ -171,7 +171,7 @@ bool exportPrReport(const BenchReport& report, const QString& path, QString* err
         anyAudio = anyAudio || (a.ran && !a.audio.empty());
     if (anyAudio && !QDir().mkpath(wavDir)) {
         if (error)
-            *error = QStringLiteral("cannot create %1").arg(wavDir);
+            *error = QCoreApplication::translate("reef::ui::FileExport", "cannot create %1").arg(wavDir);
         return false;
     }
     for (const ArmResult& a : report.arms) {

@@ -18,7 +18,10 @@
 namespace reef::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("ProjectFile", text); }
+// A translation context for lupdate ("ProjectFile") without a QObject.
+struct ProjectFile {
+    Q_DECLARE_TR_FUNCTIONS(ProjectFile)
+};
 
 bool fail(QString* error, const QString& message) {
     if (error)
@@ -48,10 +51,10 @@ public:
                                              : QStringLiteral("%1: %2: %3").arg(m_path, where, what));
     }
     bool missing(const QString& where, const char* key) const {
-        return problem(where, tr("\"%1\" is missing").arg(QLatin1String(key)));
+        return problem(where, ProjectFile::tr("\"%1\" is missing").arg(QLatin1String(key)));
     }
     bool wrongType(const QString& where, const char* key, const QString& type) const {
-        return problem(where, tr("\"%1\" is not %2").arg(QLatin1String(key), type));
+        return problem(where, ProjectFile::tr("\"%1\" is not %2").arg(QLatin1String(key), type));
     }
 
     bool string(const QJsonObject& o, const char* key, const QString& where, QString* out, bool required,
@@ -60,10 +63,10 @@ public:
         if (v.isUndefined())
             return required ? missing(where, key) : true;
         if (!v.isString())
-            return wrongType(where, key, tr("a string"));
+            return wrongType(where, key, ProjectFile::tr("a string"));
         *out = v.toString();
         if (out->size() > maxChars)
-            return problem(where, tr("\"%1\" is %2 characters long; at most %3 are allowed")
+            return problem(where, ProjectFile::tr("\"%1\" is %2 characters long; at most %3 are allowed")
                                       .arg(QLatin1String(key)).arg(out->size()).arg(maxChars));
         return true;
     }
@@ -73,10 +76,10 @@ public:
         if (v.isUndefined())
             return required ? missing(where, key) : true;
         if (!v.isDouble())
-            return wrongType(where, key, tr("a number"));
+            return wrongType(where, key, ProjectFile::tr("a number"));
         const double d = v.toDouble();
         if (!std::isfinite(d) || d < lo || d > hi)
-            return problem(where, tr("\"%1\" = %2 is out of range (%3 to %4)")
+            return problem(where, ProjectFile::tr("\"%1\" = %2 is out of range (%3 to %4)")
                                       .arg(QLatin1String(key)).arg(d).arg(lo).arg(hi));
         *out = d;
         return true;
@@ -86,7 +89,7 @@ public:
         double d = 0;
         const QJsonValue v = o.value(QLatin1String(key));
         if (v.isDouble() && v.toDouble() != std::floor(v.toDouble()))
-            return wrongType(where, key, tr("a whole number"));
+            return wrongType(where, key, ProjectFile::tr("a whole number"));
         if (!number(o, key, where, double(lo), double(hi), &d, required))
             return false;
         if (!v.isUndefined())
@@ -97,7 +100,7 @@ public:
         const QJsonValue v = o.value(QLatin1String(key));
         *present = !v.isUndefined();
         if (*present && !v.isObject())
-            return wrongType(where, key, tr("an object"));
+            return wrongType(where, key, ProjectFile::tr("an object"));
         *out = v.toObject();
         return true;
     }
@@ -106,7 +109,7 @@ public:
         if (v.isUndefined())
             return missing(where, key);
         if (!v.isArray())
-            return wrongType(where, key, tr("a list"));
+            return wrongType(where, key, ProjectFile::tr("a list"));
         *out = v.toArray();
         return true;
     }
@@ -142,7 +145,7 @@ bool Reader::sampling(const QJsonObject& o, const QString& where, SamplingParams
         bool ok = false;
         p->seed = seed.toULongLong(&ok);
         if (!ok)
-            return problem(where, tr("\"seed\" is not a decimal number"));
+            return problem(where, ProjectFile::tr("\"seed\" is not a decimal number"));
     }
     return true;
 }
@@ -169,9 +172,9 @@ bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QS
         !string(o, "audio", where, audioName, true, 200))
         return false;
     if (!idPattern().match(t->id).hasMatch())
-        return problem(where, tr("the take id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(t->id));
+        return problem(where, ProjectFile::tr("the take id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(t->id));
     if (!audioNamePattern().match(*audioName).hasMatch())
-        return problem(where, tr("\"audio\" must name a .wav file in the project's audio folder, not \"%1\"")
+        return problem(where, ProjectFile::tr("\"audio\" must name a .wav file in the project's audio folder, not \"%1\"")
                                   .arg(*audioName));
     const qint64 maxSamples = qint64(ProjectModel::kMaxTakeSeconds * kSampleRate);
     if (!integer(o, "samples", where, 1, maxSamples, samples, true))
@@ -179,7 +182,7 @@ bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QS
     if (!created.isEmpty()) {
         t->created = QDateTime::fromString(created, Qt::ISODateWithMs);
         if (!t->created.isValid())
-            return problem(where, tr("\"created\" is not an ISO 8601 date: \"%1\"").arg(created));
+            return problem(where, ProjectFile::tr("\"created\" is not an ISO 8601 date: \"%1\"").arg(created));
     }
     if (!object(o, "sampling", where, &sub, &present) || (present && !sampling(sub, where, &t->sampling)))
         return false;
@@ -198,7 +201,7 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
         !string(o, "voice", where, &s->voice, false, 1000) || !array(o, "takes", where, &takes))
         return false;
     if (!idPattern().match(s->id).hasMatch())
-        return problem(where, tr("the segment id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(s->id));
+        return problem(where, ProjectFile::tr("the segment id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(s->id));
     if (!object(o, "sampling", where, &sub, &present))
         return false;
     if (present) {
@@ -208,16 +211,16 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
         s->sampling = p;
     }
     if (takes.size() > ProjectModel::kMaxTakesPerSegment)
-        return problem(where, tr("%1 takes; at most %2 are allowed")
+        return problem(where, ProjectFile::tr("%1 takes; at most %2 are allowed")
                                   .arg(takes.size())
                                   .arg(ProjectModel::kMaxTakesPerSegment));
     if (!integer(o, "currentTake", where, -1, qint64(takes.size()) - 1, &current, true))
         return false;
     s->currentTake = int(current);
     for (qsizetype k = 0; k < takes.size(); ++k) {
-        const QString takeWhere = tr("%1, take %2").arg(where).arg(k + 1);
+        const QString takeWhere = ProjectFile::tr("%1, take %2").arg(where).arg(k + 1);
         if (!takes[k].isObject())
-            return problem(takeWhere, tr("is not an object"));
+            return problem(takeWhere, ProjectFile::tr("is not an object"));
         SegmentTake t;
         QString name;
         qint64 n = 0;
@@ -288,15 +291,15 @@ bool readVersion1(const Reader& r, const QJsonObject& root, ProjectData* out) {
     if (!r.string(root, "title", {}, &out->title, true, 1000) || !r.array(root, "segments", {}, &texts))
         return false;
     if (texts.size() > ProjectModel::kMaxSegments)
-        return r.problem({}, tr("%1 segments; at most %2 are allowed")
+        return r.problem({}, ProjectFile::tr("%1 segments; at most %2 are allowed")
                                  .arg(texts.size())
                                  .arg(ProjectModel::kMaxSegments));
     for (qsizetype k = 0; k < texts.size(); ++k) {
         if (!texts[k].isString())
-            return r.problem(tr("segment %1").arg(k + 1), tr("is not a string"));
+            return r.problem(ProjectFile::tr("segment %1").arg(k + 1), ProjectFile::tr("is not a string"));
         if (texts[k].toString().size() > ProjectModel::kMaxTextChars)
-            return r.problem(tr("segment %1").arg(k + 1),
-                             tr("is longer than %1 characters").arg(ProjectModel::kMaxTextChars));
+            return r.problem(ProjectFile::tr("segment %1").arg(k + 1),
+                             ProjectFile::tr("is longer than %1 characters").arg(ProjectModel::kMaxTextChars));
         Segment s;
         s.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
         s.text = texts[k].toString();
@@ -315,28 +318,28 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
         return false;
     if (audioDirName.isEmpty() || audioDirName == QStringLiteral(".") || audioDirName == QStringLiteral("..") ||
         audioDirName.contains(u'/') || audioDirName.contains(u'\\'))
-        return r.problem({}, tr("\"audioDir\" must be the name of a folder beside the project file, not \"%1\"")
+        return r.problem({}, ProjectFile::tr("\"audioDir\" must be the name of a folder beside the project file, not \"%1\"")
                                  .arg(audioDirName));
     if (segments.size() > ProjectModel::kMaxSegments)
-        return r.problem({}, tr("%1 segments; at most %2 are allowed")
+        return r.problem({}, ProjectFile::tr("%1 segments; at most %2 are allowed")
                                  .arg(segments.size())
                                  .arg(ProjectModel::kMaxSegments));
     QStringList audioNames;
     QList<qint64> samples;
     QSet<QString> segmentIds, takeIdsSeen;
     for (qsizetype k = 0; k < segments.size(); ++k) {
-        const QString where = tr("segment %1").arg(k + 1);
+        const QString where = ProjectFile::tr("segment %1").arg(k + 1);
         if (!segments[k].isObject())
-            return r.problem(where, tr("is not an object"));
+            return r.problem(where, ProjectFile::tr("is not an object"));
         Segment s;
         if (!r.segment(segments[k].toObject(), where, &s, &audioNames, &samples))
             return false;
         if (segmentIds.contains(s.id))
-            return r.problem(where, tr("the id \"%1\" is used twice").arg(s.id));
+            return r.problem(where, ProjectFile::tr("the id \"%1\" is used twice").arg(s.id));
         segmentIds.insert(s.id);
         for (const SegmentTake& t : s.takes) {
             if (takeIdsSeen.contains(t.id))
-                return r.problem(where, tr("the take id \"%1\" is used twice").arg(t.id));
+                return r.problem(where, ProjectFile::tr("the take id \"%1\" is used twice").arg(t.id));
             takeIdsSeen.insert(t.id);
         }
         out->segments.push_back(std::move(s));
@@ -345,7 +348,7 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
     for (qint64 n : samples)
         total += double(n) / kSampleRate;
     if (total > kMaxProjectAudioSeconds)
-        return r.problem({}, tr("its takes hold %1 hours of audio; at most %2 can be opened")
+        return r.problem({}, ProjectFile::tr("its takes hold %1 hours of audio; at most %2 can be opened")
                                  .arg(total / 3600, 0, 'f', 1).arg(kMaxProjectAudioSeconds / 3600, 0, 'f', 0));
 
     const QDir audioDir(QFileInfo(path).absoluteDir().filePath(audioDirName));
@@ -353,7 +356,7 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
     int index = 0;
     for (size_t k = 0; k < out->segments.size(); ++k) {
         for (size_t j = 0; j < out->segments[k].takes.size(); ++j, ++index) {
-            const QString where = tr("segment %1, take %2").arg(k + 1).arg(j + 1);
+            const QString where = ProjectFile::tr("segment %1, take %2").arg(k + 1).arg(j + 1);
             const QString file = audioDir.filePath(audioNames[index]);
             audio::AudioData a;
             try {
@@ -362,10 +365,10 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
                 return r.problem(where, QString::fromStdString(e.what()));
             }
             if (a.sample_rate != kSampleRate || a.channels != 1)
-                return r.problem(where, tr("%1 is %2 Hz with %3 channels; takes are mono %4 Hz")
+                return r.problem(where, ProjectFile::tr("%1 is %2 Hz with %3 channels; takes are mono %4 Hz")
                                             .arg(file).arg(a.sample_rate).arg(a.channels).arg(kSampleRate));
             if (qint64(a.samples.size()) != samples[index])
-                return r.problem(where, tr("%1 holds %2 samples; the project expects %3")
+                return r.problem(where, ProjectFile::tr("%1 holds %2 samples; the project expects %3")
                                             .arg(file).arg(a.samples.size()).arg(samples[index]));
             out->segments[k].takes[j].audio = std::move(a.samples);
         }
@@ -387,37 +390,37 @@ bool readProjectFile(const QString& path, ProjectData* out, ProjectFileInfo* inf
     const Reader r(path, error);
     const QFileInfo file(path);
     if (!file.exists())
-        return r.problem({}, tr("the file does not exist"));
+        return r.problem({}, ProjectFile::tr("the file does not exist"));
     if (!file.isFile())
-        return r.problem({}, tr("not a regular file"));
+        return r.problem({}, ProjectFile::tr("not a regular file"));
     if (file.size() > ProjectModel::kMaxFileBytes)
-        return r.problem({}, tr("the file is %1 MiB; a project file is at most %2 MiB")
+        return r.problem({}, ProjectFile::tr("the file is %1 MiB; a project file is at most %2 MiB")
                                  .arg(double(file.size()) / (1 << 20), 0, 'f', 1)
                                  .arg(ProjectModel::kMaxFileBytes >> 20));
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return r.problem({}, tr("cannot read it: %1").arg(f.errorString()));
+        return r.problem({}, ProjectFile::tr("cannot read it: %1").arg(f.errorString()));
     const QByteArray bytes = f.read(ProjectModel::kMaxFileBytes + 1);
     if (bytes.size() > ProjectModel::kMaxFileBytes)
-        return r.problem({}, tr("the file grew past %1 MiB while being read").arg(ProjectModel::kMaxFileBytes >> 20));
+        return r.problem({}, ProjectFile::tr("the file grew past %1 MiB while being read").arg(ProjectModel::kMaxFileBytes >> 20));
     QJsonParseError parse;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parse);
     if (parse.error != QJsonParseError::NoError)
-        return r.problem({}, tr("not valid JSON (%1 at byte %2): the file is damaged or was cut off")
+        return r.problem({}, ProjectFile::tr("not valid JSON (%1 at byte %2): the file is damaged or was cut off")
                                  .arg(parse.errorString()).arg(parse.offset));
     if (!doc.isObject())
-        return r.problem({}, tr("not a Reef project (the JSON is not an object)"));
+        return r.problem({}, ProjectFile::tr("not a Reef project (the JSON is not an object)"));
     const QJsonObject root = doc.object();
     if (root.value(QStringLiteral("format")).toString() != QStringLiteral("reef-project"))
-        return r.problem({}, tr("not a Reef project (\"format\" is not \"reef-project\")"));
+        return r.problem({}, ProjectFile::tr("not a Reef project (\"format\" is not \"reef-project\")"));
     qint64 v = 0;
     if (!r.integer(root, "version", {}, 0, std::numeric_limits<int>::max(), &v, true))
         return false;
     if (v > kProjectFormatVersion)
-        return r.problem({}, tr("written by a newer Reef (project format version %1); this Reef reads versions 1 to %2")
+        return r.problem({}, ProjectFile::tr("written by a newer Reef (project format version %1); this Reef reads versions 1 to %2")
                                  .arg(v).arg(kProjectFormatVersion));
     if (v < 1)
-        return r.problem({}, tr("unknown project format version %1").arg(v));
+        return r.problem({}, ProjectFile::tr("unknown project format version %1").arg(v));
     ProjectData data;
     QString audioDir;
     if (!(v == 1 ? readVersion1(r, root, &data) : readVersion2(r, path, root, &data, &audioDir)))
@@ -431,13 +434,13 @@ bool readProjectFile(const QString& path, ProjectData* out, ProjectFileInfo* inf
 bool writeProjectFile(const QString& path, const ProjectData& data, const QSet<QString>& alreadyThere, QString* error) {
     const QFileInfo info(path);
     if (!info.absoluteDir().exists())
-        return fail(error, tr("cannot save %1: the folder %2 does not exist").arg(path, info.absolutePath()));
+        return fail(error, ProjectFile::tr("cannot save %1: the folder %2 does not exist").arg(path, info.absolutePath()));
     const QString dirPath = ProjectModel::audioDirFor(info.absoluteFilePath());
     const QFileInfo dirInfo(dirPath);
     if (dirInfo.exists() && !dirInfo.isDir())
-        return fail(error, tr("cannot save %1: %2 is in the way of its audio folder").arg(path, dirPath));
+        return fail(error, ProjectFile::tr("cannot save %1: %2 is in the way of its audio folder").arg(path, dirPath));
     if (!dirInfo.exists() && !QDir().mkdir(dirPath))
-        return fail(error, tr("cannot save %1: cannot create the audio folder %2").arg(path, dirPath));
+        return fail(error, ProjectFile::tr("cannot save %1: cannot create the audio folder %2").arg(path, dirPath));
     const QDir dir(dirPath);
 
     // 1. Audio first: the JSON never names a file that is not complete on disk.
@@ -451,7 +454,7 @@ bool writeProjectFile(const QString& path, const ProjectData& data, const QSet<Q
             try {
                 audio::write_wav(dir.filePath(name).toStdString(), t.audio, kSampleRate, 1, audio::WavFormat::Float32);
             } catch (const audio::AudioError& e) {
-                return fail(error, tr("cannot save %1: %2").arg(path, QString::fromStdString(e.what())));
+                return fail(error, ProjectFile::tr("cannot save %1: %2").arg(path, QString::fromStdString(e.what())));
             }
         }
     }
@@ -459,11 +462,11 @@ bool writeProjectFile(const QString& path, const ProjectData& data, const QSet<Q
     // 2. The JSON, atomically.
     const QByteArray json = toJson(data, dirInfo.fileName());
     if (json.size() > ProjectModel::kMaxFileBytes)
-        return fail(error, tr("cannot save %1: the project file would be %2 MiB, more than the %3 MiB Reef opens")
+        return fail(error, ProjectFile::tr("cannot save %1: the project file would be %2 MiB, more than the %3 MiB Reef opens")
                                .arg(path).arg(json.size() >> 20).arg(ProjectModel::kMaxFileBytes >> 20));
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit())
-        return fail(error, tr("cannot save %1: %2").arg(path, f.errorString()));
+        return fail(error, ProjectFile::tr("cannot save %1: %2").arg(path, f.errorString()));
 
     // 3. Only now are files of dropped takes unreferenced by the file on disk.
     const QStringList present = dir.entryList({QStringLiteral("*.wav")}, QDir::Files);

@@ -34,14 +34,15 @@ QString installTranslations(QCoreApplication& app, const QString& code) {
     const QString language = code.isEmpty() ? languageForLocale(QLocale::system().name())
                              : shippedLanguages().contains(code) ? code
                                                                  : QString();
-    if (language.isEmpty())
-        return {};
+    // English needs its plural forms ("1 take", "2 takes"); the others everything.
     auto* reef = new QTranslator(&app);
-    if (!reef->load(QStringLiteral(":/i18n/reef_%1.qm").arg(language))) {
+    if (!reef->load(QStringLiteral(":/i18n/reef_%1.qm").arg(language.isEmpty() ? QStringLiteral("en") : language))) {
         delete reef;
         return {};
     }
     QCoreApplication::installTranslator(reef);
+    if (language.isEmpty())
+        return {};
     // Qt's own strings (the file dialog, the text editors' context menus) where the system has them.
     auto* qt = new QTranslator(&app);
     if (qt->load(QStringLiteral("qtbase_%1").arg(language), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))

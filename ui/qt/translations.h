@@ -17,7 +17,7 @@ QString languageNativeName(const QString& code);
 // Which shipped language a locale name ("zh_CN", "ja_JP", "en_US") picks; empty = English.
 QString languageForLocale(const QString& localeName);
 // Installs the translators for `code` (empty = follow the system locale) on the application; returns
-// the language actually loaded, empty for English (also when the .qm file cannot be loaded).
+// the language actually loaded, empty for English (whose translator holds only the plural forms).
 QString installTranslations(QCoreApplication& app, const QString& code);
 
 }  // namespace reef::ui

@@ -2,6 +2,235 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>BatchExport</name>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>フォルダー %1 を作成できません。</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no segment of the project has audio yet.</source>
+        <translation>エクスポートするものがありません。プロジェクトのどのセグメントにもまだ音声がありません。</translation>
+    </message>
+    <message>
+        <source>Reef project</source>
+        <translation>Reef プロジェクト</translation>
+    </message>
+    <message>
+        <source>segment %1</source>
+        <translation>セグメント %1</translation>
+    </message>
+    <message>
+        <source>Nothing to export: there are no takes.</source>
+        <translation>エクスポートするものがありません。テイクがありません。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectFile</name>
+    <message>
+        <source>&quot;%1&quot; is missing</source>
+        <translation>&quot;%1&quot; がありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not %2</source>
+        <translation>&quot;%1&quot; が%2ではありません</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>文字列</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is %2 characters long; at most %3 are allowed</source>
+        <translation>&quot;%1&quot; の長さが %2 文字です。最大 %3 文字までです</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数値</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is out of range (%3 to %4)</source>
+        <translation>&quot;%1&quot; = %2 は範囲外です（%3～%4）</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>オブジェクト</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>リスト</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; is not a decimal number</source>
+        <translation>&quot;seed&quot; が 10 進数ではありません</translation>
+    </message>
+    <message>
+        <source>the take id &quot;%1&quot; has characters other than A-Z a-z 0-9 _ -</source>
+        <translation>テイク ID &quot;%1&quot; に A-Z a-z 0-9 _ - 以外の文字が含まれています</translation>
+    </message>
+    <message>
+        <source>&quot;audio&quot; must name a .wav file in the project&apos;s audio folder, not &quot;%1&quot;</source>
+        <translation>&quot;audio&quot; には &quot;%1&quot; ではなく、プロジェクトの音声フォルダー内の .wav ファイル名を指定する必要があります</translation>
+    </message>
+    <message>
+        <source>&quot;created&quot; is not an ISO 8601 date: &quot;%1&quot;</source>
+        <translation>&quot;created&quot; が ISO 8601 形式の日付ではありません：&quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the segment id &quot;%1&quot; has characters other than A-Z a-z 0-9 _ -</source>
+        <translation>セグメント ID &quot;%1&quot; に A-Z a-z 0-9 _ - 以外の文字が含まれています</translation>
+    </message>
+    <message>
+        <source>%1 takes; at most %2 are allowed</source>
+        <translation>テイクが %1 個あります。最大 %2 個までです</translation>
+    </message>
+    <message>
+        <source>%1, take %2</source>
+        <translation>%1、テイク %2</translation>
+    </message>
+    <message>
+        <source>is not an object</source>
+        <translation>オブジェクトではありません</translation>
+    </message>
+    <message>
+        <source>%1 segments; at most %2 are allowed</source>
+        <translation>セグメントが %1 個あります。最大 %2 個までです</translation>
+    </message>
+    <message>
+        <source>segment %1</source>
+        <translation>セグメント %1</translation>
+    </message>
+    <message>
+        <source>is not a string</source>
+        <translation>文字列ではありません</translation>
+    </message>
+    <message>
+        <source>is longer than %1 characters</source>
+        <translation>%1 文字を超えています</translation>
+    </message>
+    <message>
+        <source>&quot;audioDir&quot; must be the name of a folder beside the project file, not &quot;%1&quot;</source>
+        <translation>&quot;audioDir&quot; には &quot;%1&quot; ではなく、プロジェクトファイルと同じ場所にあるフォルダーの名前を指定する必要があります</translation>
+    </message>
+    <message>
+        <source>the id &quot;%1&quot; is used twice</source>
+        <translation>ID &quot;%1&quot; が 2 回使われています</translation>
+    </message>
+    <message>
+        <source>the take id &quot;%1&quot; is used twice</source>
+        <translation>テイク ID &quot;%1&quot; が 2 回使われています</translation>
+    </message>
+    <message>
+        <source>its takes hold %1 hours of audio; at most %2 can be opened</source>
+        <translation>テイクの音声が合計 %1 時間あります。開けるのは最大 %2 時間までです</translation>
+    </message>
+    <message>
+        <source>segment %1, take %2</source>
+        <translation>セグメント %1、テイク %2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 Hz with %3 channels; takes are mono %4 Hz</source>
+        <translation>%1 は %2 Hz、%3 チャンネルです。テイクはモノラル %4 Hz である必要があります</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 samples; the project expects %3</source>
+        <translation>%1 のサンプル数は %2 ですが、プロジェクトでは %3 のはずです</translation>
+    </message>
+    <message>
+        <source>the file does not exist</source>
+        <translation>ファイルが存在しません</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>通常のファイルではありません</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; a project file is at most %2 MiB</source>
+        <translation>ファイルサイズが %1 MiB です。プロジェクトファイルは最大 %2 MiB までです</translation>
+    </message>
+    <message>
+        <source>cannot read it: %1</source>
+        <translation>読み込めません：%1</translation>
+    </message>
+    <message>
+        <source>the file grew past %1 MiB while being read</source>
+        <translation>読み込み中にファイルが %1 MiB を超えて大きくなりました</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1 at byte %2): the file is damaged or was cut off</source>
+        <translation>有効な JSON ではありません（%2 バイト目で %1）。ファイルが破損しているか、途中で切れています</translation>
+    </message>
+    <message>
+        <source>not a Reef project (the JSON is not an object)</source>
+        <translation>Reef プロジェクトではありません（JSON がオブジェクトではありません）</translation>
+    </message>
+    <message>
+        <source>not a Reef project (&quot;format&quot; is not &quot;reef-project&quot;)</source>
+        <translation>Reef プロジェクトではありません（&quot;format&quot; が &quot;reef-project&quot; ではありません）</translation>
+    </message>
+    <message>
+        <source>written by a newer Reef (project format version %1); this Reef reads versions 1 to %2</source>
+        <translation>新しいバージョンの Reef で保存されています（プロジェクト形式バージョン %1）。この Reef が読み込めるのはバージョン 1～%2 です</translation>
+    </message>
+    <message>
+        <source>unknown project format version %1</source>
+        <translation>不明なプロジェクト形式バージョン %1</translation>
+    </message>
+    <message>
+        <source>cannot save %1: the folder %2 does not exist</source>
+        <translation>%1 を保存できません：フォルダー %2 が存在しません</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2 is in the way of its audio folder</source>
+        <translation>%1 を保存できません：%2 が音声フォルダーの場所をふさいでいます</translation>
+    </message>
+    <message>
+        <source>cannot save %1: cannot create the audio folder %2</source>
+        <translation>%1 を保存できません：音声フォルダー %2 を作成できません</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2</source>
+        <translation>%1 を保存できません：%2</translation>
+    </message>
+    <message>
+        <source>cannot save %1: the project file would be %2 MiB, more than the %3 MiB Reef opens</source>
+        <translation>%1 を保存できません：プロジェクトファイルが %2 MiB になり、Reef が開ける %3 MiB を超えます</translation>
+    </message>
+</context>
+<context>
+    <name>TextImport</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 を開けません：%2</translation>
+    </message>
+    <message>
+        <source>the file does not exist.</source>
+        <translation>ファイルが存在しません。</translation>
+    </message>
+    <message>
+        <source>it is not a regular file.</source>
+        <translation>通常のファイルではありません。</translation>
+    </message>
+    <message>
+        <source>it is %1 MB; Reef opens text files up to %2 MB (split it into chapters).</source>
+        <translation>サイズが %1 MB です。Reef が開けるテキストファイルは %2 MB までです（章ごとに分割してください）。</translation>
+    </message>
+    <message>
+        <source>it is not a text file (it contains binary data).</source>
+        <translation>テキストファイルではありません（バイナリデータが含まれています）。</translation>
+    </message>
+    <message>
+        <source>it is not UTF-8 text. Save it as UTF-8 and open it again.</source>
+        <translation>UTF-8 のテキストではありません。UTF-8 で保存してから開き直してください。</translation>
+    </message>
+    <message>
+        <source>it holds no text.</source>
+        <translation>テキストが含まれていません。</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::AboutDialog</name>
     <message>
         <source>About Reef</source>
@@ -10,6 +239,21 @@
     <message>
         <source>&lt;h2&gt;Reef %1&lt;/h2&gt;&lt;p&gt;A native desktop studio for fish-speech text-to-speech.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;Reef %1&lt;/h2&gt;&lt;p&gt;fish-speech 音声合成のためのネイティブ デスクトップ スタジオです。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::AppVersions</name>
+    <message>
+        <source>not compiled in</source>
+        <translation>ビルドに含まれていません</translation>
+    </message>
+    <message>
+        <source>available, CUDA %1</source>
+        <translation>利用可能、CUDA %1</translation>
+    </message>
+    <message>
+        <source>compiled in, no GPU visible</source>
+        <translation>ビルドに含まれていますが、GPU が見つかりません</translation>
     </message>
 </context>
 <context>
@@ -240,10 +484,116 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::DictionaryDialog</name>
+    <message>
+        <source>Pronunciation dictionary</source>
+        <translation>発音辞書</translation>
+    </message>
+    <message>
+        <source>Whole words in your text are replaced before the model reads it: write a word the way it should sound (&quot;SQL&quot; → &quot;sequel&quot;). Chinese and Japanese words match inside a sentence too.</source>
+        <translation>モデルがテキストを読む前に、テキスト内の単語全体が置き換えられます。単語は読み上げてほしい通りに書いてください（「SQL」→「sequel」）。中国語と日本語の単語は文の途中でも一致します。</translation>
+    </message>
+    <message>
+        <source>Replacements</source>
+        <translation>置換リスト</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>追加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>削除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Match &amp;case</source>
+        <translation>大文字と小文字を区別(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Type a sentence to try the dictionary</source>
+        <translation>文を入力して辞書を試す</translation>
+    </message>
+    <message>
+        <source>&amp;Try:</source>
+        <translation>試す(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Spoken as:</source>
+        <translation>読み上げ：</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>単語</translation>
+    </message>
+    <message>
+        <source>word %1</source>
+        <translation>単語 %1</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::EngineController</name>
     <message>
         <source>cancelled: a model load was requested</source>
         <translation>キャンセルされました：モデルの読み込みが要求されました</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>モデルなし</translation>
+    </message>
+    <message>
+        <source>loading</source>
+        <translation>読み込み中</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>準備完了</translation>
+    </message>
+    <message>
+        <source>generating</source>
+        <translation>生成中</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>benchmarking</source>
+        <translation>ベンチマーク中</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::FileExport</name>
+    <message>
+        <source>WAV, 16-bit PCM</source>
+        <translation>WAV、16 ビット PCM</translation>
+    </message>
+    <message>
+        <source>WAV, 32-bit float</source>
+        <translation>WAV、32 ビット浮動小数点</translation>
+    </message>
+    <message>
+        <source>FLAC</source>
+        <translation>FLAC</translation>
+    </message>
+    <message>
+        <source>Ogg Vorbis</source>
+        <translation>Ogg Vorbis</translation>
+    </message>
+    <message>
+        <source>MP3</source>
+        <translation>MP3</translation>
+    </message>
+    <message>
+        <source>nothing to export to %1: the take has no audio</source>
+        <translation>%1 にエクスポートするものがありません：テイクに音声がありません</translation>
+    </message>
+    <message>
+        <source>nothing to export: the take has no audio</source>
+        <translation>エクスポートするものがありません：テイクに音声がありません</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 を作成できません</translation>
     </message>
 </context>
 <context>
@@ -271,10 +621,6 @@
     <message>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open model folder…</source>
-        <translation>モデルフォルダーを開く(&amp;O)…</translation>
     </message>
     <message>
         <source>&amp;Reload model</source>
@@ -369,20 +715,278 @@
         <translation>音声を %1 にエクスポートできませんでした：%2。何も書き込まれていません。テイクは保持されているので、別のフォルダーにエクスポートできます。</translation>
     </message>
     <message>
-        <source>Export WAV</source>
-        <translation>WAV をエクスポート</translation>
-    </message>
-    <message>
-        <source>WAV audio (*.wav)</source>
-        <translation>WAV 音声 (*.wav)</translation>
-    </message>
-    <message>
         <source>Export failed</source>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
         <source>Cannot read the reference clip: %1</source>
         <translation>参照音声を読み込めません：%1</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>ビュー</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>プロジェクト</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>キュー</translation>
+    </message>
+    <message>
+        <source>unknown audio format (use .wav, .flac, .ogg or .mp3)</source>
+        <translation>不明な音声形式です（.wav、.flac、.ogg、.mp3 のいずれかを使用してください）</translation>
+    </message>
+    <message>
+        <source>Export audio</source>
+        <translation>音声をエクスポート</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 (%n character(s))</source>
+        <translation>
+            <numerusform>%1 を開きました（%n 文字）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a text file</source>
+        <translation>テキストファイルを開く</translation>
+    </message>
+    <message>
+        <source>Text (*.txt *.md *.markdown *.text);;All files (*)</source>
+        <translation>テキスト (*.txt *.md *.markdown *.text);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open the text</source>
+        <translation>テキストを開けません</translation>
+    </message>
+    <message>
+        <source>New voice from %1</source>
+        <translation>%1 から新しいボイスを作成</translation>
+    </message>
+    <message>
+        <source>Voice name:</source>
+        <translation>ボイス名：</translation>
+    </message>
+    <message>
+        <source>Transcript</source>
+        <translation>参照テキスト</translation>
+    </message>
+    <message>
+        <source>What is said in the clip:</source>
+        <translation>音声で話されている内容：</translation>
+    </message>
+    <message>
+        <source>Cannot add the voice</source>
+        <translation>ボイスを追加できません</translation>
+    </message>
+    <message>
+        <source>Added the voice &quot;%1&quot;; pick it under Voice to speak with it.</source>
+        <translation>ボイス「%1」を追加しました。「ボイス」で選ぶと、そのボイスで読み上げます。</translation>
+    </message>
+    <message>
+        <source>&amp;New project</source>
+        <translation>新規プロジェクト(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open project…</source>
+        <translation>プロジェクトを開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save project</source>
+        <translation>プロジェクトを保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save project &amp;as…</source>
+        <translation>名前を付けてプロジェクトを保存(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;text file…</source>
+        <translation>テキストファイルを開く(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export audio…</source>
+        <translation>音声をエクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;model folder…</source>
+        <translation>モデルフォルダーを開く(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編集(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Pronunciation &amp;dictionary…</source>
+        <translation>発音辞書(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Insert &amp;speaker tag</source>
+        <translation>話者タグを挿入(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Next speaker</source>
+        <translation>次の話者(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Speaker &amp;%1</source>
+        <translation>話者 &amp;%1</translation>
+    </message>
+    <message>
+        <source>&amp;Speech</source>
+        <translation>音声(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Generate &amp;missing segments</source>
+        <translation>未生成のセグメントを生成(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Re-generate segment</source>
+        <translation>セグメントを再生成(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the whole queue</source>
+        <translation>キュー全体をキャンセル(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Play / pause</source>
+        <translation>再生/一時停止(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>キーボードショートカット(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary: spoken as “%1”</source>
+        <translation>発音辞書：「%1」と読み上げます</translation>
+    </message>
+    <message>
+        <source>A segment was deleted while it was being generated; its audio was dropped.</source>
+        <translation>生成中にセグメントが削除されたため、その音声は破棄されました。</translation>
+    </message>
+    <message>
+        <source>Segment %1 done: %2 frames, %3 s of audio</source>
+        <translation>セグメント %1 完了：%2 フレーム、音声 %3 秒</translation>
+    </message>
+    <message>
+        <source>Settings of take %1 are now the current ones (seed %2).</source>
+        <translation>テイク %1 の設定を現在の設定にしました（シード %2）。</translation>
+    </message>
+    <message>
+        <source>Unsaved project</source>
+        <translation>未保存のプロジェクト</translation>
+    </message>
+    <message>
+        <source>The project “%1” has changes that are not saved. Save them first?</source>
+        <translation>プロジェクト「%1」には保存されていない変更があります。先に保存しますか？</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>無題のプロジェクト</translation>
+    </message>
+    <message>
+        <source>Opened the project %1</source>
+        <translation>プロジェクト %1 を開きました</translation>
+    </message>
+    <message>
+        <source>The project was not saved: %1</source>
+        <translation>プロジェクトは保存されませんでした：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Open a project</source>
+        <translation>プロジェクトを開く</translation>
+    </message>
+    <message>
+        <source>Reef projects (*.reefproj);;All files (*)</source>
+        <translation>Reef プロジェクト (*.reefproj);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation>プロジェクトを開けません</translation>
+    </message>
+    <message>
+        <source>Save the project</source>
+        <translation>プロジェクトを保存</translation>
+    </message>
+    <message>
+        <source>Reef projects (*.reefproj)</source>
+        <translation>Reef プロジェクト (*.reefproj)</translation>
+    </message>
+    <message>
+        <source>Cannot save the project</source>
+        <translation>プロジェクトを保存できません</translation>
+    </message>
+    <message>
+        <source>Nothing to play yet: generate it first.</source>
+        <translation>まだ再生するものがありません。先に生成してください。</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>形式：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1</source>
+        <translation>
+            <numerusform>%1 に %n 個のファイルを書き込みました</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n segment(s) without audio skipped</source>
+        <translation>
+            <numerusform>（音声のないセグメント %n 個をスキップ）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the project</source>
+        <translation>プロジェクトをエクスポート</translation>
+    </message>
+    <message>
+        <source>Unknown audio format for %1.</source>
+        <translation>%1 の音声形式が不明です。</translation>
+    </message>
+    <message>
+        <source>Export each segment into a folder</source>
+        <translation>各セグメントをフォルダーにエクスポート</translation>
+    </message>
+    <message>
+        <source>Export segments</source>
+        <translation>セグメントをエクスポート</translation>
+    </message>
+    <message>
+        <source>Export every take into a folder</source>
+        <translation>すべてのテイクをフォルダーにエクスポート</translation>
+    </message>
+    <message>
+        <source>Export all takes</source>
+        <translation>すべてのテイクをエクスポート</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The take history could not be read.&lt;/b&gt; %1&lt;br&gt;New takes are saved; the old index is kept aside, not deleted.</source>
+        <translation>&lt;b&gt;テイク履歴を読み込めませんでした。&lt;/b&gt;%1&lt;br&gt;新しいテイクは保存されます。古いインデックスは削除されず、別に保管されています。</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not loaded: %1</source>
+        <translation>発音辞書が読み込まれませんでした：%1</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not saved: %1</source>
+        <translation>発音辞書が保存されませんでした：%1</translation>
     </message>
 </context>
 <context>
@@ -419,6 +1023,10 @@
         <source>attention: %1</source>
         <translation>アテンション：%1</translation>
     </message>
+    <message>
+        <source>Frames per second and memory over time</source>
+        <translation>毎秒フレーム数とメモリの推移</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfHistoryModel</name>
@@ -444,6 +1052,13 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::PlaybackSink</name>
+    <message>
+        <source>this build has no audio player</source>
+        <translation>このビルドにはオーディオプレーヤーがありません</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::PlayerBar</name>
     <message>
         <source>Play</source>
@@ -456,6 +1071,276 @@
     <message>
         <source>Pause</source>
         <translation>一時停止</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ProjectModel</name>
+    <message>
+        <source>not generated yet</source>
+        <translation>未生成</translation>
+    </message>
+    <message>
+        <source>the text changed since take %1 was made</source>
+        <translation>テイク %1 の作成後にテキストが変更されました</translation>
+    </message>
+    <message>
+        <source>take %1 of %2</source>
+        <translation>テイク %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ProjectView</name>
+    <message>
+        <source>no audio yet</source>
+        <translation>音声なし</translation>
+    </message>
+    <message>
+        <source>edited since its take</source>
+        <translation>テイク後に編集済み</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>準備完了</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n take(s)</source>
+        <translation>
+            <numerusform>テイク %n 個</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A project is a long text in segments.&lt;/b&gt; Paste or open a chapter, split it into sentences or paragraphs, generate them all, then re-generate just the ones you want different. Projects are saved with their audio (File → Save project).</source>
+        <translation>&lt;b&gt;プロジェクトは、セグメントに分けた長いテキストです。&lt;/b&gt;章を貼り付けるか開いて文または段落に分割し、すべて生成してから、変えたいものだけを再生成します。プロジェクトは音声と一緒に保存されます（「ファイル → プロジェクトを保存」）。</translation>
+    </message>
+    <message>
+        <source>Text to split into segments</source>
+        <translation>セグメントに分割するテキスト</translation>
+    </message>
+    <message>
+        <source>Paste a long text here, or use File → Open text file…</source>
+        <translation>ここに長いテキストを貼り付けるか、「ファイル → テキストファイルを開く…」を使用してください</translation>
+    </message>
+    <message>
+        <source>Sentences</source>
+        <translation>文</translation>
+    </message>
+    <message>
+        <source>Paragraphs</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <source>S&amp;plit into segments</source>
+        <translation>セグメントに分割(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Split &amp;at:</source>
+        <translation>分割単位(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>無題のプロジェクト</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>タイトル(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Segments</source>
+        <translation>セグメント</translation>
+    </message>
+    <message>
+        <source>&amp;Generate missing</source>
+        <translation>未生成分を生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Queue every segment that has no audio or was edited since its take</source>
+        <translation>音声のないセグメントと、テイク後に編集されたセグメントをすべてキューに追加します</translation>
+    </message>
+    <message>
+        <source>Play &amp;project</source>
+        <translation>プロジェクトを再生(&amp;P)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport project…</source>
+        <translation>プロジェクトをエクスポート(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export s&amp;egments…</source>
+        <translation>セグメントをエクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>&amp;Crossfade:</source>
+        <translation>クロスフェード(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Segment text</source>
+        <translation>セグメントのテキスト</translation>
+    </message>
+    <message>
+        <source>&amp;Voice:</source>
+        <translation>ボイス(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Ta&amp;ke:</source>
+        <translation>テイク(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Re-generate</source>
+        <translation>再生成(&amp;R)</translation>
+    </message>
+    <message>
+        <source>P&amp;lay segment</source>
+        <translation>セグメントを再生(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Split at cursor</source>
+        <translation>カーソル位置で分割(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge with next</source>
+        <translation>次のセグメントと結合(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Insert after</source>
+        <translation>後ろに挿入(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>削除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>New segment.</source>
+        <translation>新しいセグメント。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n segment(s)</source>
+        <translation>
+            <numerusform>セグメント %n 個</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 to generate</source>
+        <translation>未生成 %1 個</translation>
+    </message>
+    <message>
+        <source>%1 s of audio</source>
+        <translation>音声 %1 秒</translation>
+    </message>
+    <message>
+        <source>(project default)</source>
+        <translation>（プロジェクトのデフォルト）</translation>
+    </message>
+    <message>
+        <source>Take %1 · %2 · %3 s</source>
+        <translation>テイク %1 · %2 · %3 秒</translation>
+    </message>
+    <message>
+        <source>no takes yet</source>
+        <translation>テイクなし</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::PronunciationDictionary</name>
+    <message>
+        <source>cannot read the pronunciation dictionary %1: %2</source>
+        <translation>発音辞書 %1 を読み込めません：%2</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>単語</translation>
+    </message>
+    <message>
+        <source>Replacement</source>
+        <translation>置換後</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; a dictionary is at most %2 MiB</source>
+        <translation>ファイルサイズが %1 MiB です。辞書は最大 %2 MiB までです</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1 at byte %2)</source>
+        <translation>有効な JSON ではありません（%2 バイト目で %1）</translation>
+    </message>
+    <message>
+        <source>not a Reef pronunciation dictionary (no &quot;format&quot;: &quot;%1&quot;)</source>
+        <translation>Reef の発音辞書ではありません（&quot;format&quot;: &quot;%1&quot; がありません）</translation>
+    </message>
+    <message>
+        <source>missing or invalid &quot;version&quot;</source>
+        <translation>&quot;version&quot; がないか無効です</translation>
+    </message>
+    <message>
+        <source>written by a newer Reef (format version %1; this one reads up to %2)</source>
+        <translation>新しいバージョンの Reef で保存されています（形式バージョン %1。この Reef が読み込めるのは %2 まで）</translation>
+    </message>
+    <message>
+        <source>&quot;caseSensitive&quot; must be true or false</source>
+        <translation>&quot;caseSensitive&quot; は true または false である必要があります</translation>
+    </message>
+    <message>
+        <source>&quot;entries&quot; must be a list</source>
+        <translation>&quot;entries&quot; はリストである必要があります</translation>
+    </message>
+    <message>
+        <source>entry %1 needs a non-empty &quot;word&quot; and a &quot;replacement&quot; text</source>
+        <translation>項目 %1 には空でない &quot;word&quot; と &quot;replacement&quot; のテキストが必要です</translation>
+    </message>
+    <message>
+        <source>entry %1: the word &quot;%2&quot; is already listed</source>
+        <translation>項目 %1：単語 &quot;%2&quot; はすでに登録されています</translation>
+    </message>
+    <message>
+        <source>cannot save the pronunciation dictionary to %1: %2</source>
+        <translation>発音辞書を %1 に保存できません：%2</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::QueueView</name>
+    <message>
+        <source>Generation queue</source>
+        <translation>生成キュー</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel item</source>
+        <translation>項目をキャンセル(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel &amp;all</source>
+        <translation>すべてキャンセル(&amp;A)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>終了した項目を消去(&amp;L)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) waiting for the model.</source>
+        <translation>
+            <numerusform>%n 個の項目がモデルを待っています。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) to go</source>
+        <translation>
+            <numerusform>残り %n 個</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished</source>
+        <translation>
+            <numerusform>%n 個終了</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing queued. Generate adds the text here, and a project adds its segments.</source>
+        <translation>キューは空です。「生成」でテキストが、プロジェクトではそのセグメントがここに追加されます。</translation>
     </message>
 </context>
 <context>
@@ -588,6 +1473,57 @@
         <source>no output device found</source>
         <translation>出力デバイスが見つかりません</translation>
     </message>
+    <message>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>インターフェース</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>システムの言語</translation>
+    </message>
+    <message>
+        <source>A new language applies when Reef starts again.</source>
+        <translation>新しい言語は Reef の次回起動時に適用されます。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Takes are kept across restarts up to this size on disk; the oldest go first</source>
+        <translation>再起動後もテイクをディスク上にこのサイズまで保持します。超えた場合は古いものから削除されます</translation>
+    </message>
+    <message>
+        <source>Take history</source>
+        <translation>テイク履歴</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>キーボードショートカット</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Space&lt;/b&gt; plays or pauses unless you are typing text or a button has the focus (then Space presses it). &lt;b&gt;Tab&lt;/b&gt; and &lt;b&gt;Shift+Tab&lt;/b&gt; move between controls; &lt;b&gt;Alt&lt;/b&gt; with an underlined letter opens a menu or jumps to a field.&lt;/p&gt;&lt;p&gt;Generate works on the Synthesis tab&apos;s text; on the Project tab it generates the selected segment.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Space&lt;/b&gt; で再生または一時停止します。ただし、テキストを入力中のときやボタンにフォーカスがあるとき（Space でそのボタンが押されます）は除きます。&lt;b&gt;Tab&lt;/b&gt; と &lt;b&gt;Shift+Tab&lt;/b&gt; でコントロール間を移動し、&lt;b&gt;Alt&lt;/b&gt; と下線付きの文字でメニューを開いたり入力欄に移動したりできます。&lt;/p&gt;&lt;p&gt;「生成」は「合成」タブのテキストに対して動作します。「プロジェクト」タブでは選択中のセグメントを生成します。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SynthesisPanel</name>
@@ -628,10 +1564,6 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <translation>ボイス…</translation>
     </message>
     <message>
-        <source>Voice:</source>
-        <translation>ボイス：</translation>
-    </message>
-    <message>
         <source>(model&apos;s own voice)</source>
         <translation>（モデル本来のボイス）</translation>
     </message>
@@ -658,6 +1590,136 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>%1 frames · %2 s elapsed · %3 · %4× real time</source>
         <translation>%1 フレーム · 経過 %2 秒 · %3 · 実時間の %4×</translation>
+    </message>
+    <message>
+        <source>Text to speak</source>
+        <translation>読み上げるテキスト</translation>
+    </message>
+    <message>
+        <source>Generation progress</source>
+        <translation>生成の進行状況</translation>
+    </message>
+    <message>
+        <source>Generation status</source>
+        <translation>生成の状態</translation>
+    </message>
+    <message>
+        <source>Sample texts</source>
+        <translation>サンプルテキスト</translation>
+    </message>
+    <message>
+        <source>Speaker %1</source>
+        <translation>話者 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Voice:</source>
+        <translation>ボイス(&amp;V)：</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::SynthesisQueue</name>
+    <message>
+        <source>queued</source>
+        <translation>順番待ち</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>キャンセル済み</translation>
+    </message>
+    <message>
+        <source>running %1 %</source>
+        <translation>実行中 %1 %</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失敗：%1</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::TakeHistory</name>
+    <message>
+        <source>the take history in %1 is loaded once, before any take is made</source>
+        <translation>%1 のテイク履歴は、テイクを作成する前に一度だけ読み込まれます</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: %2</source>
+        <translation>テイク履歴 %1 を読み込めません：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: not valid JSON (%2 at byte %3); it is kept as it is</source>
+        <translation>テイク履歴 %1 を読み込めません：有効な JSON ではありません（%3 バイト目で %2）。ファイルはそのまま残されます</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: not a Reef take history; it is kept as it is</source>
+        <translation>テイク履歴 %1 を読み込めません：Reef のテイク履歴ではありません。ファイルはそのまま残されます</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: format version %2, this Reef reads up to %3; it is kept as it is</source>
+        <translation>テイク履歴 %1 を読み込めません：形式バージョンが %2 ですが、この Reef が読み込めるのは %3 までです。ファイルはそのまま残されます</translation>
+    </message>
+    <message>
+        <source>take %1 of the history in %2 is skipped: %3</source>
+        <translation>%2 の履歴のテイク %1 をスキップしました：%3</translation>
+    </message>
+    <message>
+        <source>its entry has no take number</source>
+        <translation>項目にテイク番号がありません</translation>
+    </message>
+    <message>
+        <source>its number is used twice</source>
+        <translation>番号が 2 回使われています</translation>
+    </message>
+    <message>
+        <source>its audio &quot;%1&quot; is not a file in the history folder</source>
+        <translation>音声 &quot;%1&quot; が履歴フォルダー内のファイルではありません</translation>
+    </message>
+    <message>
+        <source>%1 is not mono %2 Hz audio</source>
+        <translation>%1 はモノラル %2 Hz の音声ではありません</translation>
+    </message>
+    <message>
+        <source>%1 does not hold the samples the index lists</source>
+        <translation>%1 にはインデックスに記載されたサンプルが含まれていません</translation>
+    </message>
+    <message>
+        <source>take %1 is not kept in the history: cannot create the folder %2</source>
+        <translation>テイク %1 は履歴に保存されません：フォルダー %2 を作成できません</translation>
+    </message>
+    <message>
+        <source>take %1 is not kept in the history: %2</source>
+        <translation>テイク %1 は履歴に保存されません：%2</translation>
+    </message>
+    <message>
+        <source>cannot write the take history: cannot create the folder %1</source>
+        <translation>テイク履歴を書き込めません：フォルダー %1 を作成できません</translation>
+    </message>
+    <message>
+        <source>the take history %1 is unreadable and could not be set aside; new takes are not kept</source>
+        <translation>テイク履歴 %1 は読み込めず、別に保管することもできませんでした。新しいテイクは保存されません</translation>
+    </message>
+    <message>
+        <source>the unreadable take history was kept as %1; a new one was started</source>
+        <translation>読み込めないテイク履歴は %1 として保管し、新しい履歴を開始しました</translation>
+    </message>
+    <message>
+        <source>cannot write the take history %1: %2</source>
+        <translation>テイク履歴 %1 を書き込めません：%2</translation>
+    </message>
+    <message>
+        <source>cannot delete %1 from the take history</source>
+        <translation>テイク履歴から %1 を削除できません</translation>
     </message>
 </context>
 <context>
@@ -712,6 +1774,22 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>Export take…</source>
         <translation>テイクをエクスポート…</translation>
+    </message>
+    <message>
+        <source>Takes</source>
+        <translation>テイク</translation>
+    </message>
+    <message>
+        <source>Re-use settings</source>
+        <translation>設定を再利用</translation>
+    </message>
+    <message>
+        <source>Make this take&apos;s sampling settings, seed and voice the current ones</source>
+        <translation>このテイクのサンプリング設定、シード、ボイスを現在の設定にします</translation>
+    </message>
+    <message>
+        <source>Export all…</source>
+        <translation>すべてエクスポート…</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,235 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>BatchExport</name>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no segment of the project has audio yet.</source>
+        <translation>没有可导出的内容：项目中还没有任何片段有音频。</translation>
+    </message>
+    <message>
+        <source>Reef project</source>
+        <translation>Reef 项目</translation>
+    </message>
+    <message>
+        <source>segment %1</source>
+        <translation>片段 %1</translation>
+    </message>
+    <message>
+        <source>Nothing to export: there are no takes.</source>
+        <translation>没有可导出的内容：没有任何生成结果。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectFile</name>
+    <message>
+        <source>&quot;%1&quot; is missing</source>
+        <translation>缺少 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not %2</source>
+        <translation>&quot;%1&quot; 不是%2</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is %2 characters long; at most %3 are allowed</source>
+        <translation>&quot;%1&quot; 长 %2 个字符；最多允许 %3 个</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is out of range (%3 to %4)</source>
+        <translation>&quot;%1&quot; = %2 超出范围（%3 到 %4）</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; is not a decimal number</source>
+        <translation>&quot;seed&quot; 不是十进制数</translation>
+    </message>
+    <message>
+        <source>the take id &quot;%1&quot; has characters other than A-Z a-z 0-9 _ -</source>
+        <translation>生成结果 ID &quot;%1&quot; 含有 A-Z a-z 0-9 _ - 以外的字符</translation>
+    </message>
+    <message>
+        <source>&quot;audio&quot; must name a .wav file in the project&apos;s audio folder, not &quot;%1&quot;</source>
+        <translation>&quot;audio&quot; 必须是项目音频文件夹中的 .wav 文件名，而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>&quot;created&quot; is not an ISO 8601 date: &quot;%1&quot;</source>
+        <translation>&quot;created&quot; 不是 ISO 8601 日期：&quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the segment id &quot;%1&quot; has characters other than A-Z a-z 0-9 _ -</source>
+        <translation>片段 ID &quot;%1&quot; 含有 A-Z a-z 0-9 _ - 以外的字符</translation>
+    </message>
+    <message>
+        <source>%1 takes; at most %2 are allowed</source>
+        <translation>有 %1 个生成结果；最多允许 %2 个</translation>
+    </message>
+    <message>
+        <source>%1, take %2</source>
+        <translation>%1，生成结果 %2</translation>
+    </message>
+    <message>
+        <source>is not an object</source>
+        <translation>不是对象</translation>
+    </message>
+    <message>
+        <source>%1 segments; at most %2 are allowed</source>
+        <translation>有 %1 个片段；最多允许 %2 个</translation>
+    </message>
+    <message>
+        <source>segment %1</source>
+        <translation>片段 %1</translation>
+    </message>
+    <message>
+        <source>is not a string</source>
+        <translation>不是字符串</translation>
+    </message>
+    <message>
+        <source>is longer than %1 characters</source>
+        <translation>超过 %1 个字符</translation>
+    </message>
+    <message>
+        <source>&quot;audioDir&quot; must be the name of a folder beside the project file, not &quot;%1&quot;</source>
+        <translation>&quot;audioDir&quot; 必须是与项目文件位于同一位置的文件夹名，而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the id &quot;%1&quot; is used twice</source>
+        <translation>ID &quot;%1&quot; 被使用了两次</translation>
+    </message>
+    <message>
+        <source>the take id &quot;%1&quot; is used twice</source>
+        <translation>生成结果 ID &quot;%1&quot; 被使用了两次</translation>
+    </message>
+    <message>
+        <source>its takes hold %1 hours of audio; at most %2 can be opened</source>
+        <translation>其生成结果共含 %1 小时音频；最多只能打开 %2 小时</translation>
+    </message>
+    <message>
+        <source>segment %1, take %2</source>
+        <translation>片段 %1，生成结果 %2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 Hz with %3 channels; takes are mono %4 Hz</source>
+        <translation>%1 为 %2 Hz、%3 声道；生成结果应为 %4 Hz 单声道</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 samples; the project expects %3</source>
+        <translation>%1 含有 %2 个采样；项目预期为 %3 个</translation>
+    </message>
+    <message>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; a project file is at most %2 MiB</source>
+        <translation>文件大小为 %1 MiB；项目文件最大为 %2 MiB</translation>
+    </message>
+    <message>
+        <source>cannot read it: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>the file grew past %1 MiB while being read</source>
+        <translation>读取过程中文件增大到超过 %1 MiB</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1 at byte %2): the file is damaged or was cut off</source>
+        <translation>不是有效的 JSON（第 %2 字节处%1）：文件已损坏或不完整</translation>
+    </message>
+    <message>
+        <source>not a Reef project (the JSON is not an object)</source>
+        <translation>不是 Reef 项目（JSON 不是对象）</translation>
+    </message>
+    <message>
+        <source>not a Reef project (&quot;format&quot; is not &quot;reef-project&quot;)</source>
+        <translation>不是 Reef 项目（&quot;format&quot; 不是 &quot;reef-project&quot;）</translation>
+    </message>
+    <message>
+        <source>written by a newer Reef (project format version %1); this Reef reads versions 1 to %2</source>
+        <translation>由较新版本的 Reef 写入（项目格式版本 %1）；此版本的 Reef 只能读取版本 1 到 %2</translation>
+    </message>
+    <message>
+        <source>unknown project format version %1</source>
+        <translation>未知的项目格式版本 %1</translation>
+    </message>
+    <message>
+        <source>cannot save %1: the folder %2 does not exist</source>
+        <translation>无法保存 %1：文件夹 %2 不存在</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2 is in the way of its audio folder</source>
+        <translation>无法保存 %1：%2 占用了其音频文件夹的位置</translation>
+    </message>
+    <message>
+        <source>cannot save %1: cannot create the audio folder %2</source>
+        <translation>无法保存 %1：无法创建音频文件夹 %2</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot save %1: the project file would be %2 MiB, more than the %3 MiB Reef opens</source>
+        <translation>无法保存 %1：项目文件将达到 %2 MiB，超过了 Reef 可打开的 %3 MiB</translation>
+    </message>
+</context>
+<context>
+    <name>TextImport</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>the file does not exist.</source>
+        <translation>文件不存在。</translation>
+    </message>
+    <message>
+        <source>it is not a regular file.</source>
+        <translation>这不是常规文件。</translation>
+    </message>
+    <message>
+        <source>it is %1 MB; Reef opens text files up to %2 MB (split it into chapters).</source>
+        <translation>文件大小为 %1 MB；Reef 只能打开不超过 %2 MB 的文本文件（请将其拆分为多个章节）。</translation>
+    </message>
+    <message>
+        <source>it is not a text file (it contains binary data).</source>
+        <translation>这不是文本文件（包含二进制数据）。</translation>
+    </message>
+    <message>
+        <source>it is not UTF-8 text. Save it as UTF-8 and open it again.</source>
+        <translation>这不是 UTF-8 文本。请以 UTF-8 编码保存后重新打开。</translation>
+    </message>
+    <message>
+        <source>it holds no text.</source>
+        <translation>文件不含任何文本。</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::AboutDialog</name>
     <message>
         <source>About Reef</source>
@@ -10,6 +239,21 @@
     <message>
         <source>&lt;h2&gt;Reef %1&lt;/h2&gt;&lt;p&gt;A native desktop studio for fish-speech text-to-speech.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;Reef %1&lt;/h2&gt;&lt;p&gt;面向 fish-speech 文本转语音的原生桌面工作室。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::AppVersions</name>
+    <message>
+        <source>not compiled in</source>
+        <translation>未编译支持</translation>
+    </message>
+    <message>
+        <source>available, CUDA %1</source>
+        <translation>可用，CUDA %1</translation>
+    </message>
+    <message>
+        <source>compiled in, no GPU visible</source>
+        <translation>已编译支持，但未检测到 GPU</translation>
     </message>
 </context>
 <context>
@@ -240,10 +484,116 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::DictionaryDialog</name>
+    <message>
+        <source>Pronunciation dictionary</source>
+        <translation>发音词典</translation>
+    </message>
+    <message>
+        <source>Whole words in your text are replaced before the model reads it: write a word the way it should sound (&quot;SQL&quot; → &quot;sequel&quot;). Chinese and Japanese words match inside a sentence too.</source>
+        <translation>在模型读取文本之前，文本中的整词会被替换：按照应有的读音写出词语（“SQL” → “sequel”）。中文和日文词语在句子中间也能匹配。</translation>
+    </message>
+    <message>
+        <source>Replacements</source>
+        <translation>替换列表</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Match &amp;case</source>
+        <translation>区分大小写(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Type a sentence to try the dictionary</source>
+        <translation>输入一句话来试用词典</translation>
+    </message>
+    <message>
+        <source>&amp;Try:</source>
+        <translation>试用(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Spoken as:</source>
+        <translation>读作：</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>词语</translation>
+    </message>
+    <message>
+        <source>word %1</source>
+        <translation>词语 %1</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::EngineController</name>
     <message>
         <source>cancelled: a model load was requested</source>
         <translation>已取消：收到了加载模型的请求</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>无模型</translation>
+    </message>
+    <message>
+        <source>loading</source>
+        <translation>正在加载</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>generating</source>
+        <translation>正在生成</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>benchmarking</source>
+        <translation>正在基准测试</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::FileExport</name>
+    <message>
+        <source>WAV, 16-bit PCM</source>
+        <translation>WAV，16 位 PCM</translation>
+    </message>
+    <message>
+        <source>WAV, 32-bit float</source>
+        <translation>WAV，32 位浮点</translation>
+    </message>
+    <message>
+        <source>FLAC</source>
+        <translation>FLAC</translation>
+    </message>
+    <message>
+        <source>Ogg Vorbis</source>
+        <translation>Ogg Vorbis</translation>
+    </message>
+    <message>
+        <source>MP3</source>
+        <translation>MP3</translation>
+    </message>
+    <message>
+        <source>nothing to export to %1: the take has no audio</source>
+        <translation>没有可导出到 %1 的内容：该生成结果没有音频</translation>
+    </message>
+    <message>
+        <source>nothing to export: the take has no audio</source>
+        <translation>没有可导出的内容：该生成结果没有音频</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
     </message>
 </context>
 <context>
@@ -271,10 +621,6 @@
     <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open model folder…</source>
-        <translation>打开模型文件夹(&amp;O)…</translation>
     </message>
     <message>
         <source>&amp;Reload model</source>
@@ -369,20 +715,278 @@
         <translation>无法将音频导出到 %1：%2。未写入任何内容；生成结果仍然保留，可以将其导出到其他文件夹。</translation>
     </message>
     <message>
-        <source>Export WAV</source>
-        <translation>导出 WAV</translation>
-    </message>
-    <message>
-        <source>WAV audio (*.wav)</source>
-        <translation>WAV 音频 (*.wav)</translation>
-    </message>
-    <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
         <source>Cannot read the reference clip: %1</source>
         <translation>无法读取参考音频：%1</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>unknown audio format (use .wav, .flac, .ogg or .mp3)</source>
+        <translation>未知的音频格式（请使用 .wav、.flac、.ogg 或 .mp3）</translation>
+    </message>
+    <message>
+        <source>Export audio</source>
+        <translation>导出音频</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 (%n character(s))</source>
+        <translation>
+            <numerusform>已打开 %1（%n 个字符）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a text file</source>
+        <translation>打开文本文件</translation>
+    </message>
+    <message>
+        <source>Text (*.txt *.md *.markdown *.text);;All files (*)</source>
+        <translation>文本 (*.txt *.md *.markdown *.text);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open the text</source>
+        <translation>无法打开文本</translation>
+    </message>
+    <message>
+        <source>New voice from %1</source>
+        <translation>从 %1 新建音色</translation>
+    </message>
+    <message>
+        <source>Voice name:</source>
+        <translation>音色名称：</translation>
+    </message>
+    <message>
+        <source>Transcript</source>
+        <translation>参考文本</translation>
+    </message>
+    <message>
+        <source>What is said in the clip:</source>
+        <translation>音频中所说的内容：</translation>
+    </message>
+    <message>
+        <source>Cannot add the voice</source>
+        <translation>无法添加音色</translation>
+    </message>
+    <message>
+        <source>Added the voice &quot;%1&quot;; pick it under Voice to speak with it.</source>
+        <translation>已添加音色“%1”；在“音色”中选择它即可用该音色朗读。</translation>
+    </message>
+    <message>
+        <source>&amp;New project</source>
+        <translation>新建项目(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open project…</source>
+        <translation>打开项目(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save project</source>
+        <translation>保存项目(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save project &amp;as…</source>
+        <translation>项目另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;text file…</source>
+        <translation>打开文本文件(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export audio…</source>
+        <translation>导出音频(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;model folder…</source>
+        <translation>打开模型文件夹(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Pronunciation &amp;dictionary…</source>
+        <translation>发音词典(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Insert &amp;speaker tag</source>
+        <translation>插入说话人标签(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Next speaker</source>
+        <translation>下一个说话人(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Speaker &amp;%1</source>
+        <translation>说话人 &amp;%1</translation>
+    </message>
+    <message>
+        <source>&amp;Speech</source>
+        <translation>语音(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Generate &amp;missing segments</source>
+        <translation>生成缺少音频的片段(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Re-generate segment</source>
+        <translation>重新生成片段(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the whole queue</source>
+        <translation>取消整个队列(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Play / pause</source>
+        <translation>播放/暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary: spoken as “%1”</source>
+        <translation>发音词典：读作“%1”</translation>
+    </message>
+    <message>
+        <source>A segment was deleted while it was being generated; its audio was dropped.</source>
+        <translation>有片段在生成过程中被删除，其音频已丢弃。</translation>
+    </message>
+    <message>
+        <source>Segment %1 done: %2 frames, %3 s of audio</source>
+        <translation>片段 %1 已完成：%2 帧，%3 秒音频</translation>
+    </message>
+    <message>
+        <source>Settings of take %1 are now the current ones (seed %2).</source>
+        <translation>生成结果 %1 的设置已设为当前设置（种子 %2）。</translation>
+    </message>
+    <message>
+        <source>Unsaved project</source>
+        <translation>项目未保存</translation>
+    </message>
+    <message>
+        <source>The project “%1” has changes that are not saved. Save them first?</source>
+        <translation>项目“%1”有未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>未命名项目</translation>
+    </message>
+    <message>
+        <source>Opened the project %1</source>
+        <translation>已打开项目 %1</translation>
+    </message>
+    <message>
+        <source>The project was not saved: %1</source>
+        <translation>项目未保存：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Open a project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Reef projects (*.reefproj);;All files (*)</source>
+        <translation>Reef 项目 (*.reefproj);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>Save the project</source>
+        <translation>保存项目</translation>
+    </message>
+    <message>
+        <source>Reef projects (*.reefproj)</source>
+        <translation>Reef 项目 (*.reefproj)</translation>
+    </message>
+    <message>
+        <source>Cannot save the project</source>
+        <translation>无法保存项目</translation>
+    </message>
+    <message>
+        <source>Nothing to play yet: generate it first.</source>
+        <translation>还没有可播放的内容：请先生成。</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个文件写入 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n segment(s) without audio skipped</source>
+        <translation>
+            <numerusform>；已跳过 %n 个没有音频的片段</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the project</source>
+        <translation>导出项目</translation>
+    </message>
+    <message>
+        <source>Unknown audio format for %1.</source>
+        <translation>%1 的音频格式未知。</translation>
+    </message>
+    <message>
+        <source>Export each segment into a folder</source>
+        <translation>将每个片段导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export segments</source>
+        <translation>导出片段</translation>
+    </message>
+    <message>
+        <source>Export every take into a folder</source>
+        <translation>将每个生成结果导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export all takes</source>
+        <translation>导出所有生成结果</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The take history could not be read.&lt;/b&gt; %1&lt;br&gt;New takes are saved; the old index is kept aside, not deleted.</source>
+        <translation>&lt;b&gt;无法读取生成结果历史。&lt;/b&gt;%1&lt;br&gt;新的生成结果会正常保存；旧的索引已另行保留，不会被删除。</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not loaded: %1</source>
+        <translation>发音词典未加载：%1</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not saved: %1</source>
+        <translation>发音词典未保存：%1</translation>
     </message>
 </context>
 <context>
@@ -419,6 +1023,10 @@
         <source>attention: %1</source>
         <translation>注意力：%1</translation>
     </message>
+    <message>
+        <source>Frames per second and memory over time</source>
+        <translation>每秒帧数与内存随时间的变化</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfHistoryModel</name>
@@ -444,6 +1052,13 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::PlaybackSink</name>
+    <message>
+        <source>this build has no audio player</source>
+        <translation>此版本不含音频播放器</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::PlayerBar</name>
     <message>
         <source>Play</source>
@@ -456,6 +1071,276 @@
     <message>
         <source>Pause</source>
         <translation>暂停</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ProjectModel</name>
+    <message>
+        <source>not generated yet</source>
+        <translation>尚未生成</translation>
+    </message>
+    <message>
+        <source>the text changed since take %1 was made</source>
+        <translation>生成结果 %1 产生后文本已更改</translation>
+    </message>
+    <message>
+        <source>take %1 of %2</source>
+        <translation>生成结果 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ProjectView</name>
+    <message>
+        <source>no audio yet</source>
+        <translation>尚无音频</translation>
+    </message>
+    <message>
+        <source>edited since its take</source>
+        <translation>生成后已编辑</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n take(s)</source>
+        <translation>
+            <numerusform>%n 个生成结果</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A project is a long text in segments.&lt;/b&gt; Paste or open a chapter, split it into sentences or paragraphs, generate them all, then re-generate just the ones you want different. Projects are saved with their audio (File → Save project).</source>
+        <translation>&lt;b&gt;项目是分成片段的长文本。&lt;/b&gt;粘贴或打开一个章节，将其拆分为句子或段落，全部生成，然后只重新生成你想改变的片段。项目会连同音频一起保存（“文件 → 保存项目”）。</translation>
+    </message>
+    <message>
+        <source>Text to split into segments</source>
+        <translation>要拆分为片段的文本</translation>
+    </message>
+    <message>
+        <source>Paste a long text here, or use File → Open text file…</source>
+        <translation>在此粘贴长文本，或使用“文件 → 打开文本文件…”</translation>
+    </message>
+    <message>
+        <source>Sentences</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Paragraphs</source>
+        <translation>段落</translation>
+    </message>
+    <message>
+        <source>S&amp;plit into segments</source>
+        <translation>拆分为片段(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Split &amp;at:</source>
+        <translation>拆分单位(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>未命名项目</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>标题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Segments</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <source>&amp;Generate missing</source>
+        <translation>生成缺少的(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Queue every segment that has no audio or was edited since its take</source>
+        <translation>将所有没有音频或生成后已编辑的片段加入队列</translation>
+    </message>
+    <message>
+        <source>Play &amp;project</source>
+        <translation>播放项目(&amp;P)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport project…</source>
+        <translation>导出项目(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export s&amp;egments…</source>
+        <translation>导出片段(&amp;E)…</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>&amp;Crossfade:</source>
+        <translation>交叉淡化(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Segment text</source>
+        <translation>片段文本</translation>
+    </message>
+    <message>
+        <source>&amp;Voice:</source>
+        <translation>音色(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Ta&amp;ke:</source>
+        <translation>生成结果(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Re-generate</source>
+        <translation>重新生成(&amp;R)</translation>
+    </message>
+    <message>
+        <source>P&amp;lay segment</source>
+        <translation>播放片段(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Split at cursor</source>
+        <translation>在光标处拆分(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge with next</source>
+        <translation>与下一片段合并(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Insert after</source>
+        <translation>在后面插入(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>New segment.</source>
+        <translation>新片段。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n segment(s)</source>
+        <translation>
+            <numerusform>%n 个片段</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 to generate</source>
+        <translation>%1 个待生成</translation>
+    </message>
+    <message>
+        <source>%1 s of audio</source>
+        <translation>%1 秒音频</translation>
+    </message>
+    <message>
+        <source>(project default)</source>
+        <translation>（项目默认）</translation>
+    </message>
+    <message>
+        <source>Take %1 · %2 · %3 s</source>
+        <translation>生成结果 %1 · %2 · %3 秒</translation>
+    </message>
+    <message>
+        <source>no takes yet</source>
+        <translation>尚无生成结果</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::PronunciationDictionary</name>
+    <message>
+        <source>cannot read the pronunciation dictionary %1: %2</source>
+        <translation>无法读取发音词典 %1：%2</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>词语</translation>
+    </message>
+    <message>
+        <source>Replacement</source>
+        <translation>替换为</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; a dictionary is at most %2 MiB</source>
+        <translation>文件大小为 %1 MiB；词典最大为 %2 MiB</translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1 at byte %2)</source>
+        <translation>不是有效的 JSON（第 %2 字节处%1）</translation>
+    </message>
+    <message>
+        <source>not a Reef pronunciation dictionary (no &quot;format&quot;: &quot;%1&quot;)</source>
+        <translation>不是 Reef 发音词典（没有 &quot;format&quot;: &quot;%1&quot;）</translation>
+    </message>
+    <message>
+        <source>missing or invalid &quot;version&quot;</source>
+        <translation>&quot;version&quot; 缺失或无效</translation>
+    </message>
+    <message>
+        <source>written by a newer Reef (format version %1; this one reads up to %2)</source>
+        <translation>由较新版本的 Reef 写入（格式版本 %1；此版本最高只能读取 %2）</translation>
+    </message>
+    <message>
+        <source>&quot;caseSensitive&quot; must be true or false</source>
+        <translation>&quot;caseSensitive&quot; 必须为 true 或 false</translation>
+    </message>
+    <message>
+        <source>&quot;entries&quot; must be a list</source>
+        <translation>&quot;entries&quot; 必须是列表</translation>
+    </message>
+    <message>
+        <source>entry %1 needs a non-empty &quot;word&quot; and a &quot;replacement&quot; text</source>
+        <translation>条目 %1 需要非空的 &quot;word&quot; 和 &quot;replacement&quot; 文本</translation>
+    </message>
+    <message>
+        <source>entry %1: the word &quot;%2&quot; is already listed</source>
+        <translation>条目 %1：词语 &quot;%2&quot; 已在列表中</translation>
+    </message>
+    <message>
+        <source>cannot save the pronunciation dictionary to %1: %2</source>
+        <translation>无法将发音词典保存到 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::QueueView</name>
+    <message>
+        <source>Generation queue</source>
+        <translation>生成队列</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel item</source>
+        <translation>取消此项(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel &amp;all</source>
+        <translation>全部取消(&amp;A)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>清除已结束项(&amp;L)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) waiting for the model.</source>
+        <translation>
+            <numerusform>%n 项正在等待模型。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) to go</source>
+        <translation>
+            <numerusform>还剩 %n 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished</source>
+        <translation>
+            <numerusform>%n 项已结束</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing queued. Generate adds the text here, and a project adds its segments.</source>
+        <translation>队列为空。“生成”会把文本加入这里，项目会加入它的片段。</translation>
     </message>
 </context>
 <context>
@@ -588,6 +1473,57 @@
         <source>no output device found</source>
         <translation>未找到输出设备</translation>
     </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>界面</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>A new language applies when Reef starts again.</source>
+        <translation>新语言将在 Reef 重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Takes are kept across restarts up to this size on disk; the oldest go first</source>
+        <translation>重启后仍保留的生成结果在磁盘上最多占用这么多空间；超出时最早的先删除</translation>
+    </message>
+    <message>
+        <source>Take history</source>
+        <translation>生成结果历史</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Space&lt;/b&gt; plays or pauses unless you are typing text or a button has the focus (then Space presses it). &lt;b&gt;Tab&lt;/b&gt; and &lt;b&gt;Shift+Tab&lt;/b&gt; move between controls; &lt;b&gt;Alt&lt;/b&gt; with an underlined letter opens a menu or jumps to a field.&lt;/p&gt;&lt;p&gt;Generate works on the Synthesis tab&apos;s text; on the Project tab it generates the selected segment.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;按 &lt;b&gt;Space&lt;/b&gt; 可播放或暂停，除非你正在输入文本或焦点在按钮上（此时 Space 会按下该按钮）。&lt;b&gt;Tab&lt;/b&gt; 和 &lt;b&gt;Shift+Tab&lt;/b&gt; 在控件之间移动；&lt;b&gt;Alt&lt;/b&gt; 加带下划线的字母可打开菜单或跳转到对应字段。&lt;/p&gt;&lt;p&gt;“生成”作用于“合成”标签页中的文本；在“项目”标签页中则生成所选片段。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SynthesisPanel</name>
@@ -628,10 +1564,6 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <translation>音色…</translation>
     </message>
     <message>
-        <source>Voice:</source>
-        <translation>音色：</translation>
-    </message>
-    <message>
         <source>(model&apos;s own voice)</source>
         <translation>（模型自带音色）</translation>
     </message>
@@ -658,6 +1590,136 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>%1 frames · %2 s elapsed · %3 · %4× real time</source>
         <translation>%1 帧 · 已用 %2 秒 · %3 · %4× 实时速度</translation>
+    </message>
+    <message>
+        <source>Text to speak</source>
+        <translation>要朗读的文本</translation>
+    </message>
+    <message>
+        <source>Generation progress</source>
+        <translation>生成进度</translation>
+    </message>
+    <message>
+        <source>Generation status</source>
+        <translation>生成状态</translation>
+    </message>
+    <message>
+        <source>Sample texts</source>
+        <translation>示例文本</translation>
+    </message>
+    <message>
+        <source>Speaker %1</source>
+        <translation>说话人 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Voice:</source>
+        <translation>音色(&amp;V)：</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::SynthesisQueue</name>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>正在运行</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>running %1 %</source>
+        <translation>正在运行 %1 %</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::TakeHistory</name>
+    <message>
+        <source>the take history in %1 is loaded once, before any take is made</source>
+        <translation>%1 中的生成结果历史只在产生任何生成结果之前加载一次</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: %2</source>
+        <translation>无法读取生成结果历史 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: not valid JSON (%2 at byte %3); it is kept as it is</source>
+        <translation>无法读取生成结果历史 %1：不是有效的 JSON（第 %3 字节处%2）；文件保持原样</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: not a Reef take history; it is kept as it is</source>
+        <translation>无法读取生成结果历史 %1：不是 Reef 生成结果历史；文件保持原样</translation>
+    </message>
+    <message>
+        <source>cannot read the take history %1: format version %2, this Reef reads up to %3; it is kept as it is</source>
+        <translation>无法读取生成结果历史 %1：格式版本为 %2，此版本的 Reef 最高只能读取 %3；文件保持原样</translation>
+    </message>
+    <message>
+        <source>take %1 of the history in %2 is skipped: %3</source>
+        <translation>已跳过 %2 中历史记录的生成结果 %1：%3</translation>
+    </message>
+    <message>
+        <source>its entry has no take number</source>
+        <translation>其条目没有生成结果编号</translation>
+    </message>
+    <message>
+        <source>its number is used twice</source>
+        <translation>其编号被使用了两次</translation>
+    </message>
+    <message>
+        <source>its audio &quot;%1&quot; is not a file in the history folder</source>
+        <translation>其音频 &quot;%1&quot; 不是历史文件夹中的文件</translation>
+    </message>
+    <message>
+        <source>%1 is not mono %2 Hz audio</source>
+        <translation>%1 不是 %2 Hz 单声道音频</translation>
+    </message>
+    <message>
+        <source>%1 does not hold the samples the index lists</source>
+        <translation>%1 不包含索引中列出的采样</translation>
+    </message>
+    <message>
+        <source>take %1 is not kept in the history: cannot create the folder %2</source>
+        <translation>生成结果 %1 未保存到历史记录：无法创建文件夹 %2</translation>
+    </message>
+    <message>
+        <source>take %1 is not kept in the history: %2</source>
+        <translation>生成结果 %1 未保存到历史记录：%2</translation>
+    </message>
+    <message>
+        <source>cannot write the take history: cannot create the folder %1</source>
+        <translation>无法写入生成结果历史：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>the take history %1 is unreadable and could not be set aside; new takes are not kept</source>
+        <translation>生成结果历史 %1 无法读取，也无法另行保留；新的生成结果不会被保存</translation>
+    </message>
+    <message>
+        <source>the unreadable take history was kept as %1; a new one was started</source>
+        <translation>无法读取的生成结果历史已另存为 %1；已新建一个历史记录</translation>
+    </message>
+    <message>
+        <source>cannot write the take history %1: %2</source>
+        <translation>无法写入生成结果历史 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot delete %1 from the take history</source>
+        <translation>无法从生成结果历史中删除 %1</translation>
     </message>
 </context>
 <context>
@@ -712,6 +1774,22 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>Export take…</source>
         <translation>导出生成结果…</translation>
+    </message>
+    <message>
+        <source>Takes</source>
+        <translation>生成结果</translation>
+    </message>
+    <message>
+        <source>Re-use settings</source>
+        <translation>沿用设置</translation>
+    </message>
+    <message>
+        <source>Make this take&apos;s sampling settings, seed and voice the current ones</source>
+        <translation>将此生成结果的采样设置、种子和音色设为当前设置</translation>
+    </message>
+    <message>
+        <source>Export all…</source>
+        <translation>全部导出…</translation>
     </message>
 </context>
 <context>

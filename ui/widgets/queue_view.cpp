@@ -103,7 +103,7 @@ void QueueView::refresh() {
     const int pending = m_queue.pendingCount();
     const int finished = m_queue.rowCount() - pending;
     if (m_queue.rowCount() == 0)
-        m_summary->setText(tr("Nothing queued. Add texts with Speech → Add to queue, or generate a project."));
+        m_summary->setText(tr("Nothing queued. Generate adds the text here, and a project adds its segments."));
     else if (pending > 0 && m_queue.isWaitingForEngine())
         m_summary->setText(tr("%n item(s) waiting for the model.", nullptr, pending));
     else

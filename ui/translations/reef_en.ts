@@ -1,0 +1,79 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>reef::ui::CompareView</name>
+    <message numerus="yes">
+        <source>Running %n arm(s)…</source>
+        <translation>
+            <numerusform>Running %n arm…</numerusform>
+            <numerusform>Running %n arms…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::MainWindow</name>
+    <message numerus="yes">
+        <source>Opened %1 (%n character(s))</source>
+        <translation>
+            <numerusform>Opened %1 (%n character)</numerusform>
+            <numerusform>Opened %1 (%n characters)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1</source>
+        <translation>
+            <numerusform>Wrote %n file to %1</numerusform>
+            <numerusform>Wrote %n files to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n segment(s) without audio skipped</source>
+        <translation>
+            <numerusform>; %n segment without audio skipped</numerusform>
+            <numerusform>; %n segments without audio skipped</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ProjectView</name>
+    <message numerus="yes">
+        <source>%n take(s)</source>
+        <translation>
+            <numerusform>%n take</numerusform>
+            <numerusform>%n takes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n segment(s)</source>
+        <translation>
+            <numerusform>%n segment</numerusform>
+            <numerusform>%n segments</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::QueueView</name>
+    <message numerus="yes">
+        <source>%n item(s) waiting for the model.</source>
+        <translation>
+            <numerusform>%n item waiting for the model.</numerusform>
+            <numerusform>%n items waiting for the model.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) to go</source>
+        <translation>
+            <numerusform>%n item to go</numerusform>
+            <numerusform>%n items to go</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished</source>
+        <translation>
+            <numerusform>%n finished</numerusform>
+            <numerusform>%n finished</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
