@@ -22,6 +22,7 @@
 #include "qt/playback_controller.h"
 #include "qt/project.h"
 #include "qt/settings.h"
+#include "qt/translations.h"
 #include "qt/takes_model.h"
 #include "qt/voice_list_model.h"
 #include "reef/engine.h"
@@ -78,6 +79,7 @@ class TstRealWindow : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
+        installTranslations(*qApp, QStringLiteral("en"));   // as the app does: English plural forms
         const Status s = write_demo_model(path("demo").toStdString(), "tiny", "s2");
         QVERIFY2(s.ok(), s.ok() ? "" : s.error().to_string().c_str());
         m_settings = std::make_unique<Settings>(path("reef.ini"));

@@ -10,6 +10,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -332,6 +333,8 @@ private Q_SLOTS:
     }
 
     void queueDockShowsItemsAndCancels() {
+        installTranslations(*qApp, QStringLiteral("en"));   // "3 items", as the app shows it
+        const auto cleanup = qScopeGuard(&removeTranslators);
         App app;
         app.script->frames = 100000;
         app.script->frame_delay_ms = 3;
@@ -345,7 +348,8 @@ private Q_SLOTS:
         QCOMPARE(queue.rowCount(), 3);
         QTRY_VERIFY_WITH_TIMEOUT(queue.isRunning(), 2000);
         QueueView& view = *w.queueView();
-        QVERIFY2(view.summaryText().startsWith(QStringLiteral("3 item")), qPrintable(view.summaryText()));
+        QVERIFY2(view.summaryText().startsWith(QStringLiteral("3 items to go")), qPrintable(view.summaryText()));
+        QTRY_VERIFY_WITH_TIMEOUT(queue.data(queue.index(0), SynthesisQueue::ProgressRole).toInt() >= 15, 5000);
         saveScreen(&w, "queue_running.png");
         // Cancel the second (queued) item from the dock.
         view.list()->setCurrentIndex(queue.index(1));

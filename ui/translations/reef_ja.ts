@@ -1065,12 +1065,12 @@
         <translation>再生</translation>
     </message>
     <message>
-        <source>Export WAV…</source>
-        <translation>WAV をエクスポート…</translation>
-    </message>
-    <message>
         <source>Pause</source>
         <translation>一時停止</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>エクスポート…</translation>
     </message>
 </context>
 <context>

@@ -1065,12 +1065,12 @@
         <translation>播放</translation>
     </message>
     <message>
-        <source>Export WAV…</source>
-        <translation>导出 WAV…</translation>
-    </message>
-    <message>
         <source>Pause</source>
         <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
     </message>
 </context>
 <context>

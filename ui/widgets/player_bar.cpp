@@ -25,7 +25,7 @@ PlayerBar::PlayerBar(PlaybackController& playback, QWidget* parent) : QWidget(pa
     m_wave->setSamples(&playback.samples());
     m_time = new QLabel;
     m_time->setMinimumWidth(110);
-    m_export = new QPushButton(tr("Export WAV…"));
+    m_export = new QPushButton(tr("Export…"));
     m_export->setObjectName(QStringLiteral("exportWavButton"));
     l->addWidget(m_play);
     l->addWidget(m_wave, 1);

@@ -1,4 +1,4 @@
-// Play/pause, waveform with seek, time, Export WAV. Driven by a PlaybackController.
+// Play/pause, waveform with seek, time, Export (WAV, FLAC, Ogg, MP3). Driven by a PlaybackController.
 #pragma once
 #include <QWidget>
 

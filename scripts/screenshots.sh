@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The README's screenshots of the studio, made under Xvfb (a real X server, so real fonts and
+# window decorations of the widgets) by the window tests that drive those states:
+#   project.png          tst_real_window: a long text split, generated and re-generated (tiny demo model)
+#   queue_running.png    tst_studio_window: three texts queued, the first one running
+#   main_window_zh_CN.png tst_studio_window: the Chinese interface over a generated project
+# Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
+# ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR]
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUILD="${1:-$ROOT/build}"
+missing=()
+for p in xvfb xauth fonts-wqy-microhei; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+shots="$(mktemp -d)"
+trap 'rm -rf "$shots"' EXIT
+export REEF_SCREENS_DIR="$shots" REEF_SOURCE_DIR="$ROOT" QT_QPA_PLATFORM=xcb OMP_NUM_THREADS=1
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_studio_window" >/dev/null
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTextThroughAProject >/dev/null
+cp "$shots/project_real.png" "$ROOT/docs/images/project.png"
+cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$ROOT/docs/images/"
+echo "wrote docs/images/{project,queue_running,main_window_zh_CN}.png"
