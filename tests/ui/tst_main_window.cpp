@@ -14,6 +14,7 @@
 
 #include "audio/wav_file.h"
 #include "fake_backend.h"
+#include "fake_window.h"
 #include "qt/bench_table_model.h"
 #include "qt/engine_controller.h"
 #include "qt/perf_history_model.h"
@@ -34,35 +35,10 @@ using namespace reef;
 using namespace reef::ui;
 using reef_test::FakeBackend;
 using reef_test::FakeScript;
+using reef_test::saveScreen;
+using App = reef_test::FakeWindow;
 
 namespace {
-
-struct App {
-    QTemporaryDir dir;
-    std::shared_ptr<FakeScript> script = std::make_shared<FakeScript>();
-    Settings settings{dir.filePath(QStringLiteral("reef.ini"))};
-    VoiceListModel voices{dir.filePath(QStringLiteral("voices"))};
-    EngineController engine{std::make_unique<FakeBackend>(script), &FakeBackend::bench};
-    PlaybackController playback{std::make_unique<ClockSink>()};
-    std::unique_ptr<MainWindow> window;
-    App() {
-        settings.setModelDir(dir.path());
-        window = std::make_unique<MainWindow>(engine, settings, playback, voices);
-        window->show();
-    }
-    bool load() {
-        window->loadModel();
-        return QTest::qWaitFor([&] { return engine.state() == EngineState::Ready; }, 3000);
-    }
-};
-
-void saveScreen(QWidget* w, const char* name) {
-    const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    QVERIFY(w->grab().save(QDir(dir).filePath(QString::fromLatin1(name))));
-}
 
 }  // namespace
 

@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include "fake_backend.h"
+#include "fake_window.h"
 #include "qt/engine_controller.h"
 #include "audio/wav_file.h"
 #include "qt/playback_controller.h"
@@ -43,38 +44,11 @@ using namespace reef;
 using namespace reef::ui;
 using reef_test::FakeBackend;
 using reef_test::FakeScript;
+using reef_test::saveScreen;
+using App = reef_test::FakeWindow;
+using reef_test::writeFile;
 
 namespace {
-
-struct App {
-    QTemporaryDir dir;
-    std::shared_ptr<FakeScript> script = std::make_shared<FakeScript>();
-    Settings settings{dir.filePath(QStringLiteral("reef.ini"))};
-    VoiceListModel voices{dir.filePath(QStringLiteral("voices"))};
-    EngineController engine{std::make_unique<FakeBackend>(script), &FakeBackend::bench};
-    PlaybackController playback{std::make_unique<ClockSink>()};
-    std::unique_ptr<MainWindow> window;
-    explicit App(const QString& dataDir = {}) {
-        settings.setModelDir(dir.path());
-        window = std::make_unique<MainWindow>(engine, settings, playback, voices);
-        if (!dataDir.isEmpty())
-            window->openDataDir(dataDir);
-        window->show();
-        window->activateWindow();
-    }
-    bool load() {
-        window->loadModel();
-        return QTest::qWaitFor([&] { return engine.state() == EngineState::Ready; }, 3000);
-    }
-};
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
 
 void dropFile(QWidget* target, const QString& path) {
     QMimeData mime;
@@ -108,14 +82,6 @@ QString tsTranslation(const QString& language, const QString& context, const QSt
             }
     }
     return {};
-}
-
-void saveScreen(QWidget* w, const char* name) {
-    const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    QVERIFY(w->grab().save(QDir(dir).filePath(QString::fromLatin1(name))));
 }
 
 void removeTranslators() {

@@ -1,6 +1,5 @@
 #include "widgets/project_view.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -13,11 +12,11 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
 #include "qt/project.h"
 #include "qt/voice_list_model.h"
+#include "widgets/two_line_delegate.h"
 
 namespace reef::ui {
 namespace {
@@ -31,44 +30,29 @@ QString stateText(ProjectModel::SegmentState s) {
     return {};
 }
 
-// Two lines a segment: "3 · ready · 2.4 s · 2 takes" (with a state mark), then its text.
-class SegmentDelegate : public QStyledItemDelegate {
+// Two lines a segment: "3 · ready · 2.4 s · 2 takes" after a state mark, then its text.
+class SegmentDelegate : public TwoLineDelegate {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex&) const override {
-        return {option.rect.width(), 2 * option.fontMetrics.lineSpacing() + 10};
-    }
+    using TwoLineDelegate::TwoLineDelegate;
     void paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
-        QStyleOptionViewItem o = option;
-        initStyleOption(&o, index);
-        o.text.clear();
-        QStyle* style = o.widget ? o.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &o, p, o.widget);
+        const Row row = drawBackground(p, option, index, 14);
         const auto state = ProjectModel::SegmentState(index.data(ProjectModel::StateRole).toInt());
         const QColor mark = state == ProjectModel::SegmentState::HasAudio ? QColor(0x2e, 0x9d, 0x4f)
                             : state == ProjectModel::SegmentState::Stale  ? QColor(0xd0, 0x8c, 0x1a)
                                                                          : option.palette.color(QPalette::Mid);
-        const QRect r = option.rect.adjusted(14, 3, -6, -3);
-        const int line = option.fontMetrics.lineSpacing();
         p->save();
         p->setRenderHint(QPainter::Antialiasing);
         p->setBrush(mark);
         p->setPen(Qt::NoPen);
-        p->drawEllipse(QPointF(option.rect.left() + 7, r.top() + line / 2.0), 3.5, 3.5);
+        p->drawEllipse(QPointF(option.rect.left() + 7, row.first.center().y()), 3.5, 3.5);
+        p->restore();
         QString head = QStringLiteral("%1 · %2").arg(index.row() + 1).arg(stateText(state));
         if (const double s = index.data(ProjectModel::DurationRole).toDouble(); s > 0)
             head += QStringLiteral(" · ") + ProjectView::tr("%1 s").arg(s, 0, 'f', 1);
         if (const int n = index.data(ProjectModel::TakeCountRole).toInt(); n > 0)
             head += QStringLiteral(" · ") + ProjectView::tr("%n take(s)", nullptr, n);
-        const bool selected = option.state & QStyle::State_Selected;
-        p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
-        p->drawText(QRect(r.left(), r.top(), r.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                    option.fontMetrics.elidedText(head, Qt::ElideRight, r.width()));
-        p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-        const QString text = index.data(Qt::DisplayRole).toString().simplified();
-        p->drawText(QRect(r.left(), r.top() + line + 2, r.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                    option.fontMetrics.elidedText(text, Qt::ElideRight, r.width()));
-        p->restore();
+        drawText(p, option, row, row.first, head, true);
+        drawText(p, option, row, row.second, index.data(Qt::DisplayRole).toString().simplified(), false);
     }
 };
 

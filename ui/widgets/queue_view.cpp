@@ -1,53 +1,34 @@
 #include "widgets/queue_view.h"
 
-#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
 #include <QPainter>
 #include <QPushButton>
-#include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
 #include "qt/synthesis_queue.h"
+#include "widgets/two_line_delegate.h"
 
 namespace reef::ui {
 namespace {
 
 // One row: the title, then the state line under it with a thin progress bar while running.
-class QueueItemDelegate : public QStyledItemDelegate {
+class QueueItemDelegate : public TwoLineDelegate {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex&) const override {
-        return {option.rect.width(), 2 * option.fontMetrics.lineSpacing() + 12};
-    }
+    using TwoLineDelegate::TwoLineDelegate;
     void paint(QPainter* p, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
-        QStyleOptionViewItem o = option;
-        initStyleOption(&o, index);
-        o.text.clear();
-        QStyle* style = o.widget ? o.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &o, p, o.widget);
-        const QRect r = option.rect.adjusted(6, 4, -6, -4);
-        const int line = option.fontMetrics.lineSpacing();
-        const bool selected = option.state & QStyle::State_Selected;
-        p->save();
-        p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-        p->drawText(QRect(r.left(), r.top(), r.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                    option.fontMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, r.width()));
-        const auto state = QueueItem::State(index.data(SynthesisQueue::StateRole).toInt());
-        QRect stateRect(r.left(), r.top() + line + 2, r.width(), line);
-        if (state == QueueItem::State::Running) {
-            const QRect bar(r.left(), stateRect.center().y() - 2, r.width() / 3, 5);
+        const Row row = drawBackground(p, option, index, 6);
+        drawText(p, option, row, row.first, index.data(Qt::DisplayRole).toString(), false);
+        QRect state = row.second;
+        if (QueueItem::State(index.data(SynthesisQueue::StateRole).toInt()) == QueueItem::State::Running) {
+            const QRect bar(state.left(), state.center().y() - 2, state.width() / 3, 5);
             p->fillRect(bar, option.palette.color(QPalette::Mid));
             const int done = bar.width() * index.data(SynthesisQueue::ProgressRole).toInt() / 100;
             p->fillRect(QRect(bar.left(), bar.top(), done, bar.height()), option.palette.color(QPalette::Highlight));
-            stateRect.setLeft(bar.right() + 8);
+            state.setLeft(bar.right() + 8);
         }
-        p->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
-        p->drawText(stateRect, Qt::AlignLeft | Qt::AlignVCenter,
-                    option.fontMetrics.elidedText(index.data(SynthesisQueue::StateTextRole).toString(), Qt::ElideRight,
-                                                  stateRect.width()));
-        p->restore();
+        drawText(p, option, row, state, index.data(SynthesisQueue::StateTextRole).toString(), true);
     }
 };
 
