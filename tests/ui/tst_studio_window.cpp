@@ -269,6 +269,23 @@ private Q_SLOTS:
         QCOMPARE(project.segment(0).takes.size(), size_t(1));
         saveScreen(&w, "project.png");
 
+        // Settings pinned on a segment stay its own: later changes to the app's seed do not reach it.
+        SamplingParams pinned = app.settings.sampling();
+        pinned.seed = 4242;
+        app.settings.setSampling(pinned);
+        view.selectRow(0);
+        QTest::mouseClick(view.pinButton(), Qt::LeftButton);
+        QVERIFY2(view.segmentSettingsText().contains(QStringLiteral("seed 4242")), qPrintable(view.segmentSettingsText()));
+        SamplingParams later = pinned;
+        later.seed = 7;
+        app.settings.setSampling(later);
+        app.script->frames = 12;
+        QTest::mouseClick(view.regenerateButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(project.segment(0).takes.size(), size_t(2), 10000);
+        QCOMPARE(project.segment(0).takes[1].sampling.seed, uint64_t(4242));
+        QTest::mouseClick(view.unpinButton(), Qt::LeftButton);
+        QVERIFY(!project.segment(0).sampling.has_value());
+
         // The whole project: three takes overlapped by two 30 ms crossfades.
         const QString flac = app.dir.filePath(QStringLiteral("book.flac"));
         QString error;

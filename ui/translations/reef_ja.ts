@@ -1246,6 +1246,30 @@
         <source>no takes yet</source>
         <translation>テイクなし</translation>
     </message>
+    <message>
+        <source>Pin current settings</source>
+        <translation>現在の設定を固定</translation>
+    </message>
+    <message>
+        <source>This segment keeps the current sampling settings and seed, whatever they become later</source>
+        <translation>このセグメントは現在のサンプリング設定とシードを保持し、後で設定が変わっても影響を受けません</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>固定を解除</translation>
+    </message>
+    <message>
+        <source>Settings:</source>
+        <translation>設定：</translation>
+    </message>
+    <message>
+        <source>the current ones (Settings → Sampling)</source>
+        <translation>現在の設定（設定 → サンプリング）</translation>
+    </message>
+    <message>
+        <source>pinned: temperature %1 · top-p %2 · top-k %3 · seed %4</source>
+        <translation>固定：温度 %1 · top-p %2 · top-k %3 · シード %4</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PronunciationDictionary</name>

@@ -1246,6 +1246,30 @@
         <source>no takes yet</source>
         <translation>尚无生成结果</translation>
     </message>
+    <message>
+        <source>Pin current settings</source>
+        <translation>固定当前设置</translation>
+    </message>
+    <message>
+        <source>This segment keeps the current sampling settings and seed, whatever they become later</source>
+        <translation>此片段保留当前的采样设置和种子，之后设置如何变化都不受影响</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>Settings:</source>
+        <translation>设置：</translation>
+    </message>
+    <message>
+        <source>the current ones (Settings → Sampling)</source>
+        <translation>当前设置（设置 → 采样）</translation>
+    </message>
+    <message>
+        <source>pinned: temperature %1 · top-p %2 · top-k %3 · seed %4</source>
+        <translation>已固定：温度 %1 · top-p %2 · top-k %3 · 种子 %4</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PronunciationDictionary</name>

@@ -150,6 +150,8 @@ void MainWindow::setupUi() {
             [this] { playClip(m_project->renderProject(m_projectView->crossfadeMs())); });
     connect(m_projectView, &ProjectView::exportProjectRequested, this, &MainWindow::exportProjectInteractive);
     connect(m_projectView, &ProjectView::exportSegmentsRequested, this, &MainWindow::exportSegmentsInteractive);
+    connect(m_projectView, &ProjectView::pinSettingsRequested, this,
+            [this](int row) { m_project->setSegmentSampling(row, m_settings.sampling()); });
     connect(m_project, &ProjectModel::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_project, &QAbstractItemModel::modelReset, this, &MainWindow::updateTitle);
     connect(m_queue, &SynthesisQueue::itemStarted, this, &MainWindow::onQueueItemStarted);

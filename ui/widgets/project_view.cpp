@@ -206,9 +206,21 @@ QWidget* ProjectView::createSegmentEditor() {
     m_voice->setObjectName(QStringLiteral("segmentVoice"));
     m_takes = new QComboBox;
     m_takes->setObjectName(QStringLiteral("segmentTakes"));
+    m_segmentSettings = new QLabel;
+    m_segmentSettings->setObjectName(QStringLiteral("segmentSettings"));
+    m_pin = new QPushButton(tr("Pin current settings"));
+    m_pin->setObjectName(QStringLiteral("pinSettingsButton"));
+    m_pin->setToolTip(tr("This segment keeps the current sampling settings and seed, whatever they become later"));
+    m_unpin = new QPushButton(tr("Unpin"));
+    m_unpin->setObjectName(QStringLiteral("unpinSettingsButton"));
+    auto* settingsRow = new QHBoxLayout;
+    settingsRow->addWidget(m_segmentSettings, 1);
+    settingsRow->addWidget(m_pin);
+    settingsRow->addWidget(m_unpin);
     auto* form = new QFormLayout;
     form->addRow(tr("&Voice:"), m_voice);
     form->addRow(tr("Ta&ke:"), m_takes);
+    form->addRow(tr("Settings:"), settingsRow);
 
     m_regenerate = new QPushButton(tr("&Re-generate"));
     m_regenerate->setObjectName(QStringLiteral("regenerateButton"));
@@ -251,6 +263,14 @@ QWidget* ProjectView::createSegmentEditor() {
     connect(m_takes, &QComboBox::activated, this, [this](int i) {
         if (currentRow() >= 0)
             m_project.setCurrentTake(currentRow(), m_takes->itemData(i).toInt());
+    });
+    connect(m_pin, &QPushButton::clicked, this, [this] {
+        if (currentRow() >= 0)
+            Q_EMIT pinSettingsRequested(currentRow());
+    });
+    connect(m_unpin, &QPushButton::clicked, this, [this] {
+        if (currentRow() >= 0)
+            m_project.setSegmentSampling(currentRow(), std::nullopt);
     });
     connect(m_regenerate, &QPushButton::clicked, this, [this] {
         if (currentRow() >= 0)
@@ -337,6 +357,21 @@ void ProjectView::loadSegment() {
     reloadTakes();
 }
 
+QString ProjectView::segmentSettingsText() const { return m_segmentSettings->text(); }
+
+void ProjectView::showSegmentSettings() {
+    const int row = currentRow();
+    const std::optional<SamplingParams> pinned = row >= 0 ? m_project.segment(row).sampling : std::nullopt;
+    m_segmentSettings->setText(!pinned ? tr("the current ones (Settings → Sampling)")
+                                : tr("pinned: temperature %1 · top-p %2 · top-k %3 · seed %4")
+                                      .arg(double(pinned->temperature), 0, 'f', 2)
+                                      .arg(double(pinned->top_p), 0, 'f', 2)
+                                      .arg(pinned->top_k)
+                                      .arg(pinned->seed));
+    m_pin->setEnabled(row >= 0);
+    m_unpin->setEnabled(pinned.has_value());
+}
+
 void ProjectView::reloadVoices() {
     m_voice->clear();
     m_voice->addItem(tr("(project default)"), QString());
@@ -351,6 +386,7 @@ void ProjectView::reloadTakes() {
     const int row = currentRow();
     if (row < 0) {
         m_takes->setEnabled(false);
+        showSegmentSettings();
         return;
     }
     const Segment& s = m_project.segment(row);
@@ -366,6 +402,7 @@ void ProjectView::reloadTakes() {
         m_takes->addItem(tr("no takes yet"), -1);
     m_takes->setCurrentIndex(std::max(0, m_takes->findData(s.currentTake)));
     m_takes->setEnabled(!s.takes.empty());
+    showSegmentSettings();
 }
 
 }  // namespace reef::ui

@@ -40,6 +40,9 @@ public:
     QPushButton* regenerateButton() const { return m_regenerate; }
     QPushButton* exportButton() const { return m_export; }
     QComboBox* takeCombo() const { return m_takes; }
+    QPushButton* pinButton() const { return m_pin; }
+    QPushButton* unpinButton() const { return m_unpin; }
+    QString segmentSettingsText() const;
     QString summaryText() const;
 
 Q_SIGNALS:
@@ -48,6 +51,7 @@ Q_SIGNALS:
     void playProjectRequested();
     void exportProjectRequested();
     void exportSegmentsRequested();
+    void pinSettingsRequested(int row);   // give the segment the app's current sampling settings
 
 private:
     QWidget* createEmptyPage();
@@ -57,6 +61,7 @@ private:
     void loadSegment();         // the selected segment into the editor
     void reloadVoices();
     void reloadTakes();
+    void showSegmentSettings();
 
     ProjectModel& m_project;
     VoiceListModel& m_voices;
@@ -71,6 +76,9 @@ private:
     QPlainTextEdit* m_editor = nullptr;
     QComboBox* m_voice = nullptr;
     QComboBox* m_takes = nullptr;
+    QLabel* m_segmentSettings = nullptr;
+    QPushButton* m_pin = nullptr;
+    QPushButton* m_unpin = nullptr;
     QPushButton* m_regenerate = nullptr;
     QPushButton* m_generateAll = nullptr;
     QPushButton* m_export = nullptr;
