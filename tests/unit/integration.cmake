@@ -13,3 +13,7 @@ set_tests_properties(tst_hostile_inputs_cli PROPERTIES LABELS unit TIMEOUT 300
 reef_add_test(tst_hostile_inputs SOURCES tst_hostile_inputs.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 add_test(NAME tst_pr_report COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pr_report.sh $<TARGET_FILE:reef-cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp)
 set_tests_properties(tst_pr_report PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")
+# Issue #13, failure while running: a real allocation failure (RLIMIT_AS lowered mid-synthesis) is
+# an error value and the engine stays usable; the memory check reads cgroup limits (fake trees).
+reef_add_test(tst_out_of_memory SOURCES tst_out_of_memory.cpp LIBS reef_engine LABELS unit TORCH TIMEOUT 120)
+reef_add_test(tst_cgroup_memory SOURCES tst_cgroup_memory.cpp LIBS reef_engine LABELS unit TORCH)
