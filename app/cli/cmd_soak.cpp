@@ -62,6 +62,7 @@ struct Run {
     Clock::time_point t_request{};    // written before `requested` is raised
     std::atomic<bool> seen{false};
     Clock::time_point t_seen{};       // should_abort's first true (engine thread)
+    std::vector<Clock::time_point> checks;  // should_abort's false answers (engine thread only)
 };
 
 struct Row {
@@ -72,6 +73,9 @@ struct Row {
     long rss = 0;
     int cancel_after = -1;
     double latency_ms = -1, latency_from_abort_ms = -1, frame_ms = 0;
+    // The stretch of engine work the request landed in: from the last should_abort check before
+    // the request to the first one after it (a decode step, or a streamed audio chunk's decode).
+    double inflight_ms = -1;
     int frames_after_request = -1;
     std::string error;
 };
@@ -91,7 +95,10 @@ Row run_one(Engine& engine, const SoakOptions& o, int index, int cancel_after, d
         st.cv.notify_all();
     };
     cb.should_abort = [&] {
-        if (!st.requested.load(std::memory_order_acquire)) return false;
+        if (!st.requested.load(std::memory_order_acquire)) {
+            st.checks.push_back(Clock::now());
+            return false;
+        }
         if (!st.seen.load(std::memory_order_relaxed)) {
             st.t_seen = Clock::now();
             st.seen.store(true, std::memory_order_relaxed);
@@ -137,6 +144,8 @@ Row run_one(Engine& engine, const SoakOptions& o, int index, int cancel_after, d
         row.latency_from_abort_ms = st.seen ? ms_between(st.t_seen, t_return) : -1;
         row.frames_after_request =
             int(std::count_if(st.frame_times.begin(), st.frame_times.end(), [&](auto t) { return t > st.t_request; }));
+        const auto after = std::find_if(st.checks.begin(), st.checks.end(), [&](auto t) { return t > st.t_request; });
+        if (after != st.checks.begin() && st.seen) row.inflight_ms = ms_between(*std::prev(after), st.t_seen);
     } else {
         row.outcome = "failed";
         row.error = r.error().to_string();
@@ -148,11 +157,11 @@ Row run_one(Engine& engine, const SoakOptions& o, int index, int cancel_after, d
 void write_csv(const std::string& path, const std::vector<Row>& rows) {
     std::ofstream out(path + ".part");
     out << "run,outcome,frames,wall_ms,rss_kib,cancel_after_frame,frame_ms,latency_ms,latency_from_abort_ms,"
-           "frames_after_request\n";
+           "frames_after_request,inflight_ms\n";
     for (const Row& r : rows)
         out << r.run << "," << r.outcome << "," << r.frames << "," << r.wall_ms << "," << r.rss << ","
             << r.cancel_after << "," << r.frame_ms << "," << r.latency_ms << "," << r.latency_from_abort_ms << ","
-            << r.frames_after_request << "\n";
+            << r.frames_after_request << "," << r.inflight_ms << "\n";
     out.close();
     if (!out || std::rename((path + ".part").c_str(), path.c_str()) != 0) fail("cannot write " + path);
 }
@@ -176,9 +185,11 @@ void soak(const SoakOptions& o) {
         std::fprintf(stderr, "run %3d %-22s frames %3d  %7.1f ms  RSS %.1f MiB", r.run, r.outcome.c_str(), r.frames,
                      r.wall_ms, double(r.rss) / 1024.0);
         if (r.outcome == "cancelled")
-            std::fprintf(stderr, "  cancel after frame %d: %.2f ms (%.2f frames of %.2f ms), %d frame(s) after",
+            std::fprintf(stderr,
+                         "  cancel after frame %d: %.2f ms (%.2f frames of %.2f ms; the step it landed in: %.2f ms), "
+                         "%d frame(s) after",
                          r.cancel_after, r.latency_ms, r.frame_ms > 0 ? r.latency_ms / r.frame_ms : 0.0, r.frame_ms,
-                         r.frames_after_request);
+                         r.inflight_ms, r.frames_after_request);
         if (!r.error.empty()) std::fprintf(stderr, "  %s", r.error.c_str());
         std::fprintf(stderr, "\n");
     }
@@ -206,7 +217,7 @@ void soak(const SoakOptions& o) {
         std::printf(", after run %d %.1f MiB (no growth figure: --runs must exceed --warmup)\n", o.runs,
                     double(last) / 1024.0);
     }
-    std::vector<double> lat, lat_abort, lat_frames, frame_ms;
+    std::vector<double> lat, lat_abort, lat_frames, frame_ms, lat_inflight;
     int worst_after = 0;
     for (const Row& r : rows) {
         if (r.outcome != "cancelled") continue;
@@ -214,6 +225,7 @@ void soak(const SoakOptions& o) {
         if (r.latency_from_abort_ms >= 0) lat_abort.push_back(r.latency_from_abort_ms);
         if (r.frame_ms > 0) lat_frames.push_back(r.latency_ms / r.frame_ms);
         frame_ms.push_back(r.frame_ms);
+        if (r.inflight_ms > 0) lat_inflight.push_back(r.latency_ms / r.inflight_ms);
         worst_after = std::max(worst_after, r.frames_after_request);
     }
     if (!lat.empty()) {
@@ -225,6 +237,10 @@ void soak(const SoakOptions& o) {
         if (!lat_abort.empty())
             std::printf("cancel latency (should_abort true -> synthesize returned): median %.3f ms, max %.3f ms\n",
                         median(lat_abort), *std::max_element(lat_abort.begin(), lat_abort.end()));
+        if (!lat_inflight.empty())
+            std::printf("cancel latency / length of the step it landed in (should_abort check to check): "
+                        "median %.3f, max %.3f\n",
+                        median(lat_inflight), *std::max_element(lat_inflight.begin(), lat_inflight.end()));
         std::printf("frames decoded after the cancel request: at most %d\n", worst_after);
         if (worst_after > 1) ok = false;
     }
