@@ -3,6 +3,10 @@
 
 #include "cli_common.h"
 
+namespace reef::cli {
+void register_soak(CLI::App& app);  // cmd_soak.cpp (issue #13's soak and cancel figures)
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"reef-cli: fish-speech text-to-speech and the SDPA A/B bench, without a display"};
     app.require_subcommand(0, 1);
@@ -18,6 +22,7 @@ int main(int argc, char** argv) {
     reef::cli::register_bench(app);
     reef::cli::register_sdpa_bench(app);
     reef::cli::register_compile(app);
+    reef::cli::register_soak(app);
     reef::cli::record_command_line(argc, argv);
     try {
         app.parse(argc, argv);

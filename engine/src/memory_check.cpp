@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "cgroup_memory.h"
 #include "check.h"
 
 #ifdef REEF_WITH_CUDA
@@ -21,7 +22,7 @@ std::string gb(uint64_t bytes) {
     return buf;
 }
 
-std::optional<uint64_t> cpu_available() {
+std::optional<uint64_t> meminfo_available() {
     std::ifstream in("/proc/meminfo");
     std::string key;
     uint64_t kib = 0;
@@ -31,6 +32,23 @@ std::optional<uint64_t> cpu_available() {
         if (key == "MemAvailable:") return kib * 1024;
     }
     return std::nullopt;
+}
+
+// MemAvailable, or the cgroup's remaining allowance when that is lower (a container's limit);
+// limited says which one it was, for the message.
+std::optional<uint64_t> cpu_available(bool* limited = nullptr) {
+    const auto machine = meminfo_available();
+    const auto cgroup = cgroup_memory_available();
+    const bool by_cgroup = cgroup && (!machine || *cgroup < *machine);
+    if (limited) *limited = by_cgroup;
+    return by_cgroup ? cgroup : machine;
+}
+
+void fits_or_throw(uint64_t needed, uint64_t available, const std::string& where, const std::string& what) {
+    if (needed <= available) return;
+    throw ReefError(ErrorCode::InsufficientMemory,
+                    what + " needs " + gb(needed) + ", " + gb(available) + " is available on " + where,
+                    "close other programs, use a smaller model or lower precision, or ask for fewer frames");
 }
 
 }  // namespace
@@ -53,13 +71,16 @@ std::optional<uint64_t> available_memory(c10::Device device) {
 }
 
 void check_memory_fits(uint64_t needed, uint64_t available, c10::Device device, const std::string& what) {
-    if (needed <= available) return;
-    throw ReefError(ErrorCode::InsufficientMemory,
-                    what + " needs " + gb(needed) + ", " + gb(available) + " is available on " + device.str(),
-                    "close other programs, use a smaller model or lower precision, or ask for fewer frames");
+    fits_or_throw(needed, available, device.str(), what);
 }
 
 void require_memory(uint64_t needed, c10::Device device, const std::string& what) {
+    if (device.is_cpu()) {
+        bool limited = false;
+        if (const auto available = cpu_available(&limited))
+            fits_or_throw(needed, *available, limited ? "cpu (under this process's cgroup memory limit)" : "cpu", what);
+        return;
+    }
     if (const auto available = available_memory(device)) check_memory_fits(needed, *available, device, what);
 }
 

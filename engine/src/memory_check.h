@@ -11,9 +11,9 @@
 
 namespace reef {
 
-// Bytes the device can still give: MemAvailable of /proc/meminfo for the CPU (page cache that
-// can be dropped counts as available), cudaMemGetInfo's free bytes for CUDA. nullopt when
-// unknown (no /proc, no CUDA runtime): callers then skip the check rather than guess.
+// Bytes the device can still give: for the CPU MemAvailable of /proc/meminfo, or what the process's
+// memory cgroup still allows when lower (cgroup_memory.h); cudaMemGetInfo's free bytes for CUDA.
+// nullopt when unknown (no /proc, no CUDA runtime): callers then skip the check rather than guess.
 std::optional<uint64_t> available_memory(c10::Device device);
 
 // Throws ReefError(InsufficientMemory) "<what> needs X GB, Y GB is available on <device>" when

@@ -4,4 +4,5 @@ target_sources(reef_engine PRIVATE
   src/engine.cpp
   src/version.cpp
   src/memory_check.cpp
+  src/cgroup_memory.cpp
 )

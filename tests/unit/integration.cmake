@@ -13,3 +13,15 @@ set_tests_properties(tst_hostile_inputs_cli PROPERTIES LABELS unit TIMEOUT 300
 reef_add_test(tst_hostile_inputs SOURCES tst_hostile_inputs.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 add_test(NAME tst_pr_report COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pr_report.sh $<TARGET_FILE:reef-cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp)
 set_tests_properties(tst_pr_report PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")
+# Issue #13, failure while running: a real allocation failure (RLIMIT_AS lowered mid-synthesis) is
+# an error value and the engine stays usable; the memory check reads cgroup limits (fake trees).
+reef_add_test(tst_out_of_memory SOURCES tst_out_of_memory.cpp LIBS reef_engine LABELS unit TORCH TIMEOUT 120)
+reef_add_test(tst_cgroup_memory SOURCES tst_cgroup_memory.cpp LIBS reef_engine LABELS unit TORCH)
+# Issue #13 soak (scripts/soak.sh, `reef-cli soak`): a quick tiny-model form in unit; the tiny
+# model's full 200 syntheses in label soak (the s1-mini-sized step is the script's alone).
+add_test(NAME tst_soak_quick COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/soak.sh ${CMAKE_CURRENT_BINARY_DIR}/tmp/soak_quick)
+set_tests_properties(tst_soak_quick PROPERTIES LABELS unit TIMEOUT 300
+  ENVIRONMENT "REEF_CLI=$<TARGET_FILE:reef-cli>;OMP_NUM_THREADS=1;REEF_SOAK_S1MINI=none;REEF_SOAK_TINY_RUNS=40;REEF_SOAK_TINY_FRAMES=16;REEF_SOAK_TINY_CANCEL_EVERY=5;REEF_SOAK_TINY_WARMUP=10")
+add_test(NAME tst_soak COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/soak.sh ${CMAKE_CURRENT_BINARY_DIR}/tmp/soak)
+set_tests_properties(tst_soak PROPERTIES LABELS soak TIMEOUT 1800
+  ENVIRONMENT "REEF_CLI=$<TARGET_FILE:reef-cli>;OMP_NUM_THREADS=1;REEF_SOAK_S1MINI=none")

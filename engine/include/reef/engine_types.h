@@ -165,7 +165,7 @@ struct Callbacks {
     std::function<void(uint64_t request_id, int frame, const std::vector<int32_t>& column)> on_frame;
     std::function<void(const AudioChunk&)> on_audio_chunk;
     std::function<void(const PerfSample&)> on_perf;
-    std::function<bool()> should_abort;   // checked once per frame (and while compiling)
+    std::function<bool()> should_abort;   // checked before each frame and streamed chunk (and while compiling)
     // One-line status of long preparations, e.g. "compiling the decode step: ... (41 s)".
     std::function<void(const std::string&)> on_status;
 };

@@ -51,7 +51,9 @@ public:
         // The first chunk is short so audio starts early; later chunks amortise the decoder's context.
         const int64_t target = m_audio.empty() ? std::min<int64_t>(kFirstChunkFrames, m_request.stream_chunk_frames)
                                                : m_request.stream_chunk_frames;
-        if (m_stream && m_pending_frames >= target) flush(false);
+        // A cancel asked for during this frame skips the chunk: its audio would be thrown away, and
+        // decoding it first would make the cancel wait for the codec as well as the frame.
+        if (m_stream && m_pending_frames >= target && !(m_cb.should_abort && m_cb.should_abort())) flush(false);
     }
     // Whole-utterance decode when not streaming; the final chunk when streaming.
     void finish(const at::Tensor& all_codes) {

@@ -46,14 +46,24 @@ void KvCache::ensure_capacity(int64_t capacity) {
     const int64_t grown = find_multiple(capacity, 8);
     // The old cache stays alive while the bigger one is filled, so only the new one must fit.
     require_kv_memory(n_layer(), m_k[0].size(1), m_k[0].size(3), grown, m_capacity, m_k[0].options());
-    for (size_t il = 0; il < m_k.size(); ++il) {
-        for (auto* t : {&m_k[il], &m_v[il]}) {
-            auto sizes = t->sizes().vec();
-            sizes[2] = grown;
-            at::Tensor bigger = at::zeros(sizes, t->options());
-            bigger.narrow(2, 0, m_capacity).copy_(*t);
-            *t = bigger;
+    try {
+        for (size_t il = 0; il < m_k.size(); ++il) {
+            for (auto* t : {&m_k[il], &m_v[il]}) {
+                auto sizes = t->sizes().vec();
+                sizes[2] = grown;
+                at::Tensor bigger = at::zeros(sizes, t->options());
+                bigger.narrow(2, 0, m_capacity).copy_(*t);
+                *t = bigger;
+            }
         }
+    } catch (...) {
+        // An allocation failed half-way (the check above passed, then memory ran out): some layers
+        // are grown, some not. The cache is emptied rather than left with mixed sizes, so the next
+        // request allocates a fresh one instead of failing on it (Text2SemanticCaches::prepare).
+        m_k.clear();
+        m_v.clear();
+        m_capacity = 0;
+        throw;
     }
     m_capacity = grown;
 }

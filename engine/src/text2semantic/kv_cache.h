@@ -23,7 +23,7 @@ public:
     int64_t n_layer() const { return int64_t(m_k.size()); }
     int64_t bytes() const;
 
-    // Grows every layer to at least `capacity` rows (rounded up to 8), keeping the filled rows.
+    // Grows every layer to at least `capacity` rows (rounded up to 8), keeping the filled rows; left empty (and rethrows) when an allocation fails half-way.
     void ensure_capacity(int64_t capacity);
     // port of KVCache.update: k, v: [1, H, S, D] written at rows start..start+S-1 (index write).
     void update(int64_t il, int64_t start, const at::Tensor& k, const at::Tensor& v);
