@@ -1,8 +1,9 @@
 // The codec worker (engine/src/runtime/codec_worker.h): jobs run in order on one other thread; a
 // failing job's exception comes back unchanged on the posting thread and stops the stream; cancel
 // drops queued jobs and returns after the running one; drain honours should_abort; on Linux the idle
-// priority reaches the worker's OpenMP team, whose size is the worker's own while the calling
-// thread's team and the process default for later threads keep theirs.
+// priority reaches the worker's OpenMP team (also one created before the worker lowered itself),
+// whose size is the worker's own while the calling thread's team and the process default for later
+// threads keep theirs.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
@@ -196,6 +197,34 @@ TEST_CASE(idle_priority_reaches_the_workers_openmp_team) {
     CHECK(during - before >= 2);  // the worker and at least one OpenMP thread it created
     CHECK_EQ(at::get_num_threads(), mine);  // still this thread's own count
     CHECK(sched_getscheduler(0) != SCHED_IDLE);  // the caller was not lowered
+
+    // The first job at normal priority (the stream's first chunk), then the worker lowers itself
+    // and the OpenMP team that job already created.
+    int in_first = -1, in_second = 0;
+    std::string prio_first;
+    {
+        CodecWorkerOptions o{2, true, 1};
+        CodecWorker worker(o);
+        auto parallel_work = [] {
+            const at::Tensor x = at::rand({1 << 22});
+            for (int i = 0; i < 3; ++i) (void)x.exp().sum();
+        };
+        worker.post([&] {
+            parallel_work();
+            in_first = idle_threads();
+        });
+        CHECK(worker.drain());
+        prio_first = worker.priority();
+        worker.post([&] {
+            parallel_work();
+            in_second = idle_threads();
+        });
+        CHECK(worker.drain());
+        prio = worker.priority();
+    }
+    CHECK_EQ(in_first, before);
+    CHECK(prio_first == std::string("SCHED_IDLE"));  // lowered right after the first job
+    CHECK(in_second - before >= 2);  // the worker and the team thread created during the first job
 }
 #endif
 

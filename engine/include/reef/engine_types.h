@@ -56,7 +56,9 @@ struct EngineConfig {
     // false = each chunk decodes on the generation thread between frames (for A/B measurements).
     bool codec_worker = true;
     int codec_threads = 0;             // the worker's libtorch intra-op threads; 0 = as many as generation's
-    bool codec_idle_priority = true;   // Linux: the worker (and its OpenMP team) at SCHED_IDLE
+    // Linux: the worker and its OpenMP team at SCHED_IDLE after the first chunk (which decodes at
+    // normal priority, so audio starts early), so the codec only takes cycles generation leaves.
+    bool codec_idle_priority = true;
 };
 
 struct SamplingParams {

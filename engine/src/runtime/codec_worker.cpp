@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstring>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #ifdef __linux__
 #include <sched.h>
 #include <sys/resource.h>
@@ -32,6 +35,22 @@ std::string lower_priority() {
 #else
     return "normal (no idle priority on this system)";
 #endif
+}
+
+// Lowers this thread, then each thread of its OpenMP team of `threads` from inside a parallel
+// region: libgomp keeps a master thread's pool threads docked and reuses them for its later
+// regions (libtorch's, oneDNN's and MKL's alike), and threads it creates later inherit the policy.
+std::string lower_team_priority(int threads) {
+    const std::string result = lower_priority();
+#ifdef _OPENMP
+    if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+        {
+            if (omp_get_thread_num() != 0) lower_priority();
+        }
+    }
+#endif
+    return result;
 }
 
 }  // namespace
@@ -104,12 +123,18 @@ void CodecWorker::run() {
         std::unique_lock lock(m_mutex);
         m_busy = true;  // the setup counts as work: drain() waits for it
     }
+    int jobs_left_at_normal = m_options.idle_priority ? m_options.jobs_at_normal_priority : 0;
+    auto lower = [&] {
+        const std::string prio = lower_team_priority(at::get_num_threads());
+        std::lock_guard lock(m_mutex);
+        m_priority = prio;
+    };
     try {
-        const std::string prio = m_options.idle_priority ? lower_priority() : "normal";
         {
             std::lock_guard lock(m_mutex);
-            m_priority = prio;
+            m_priority = "normal";
         }
+        if (m_options.idle_priority && jobs_left_at_normal == 0) lower();  // before the team exists
         inherited = at::get_num_threads();
         if (m_options.threads > 0 && m_options.threads != inherited) at::set_num_threads(m_options.threads);
     } catch (...) {
@@ -132,6 +157,7 @@ void CodecWorker::run() {
         }
         try {
             job();
+            if (jobs_left_at_normal > 0 && --jobs_left_at_normal == 0) lower();
         } catch (...) {
             std::lock_guard lock(m_mutex);
             if (!m_error) m_error = std::current_exception();

@@ -27,9 +27,11 @@ struct CodecWorkerOptions {
     // libtorch intra-op threads of the worker's own OpenMP team (> 0). libgomp keeps the team size
     // per thread, so this does not change the generation thread's team (see codec_worker.cpp).
     int threads = 1;
-    // Linux: SCHED_IDLE for the worker (else nice 19); its OpenMP team threads are created by it
-    // and inherit the policy, so the codec only runs on cycles generation leaves idle.
+    // Linux: SCHED_IDLE for the worker and its OpenMP team (else nice 19), so the codec only runs
+    // on cycles generation leaves idle — after the first `jobs_at_normal_priority` jobs, which run
+    // at normal priority: the first audio chunk should not wait for generation to pause.
     bool idle_priority = true;
+    int jobs_at_normal_priority = 0;
 };
 
 class CodecWorker {
@@ -52,8 +54,8 @@ public:
     // True once cancel() began: a running job checks it before emitting anything.
     bool cancelled() const;
 
-    // Which priority the worker really got: "SCHED_IDLE", "nice 19", "normal" or
-    // "normal (SCHED_IDLE and nice refused: ...)". Valid once a job has run.
+    // Which priority the worker has now: "normal" (before it lowered itself, or not asked to),
+    // "SCHED_IDLE", "nice 19" or "normal (SCHED_IDLE refused: ...)".
     std::string priority() const;
 
 private:

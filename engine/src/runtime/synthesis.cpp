@@ -46,6 +46,7 @@ CodecWorkerOptions codec_worker_options(const EngineConfig& c) {
     CodecWorkerOptions o;
     o.threads = c.codec_threads > 0 ? c.codec_threads : at::get_num_threads();  // the generation thread's
     o.idle_priority = c.codec_idle_priority;
+    o.jobs_at_normal_priority = 1;  // the first chunk: audio starts as early as it did inline
     return o;
 }
 
