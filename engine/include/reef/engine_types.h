@@ -175,6 +175,9 @@ struct SynthesisResult {
     RunMetrics metrics;
 };
 
+// All but on_audio_chunk are called on the thread that called the engine. on_audio_chunk comes
+// from the request's codec worker thread when audio streams with EngineConfig::codec_worker on:
+// in order, never two at once, and never after the call returned (the worker is joined first).
 struct Callbacks {
     std::function<void(uint64_t request_id, int frame, const std::vector<int32_t>& column)> on_frame;
     std::function<void(const AudioChunk&)> on_audio_chunk;
