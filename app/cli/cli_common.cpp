@@ -25,12 +25,23 @@ void EngineFlags::add_to(CLI::App* cmd, bool model_required) {
     cmd->add_option("--compile", compile, "eager | cuda-graph | aot-inductor")->capture_default_str();
     cmd->add_option("--sdpa", sdpa, "auto | math | flash | efficient | cudnn | fish-speech")->capture_default_str();
     cmd->add_option("--kv", kv, "active (attend over the filled prefix) | full (whole cache + mask)")->capture_default_str();
+    cmd->add_option("--codec-worker", codec_worker, "on: streamed audio decodes on its own thread | off: between frames")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
+    cmd->add_option("--codec-threads", codec_threads, "intra-op threads of the codec worker (0 = as many as generation)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--codec-priority", codec_priority, "idle: the codec worker only takes cycles generation leaves | normal")
+        ->check(CLI::IsMember({"idle", "normal"}))
+        ->capture_default_str();
 }
 
 EngineConfig EngineFlags::to_config() const {
     EngineConfig c;
     c.model_dir = model_dir;
     c.cpu_threads = threads;
+    c.codec_worker = codec_worker == "on";
+    c.codec_threads = codec_threads;
+    c.codec_idle_priority = codec_priority == "idle";
     auto need = [](auto parsed, const std::string& flag, const std::string& v) {
         if (!parsed) throw CLI::ValidationError(flag, "unknown value '" + v + "'");
         return *parsed;

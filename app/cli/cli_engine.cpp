@@ -47,6 +47,12 @@ void print_metrics(const RunMetrics& m) {
                       std::to_string(int(m.compile_s + 0.5)) + " s")
                          .c_str(),
                      m.package_load_ms);
+    // Frames over the wall time they really took (first to last frame), codec stalls included:
+    // equals the warm rate only when nothing else held up generation.
+    if (m.frames > 1 && m.generation_ms > m.cold_first_frame_ms)
+        std::fprintf(stderr, "generation %.1f ms (%.2f frames/s wall, first to last frame) | waited for the codec %.1f ms\n",
+                     m.generation_ms, double(m.frames - 1) * 1000.0 / (m.generation_ms - m.cold_first_frame_ms),
+                     m.codec_wait_ms);
     for (const auto& b : m.backends)
         std::fprintf(stderr, "  attention %-13s %-10s x%lld  %s%s\n", to_string(b.site), to_string(b.backend),
                      (long long)b.calls, b.shape.c_str(), b.compiled ? " (read from the compiled package)" : "");

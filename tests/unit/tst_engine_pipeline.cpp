@@ -1,8 +1,13 @@
 // The public engine API on a tiny demo model: load, synthesize with streaming audio, cancel,
 // determinism, SDPA policies and KV modes, and bad input. Only the public headers are used.
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <stdexcept>
+#include <thread>
 
 #include "check.h"
 #include "reef/engine.h"
@@ -82,6 +87,149 @@ TEST_CASE(loads_demo_model_and_streams_audio) {
         for (size_t i = 0; i < whole->size(); ++i) worst = std::max(worst, double(std::fabs((*whole)[i] - r->audio[i])));
         CHECK(worst < 1e-4);
     }
+}
+
+// Streamed audio decodes on the codec worker (EngineConfig::codec_worker, the default): chunks
+// arrive in order from one thread other than the caller's, their concatenation is the result's
+// audio, equals decoding the codes in one go and the old inline path, and the codec window's
+// backend recorded on the worker reaches the metrics.
+TEST_CASE(codec_worker_streams_in_order_and_equals_the_whole_decode) {
+    std::vector<float> per_path[2];
+    std::vector<int32_t> codes_of[2];
+    for (int worker = 1; worker >= 0; --worker) {
+        Engine engine;
+        EngineConfig c = config_for("s2");
+        c.codec_worker = worker == 1;
+        c.codec_threads = 1;
+        CHECK(engine.load(c).ok());
+        SynthesisRequest r = greedy_request(24);
+        r.sampling.temperature = 0.7f;  // sampled: the tiny model runs longer before <|im_end|>
+        r.sampling.seed = 5;
+        r.stream_chunk_frames = 3;
+        std::vector<float> streamed;
+        std::set<std::thread::id> emitters;
+        int chunks = 0;
+        bool saw_last = false;
+        Callbacks cb;
+        cb.on_audio_chunk = [&](const AudioChunk& ch) {
+            CHECK(!saw_last);  // nothing after the last chunk
+            CHECK_EQ(ch.first_sample, int64_t(streamed.size()));
+            streamed.insert(streamed.end(), ch.samples.begin(), ch.samples.end());
+            saw_last = ch.last;
+            emitters.insert(std::this_thread::get_id());
+            ++chunks;
+        };
+        auto res = engine.synthesize(r, cb);
+        CHECK(res.ok());
+        if (!res) { std::fprintf(stderr, "%s\n", res.error().to_string().c_str()); continue; }
+        std::fprintf(stderr, "codec worker %s: %d frames, %d chunks\n", worker ? "on" : "off", res->metrics.frames, chunks);
+        CHECK(saw_last);
+        CHECK(res->metrics.frames >= 4);
+        CHECK(chunks >= 2);
+        CHECK(streamed == res->audio);
+        CHECK_EQ(int64_t(res->audio.size()), int64_t(res->metrics.frames) * kSamplesPerFrame);
+        CHECK_EQ(emitters.size(), size_t(1));
+        CHECK((*emitters.begin() != std::this_thread::get_id()) == (worker == 1));
+        const RunMetrics& m = res->metrics;
+        CHECK(m.codec_ms > 0);
+        CHECK(m.time_to_first_audio_ms > 0 && m.time_to_first_audio_ms <= m.total_ms);
+        CHECK(m.generation_ms > 0 && m.generation_ms + m.codec_wait_ms <= m.total_ms + 1e-6);
+        bool codec_site = false;
+        for (const auto& b : m.backends) codec_site = codec_site || (b.site == CallSite::CodecWindow && b.calls > 0);
+        CHECK(codec_site);
+        auto whole = engine.decode_codes(res->codes);
+        CHECK(whole.ok());
+        if (whole) {
+            CHECK_EQ(whole->size(), res->audio.size());
+            double worst = 0;
+            for (size_t i = 0; i < whole->size() && i < res->audio.size(); ++i)
+                worst = std::max(worst, double(std::fabs((*whole)[i] - res->audio[i])));
+            CHECK(worst < 1e-4);
+        }
+        per_path[worker] = res->audio;
+        codes_of[worker] = res->codes.data;
+    }
+    CHECK(codes_of[0] == codes_of[1]);
+    CHECK_EQ(per_path[0].size(), per_path[1].size());
+    double worst = 0;
+    for (size_t i = 0; i < per_path[0].size() && i < per_path[1].size(); ++i)
+        worst = std::max(worst, double(std::fabs(per_path[0][i] - per_path[1][i])));
+    CHECK(worst < 1e-5);
+}
+
+// Stop while the worker is behind (a slow consumer of the chunks): the call returns Cancelled
+// within about one chunk, the queued chunks are dropped, nothing is emitted after it returned,
+// and the engine is ready for the next request.
+TEST_CASE(cancel_while_the_codec_worker_streams_returns_promptly_and_emits_nothing_after) {
+    Engine engine;
+    EngineConfig c = config_for("s2");
+    c.codec_threads = 1;
+    CHECK(engine.load(c).ok());
+    SynthesisRequest r = greedy_request(200);
+    r.sampling.temperature = 0.7f;
+    r.sampling.seed = 5;
+    r.stream_chunk_frames = 1;
+    std::atomic<int> frames{0}, chunks{0}, after_return{0};
+    std::atomic<bool> returned{false};
+    std::chrono::steady_clock::time_point aborted{};
+    Callbacks cb;
+    cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) { ++frames; };
+    cb.on_audio_chunk = [&](const AudioChunk&) {
+        if (returned) ++after_return;
+        ++chunks;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a consumer slower than generation
+    };
+    cb.should_abort = [&] {  // while the worker is inside the first chunk's callback
+        if (frames.load() < 6 || chunks.load() < 1) return false;
+        if (aborted == std::chrono::steady_clock::time_point{}) aborted = std::chrono::steady_clock::now();
+        return true;
+    };
+    auto res = engine.synthesize(r, cb);
+    returned = true;
+    CHECK(aborted != std::chrono::steady_clock::time_point{});  // the stop really came mid-stream
+    const double cancel_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - aborted).count();
+    const int chunks_at_return = chunks.load();
+    CHECK(!res.ok());
+    if (!res) CHECK(res.error().code == ErrorCode::Cancelled);
+    std::fprintf(stderr, "cancelled after %d frames, %d chunks, in %.0f ms\n", frames.load(), chunks_at_return, cancel_ms);
+    CHECK(cancel_ms < 1500);  // the running chunk (its 200 ms consumer), not the queued ones
+    CHECK(chunks_at_return < frames.load() - 1);  // one chunk per frame was queued: the backlog was dropped
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK_EQ(after_return.load(), 0);
+    CHECK_EQ(chunks.load(), chunks_at_return);
+    r.sampling.max_new_frames = 8;
+    auto next = engine.synthesize(r, {});
+    CHECK(next.ok());
+}
+
+// An exception on the codec worker (here from the chunk callback) comes out of the facade as the
+// same error value as when the chunk decodes on the generation thread, and the engine stays ready.
+TEST_CASE(an_error_on_the_codec_worker_becomes_the_facade_error) {
+    std::string message[2];
+    ErrorCode code[2] = {ErrorCode::Internal, ErrorCode::Internal};
+    for (int worker = 0; worker < 2; ++worker) {
+        Engine engine;
+        EngineConfig c = config_for("s2");
+        c.codec_worker = worker == 1;
+        c.codec_threads = 1;
+        CHECK(engine.load(c).ok());
+        SynthesisRequest r = greedy_request(24);
+        r.stream_chunk_frames = 2;
+        Callbacks cb;
+        cb.on_audio_chunk = [](const AudioChunk&) { throw std::runtime_error("the audio device went away"); };
+        auto res = engine.synthesize(r, cb);
+        CHECK(!res.ok());
+        if (!res) {
+            code[worker] = res.error().code;
+            message[worker] = res.error().message;
+        }
+        auto next = engine.synthesize(greedy_request(6), {});
+        CHECK(next.ok());
+    }
+    CHECK(code[1] == code[0]);
+    CHECK(message[1] == message[0]);
+    CHECK(message[1] == std::string("synthesize: the audio device went away"));
 }
 
 TEST_CASE(same_seed_same_codes_and_cancel_leaves_engine_ready) {

@@ -51,6 +51,14 @@ struct EngineConfig {
     KvMode kv_mode = KvMode::ActivePrefix;
     int kv_margin = 64;                        // extra cache rows beyond prompt + max new frames
     bool load_codec = true;
+    // Streaming audio (stream_chunk_frames > 0) decodes on the codec's own worker thread, while
+    // generation goes on with the next frames (docs/decode-performance.md, "Codec worker").
+    // false = each chunk decodes on the generation thread between frames (for A/B measurements).
+    bool codec_worker = true;
+    int codec_threads = 0;             // the worker's libtorch intra-op threads; 0 = as many as generation's
+    // Linux: the worker and its OpenMP team at SCHED_IDLE after the first chunk (which decodes at
+    // normal priority, so audio starts early), so the codec only takes cycles generation leaves.
+    bool codec_idle_priority = true;
 };
 
 struct SamplingParams {
@@ -134,7 +142,13 @@ struct RunMetrics {
     double cold_first_frame_ms = 0;   // request start to first generated frame
     double time_to_first_audio_ms = 0;
     double decode_ms = 0;
-    double codec_ms = 0;
+    double codec_ms = 0;               // the codec's own time (on its worker: overlapping generation)
+    // Request start to the last generated frame: includes the codec's chunks when they decode on
+    // the generation thread (codec_worker off), so frames / this is the rate audio really got.
+    double generation_ms = 0;
+    // After the last frame, waiting for complete audio: the final chunk plus any backlog on the
+    // codec worker, or the whole-utterance decode when not streaming.
+    double codec_wait_ms = 0;
     double total_ms = 0;
     int prompt_tokens = 0;
     int frames = 0;
@@ -161,6 +175,9 @@ struct SynthesisResult {
     RunMetrics metrics;
 };
 
+// All but on_audio_chunk are called on the thread that called the engine. on_audio_chunk comes
+// from the request's codec worker thread when audio streams with EngineConfig::codec_worker on:
+// in order, never two at once, and never after the call returned (the worker is joined first).
 struct Callbacks {
     std::function<void(uint64_t request_id, int frame, const std::vector<int32_t>& column)> on_frame;
     std::function<void(const AudioChunk&)> on_audio_chunk;

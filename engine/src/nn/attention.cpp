@@ -174,6 +174,16 @@ std::vector<BackendUse> BackendRecorder::uses() const {
 
 SdpaBackend BackendRecorder::last(CallSite site) const { return m_last[size_t(site)]; }
 
+void BackendRecorder::absorb(const std::vector<BackendUse>& uses) {
+    for (const BackendUse& u : uses) {
+        if (Entry* e = find(u.site, u.backend, u.compiled, u.kv_len_min, u.calls)) {
+            e->kv_len_max = std::max(e->kv_len_max, u.kv_len_max);
+            continue;
+        }
+        m_sites[size_t(u.site)].push_back({u.backend, u.calls, u.shape, u.kv_len_min, u.kv_len_max, u.compiled});
+    }
+}
+
 BackendRecorder& BackendRecorder::current() {
     thread_local BackendRecorder recorder;
     return recorder;

@@ -44,7 +44,7 @@ SdpaBackend backend_from_op_name(const char* name);
 // "[1,32,1,128]": a tensor's sizes, for backend reports and error messages.
 std::string shape_string(const at::Tensor& t);
 
-// Records which backend each call site used. One recorder is active per engine thread.
+// Records which backend each call site used. One recorder per engine thread (generation, codec worker).
 class BackendRecorder {
 public:
     void record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k);
@@ -52,6 +52,8 @@ public:
     // read from its package: shape as in record(), kv_len = key rows attended.
     void record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len, int64_t calls);
     void reset();
+    // Adds uses recorded by another thread's recorder (the codec worker's), as if recorded here.
+    void absorb(const std::vector<BackendUse>& uses);
     std::vector<BackendUse> uses() const;     // one entry per (site, backend) seen
     SdpaBackend last(CallSite site) const;
     static BackendRecorder& current();        // thread-local

@@ -45,6 +45,8 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     require_device(config.device, config.precision);
     if (config.cpu_threads > 0) at::set_num_threads(config.cpu_threads);
     if (config.kv_margin < 0) throw ReefError(ErrorCode::InvalidArgument, "kv_margin must be >= 0");
+    if (config.codec_threads < 0)
+        throw ReefError(ErrorCode::InvalidArgument, "codec_threads must be >= 0 (0 = as many as generation uses)");
 
     auto p = std::make_unique<Pipeline>();
     p->config = config;

@@ -1,5 +1,5 @@
 # runtime sources of reef_engine: device, the loaded pipeline,
-# synthesis (generate_long + streaming audio + metrics), the bench, its roofline and report, demo models,
+# synthesis (generate_long + streaming audio + metrics), the codec worker, the bench, its roofline and report, demo models,
 # the SDPA kernel bench (sdpa_*)
 target_sources(reef_engine PRIVATE
   src/runtime/device.cpp
@@ -8,6 +8,7 @@ target_sources(reef_engine PRIVATE
   src/runtime/bench_runner.cpp
   src/runtime/pipeline.cpp
   src/runtime/synthesis.cpp
+  src/runtime/codec_worker.cpp
   src/runtime/demo_model.cpp
   src/runtime/cuda_memory.cpp
   src/runtime/roofline.cpp

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <numeric>
+
+#include <ATen/Parallel.h>
 
 #include "check.h"
 #include "compiled/aoti_decode_step.h"
 #include "nn/attention.h"
+#include "runtime/codec_worker.h"
 #include "runtime/device.h"
 #include "runtime/perf.h"
 #include "nn/sdpa_policy.h"
@@ -38,28 +42,50 @@ std::vector<PromptReference> prompt_references(const Pipeline& p, const Synthesi
     return refs;
 }
 
-// Decodes pending frames into audio chunks as generation goes (design.md §3.3).
+CodecWorkerOptions codec_worker_options(const EngineConfig& c) {
+    CodecWorkerOptions o;
+    o.threads = c.codec_threads > 0 ? c.codec_threads : at::get_num_threads();  // the generation thread's
+    o.idle_priority = c.codec_idle_priority;
+    o.jobs_at_normal_priority = 1;  // the first chunk: audio starts as early as it did inline
+    return o;
+}
+
+// Decodes pending frames into audio chunks as generation goes (design.md §3.3). With the codec
+// worker (EngineConfig::codec_worker), the generation thread only hands each chunk's host codes
+// over; decoding, on_audio_chunk and the audio buffer belong to the worker until finish() joins it.
+// Without it, the same chunk job runs inline, between frames.
 class AudioStreamer {
 public:
     AudioStreamer(const Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const Stopwatch& clock)
         : m_codec(p.codec.get()), m_request(r), m_cb(cb), m_clock(clock) {
-        if (m_codec && r.decode_audio && r.stream_chunk_frames > 0) m_stream = m_codec->streaming_decoder();
+        if (m_codec && r.decode_audio && r.stream_chunk_frames > 0) {
+            m_stream = m_codec->streaming_decoder();
+            if (p.config.codec_worker) m_worker = std::make_unique<CodecWorker>(codec_worker_options(p.config));
+        }
     }
     void add_frame(const std::vector<int32_t>& column) {
         m_pending.insert(m_pending.end(), column.begin() + 1, column.end());
         ++m_pending_frames;
         // The first chunk is short so audio starts early; later chunks amortise the decoder's context.
-        const int64_t target = m_audio.empty() ? std::min<int64_t>(kFirstChunkFrames, m_request.stream_chunk_frames)
-                                               : m_request.stream_chunk_frames;
+        const int64_t target = m_flushed == 0 ? std::min<int64_t>(kFirstChunkFrames, m_request.stream_chunk_frames)
+                                              : m_request.stream_chunk_frames;
         // A cancel asked for during this frame skips the chunk: its audio would be thrown away, and
         // decoding it first would make the cancel wait for the codec as well as the frame.
         if (m_stream && m_pending_frames >= target && !(m_cb.should_abort && m_cb.should_abort())) flush(false);
     }
-    // Whole-utterance decode when not streaming; the final chunk when streaming.
+    // Whole-utterance decode when not streaming; the final chunk when streaming. Joins the codec
+    // worker: its audio, times and backends are this thread's again; its error is re-thrown here.
     void finish(const at::Tensor& all_codes) {
         if (!m_codec || !m_request.decode_audio) return;
         if (m_stream) {
             flush(true);
+            if (m_worker) {
+                // The tail (final chunk plus backlog) can take a while at idle priority: keep
+                // honouring Stop while it runs.
+                if (!m_worker->drain(m_cb.should_abort))
+                    throw ReefError(ErrorCode::Cancelled, "synthesis was cancelled while the last audio was decoding");
+                BackendRecorder::current().absorb(m_worker_backends);
+            }
             return;
         }
         Stopwatch w;
@@ -70,23 +96,38 @@ public:
     double codec_ms() const { return m_codec_ms; }
     double first_audio_ms() const { return m_first_audio_ms; }
     std::vector<float>& audio() { return m_audio; }
+    // The codec window's backend as last seen on the worker, for live samples (Unknown inline:
+    // then the generation thread's own recorder has it).
+    bool on_worker() const { return m_worker != nullptr; }
+    SdpaBackend worker_codec_backend() const { return m_worker_codec_backend.load(); }
 
 private:
     void flush(bool last) {
+        auto job = [this, codes = std::move(m_pending), frames = m_pending_frames, last] { decode(codes, frames, last); };
+        m_pending = {};
+        m_pending_frames = 0;
+        ++m_flushed;
+        if (m_worker)
+            m_worker->post(std::move(job));  // re-throws an earlier chunk's error
+        else
+            job();
+    }
+    // pending: frame-major, `frames` frames of N codes. Runs on the worker when there is one.
+    void decode(const std::vector<int32_t>& pending, int64_t frames, bool last) {
         Stopwatch w;
         at::Tensor pcm = at::empty({0});
-        if (m_pending_frames > 0) {
-            const int64_t n = int64_t(m_pending.size()) / m_pending_frames;
-            at::Tensor codes = at::tensor(at::ArrayRef<int32_t>(m_pending), at::kInt)
-                                   .view({m_pending_frames, n})
-                                   .t()
-                                   .to(at::kLong);  // (N, t)
+        if (frames > 0) {
+            const int64_t n = int64_t(pending.size()) / frames;
+            at::Tensor codes = at::tensor(at::ArrayRef<int32_t>(pending), at::kInt).view({frames, n}).t().to(at::kLong);  // (N, t)
             pcm = m_stream->push(codes);
         }
         if (last) m_stream->finish();
         m_codec_ms += w.ms();
-        m_pending.clear();
-        m_pending_frames = 0;
+        if (m_worker) {
+            m_worker_codec_backend.store(BackendRecorder::current().last(CallSite::CodecWindow));
+            if (last) m_worker_backends = BackendRecorder::current().uses();
+            if (m_worker->cancelled()) return;  // the request is being torn down: emit nothing more
+        }
         emit(pcm, last);
     }
     void emit(const at::Tensor& pcm, bool last) {
@@ -106,10 +147,17 @@ private:
     const Callbacks& m_cb;
     const Stopwatch& m_clock;
     std::unique_ptr<StreamingDecoder> m_stream;
-    std::vector<int32_t> m_pending;  // frame-major: t frames of N codes
+    std::vector<int32_t> m_pending;  // frame-major: t frames of N codes (generation thread)
     int64_t m_pending_frames = 0;
+    int64_t m_flushed = 0;           // chunks handed to the codec so far
+    // Written by the chunk jobs (on the worker when there is one); read after finish() joined it.
     std::vector<float> m_audio;
     double m_codec_ms = 0, m_first_audio_ms = 0;
+    std::vector<BackendUse> m_worker_backends;
+    std::atomic<SdpaBackend> m_worker_codec_backend{SdpaBackend::Unknown};
+    // Last, so it is joined (destroyed) before anything its jobs touch: an exception or a cancel
+    // leaves through here and nothing is emitted after the request returns.
+    std::unique_ptr<CodecWorker> m_worker;
 };
 
 std::vector<std::string> text_batches(const Pipeline& p, const SynthesisRequest& r) {
@@ -217,6 +265,7 @@ private:
         s.frames_per_s = sum > 0 ? 1000.0 * double(n_recent) / sum : 0;
         s.memory = query_memory(m_p.config.device);
         for (int site = 0; site < kNumCallSites; ++site) s.backend[site] = BackendRecorder::current().last(CallSite(site));
+        if (m_audio.on_worker()) s.backend[size_t(CallSite::CodecWindow)] = m_audio.worker_codec_backend();
         m_cb.on_perf(s);
     }
 
@@ -373,8 +422,11 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
     g.on_frame = [&](int, const std::vector<int32_t>& column, double frame_ms) { observer(column, frame_ms); };
     at::Generator gen = make_request_generator(p.model->device(), r.sampling.seed);
     const at::Tensor codes = generate_long(p, r, o, g, gen, m, capture);
+    m.generation_ms = clock.ms();
 
+    Stopwatch wait;
     audio.finish(codes);
+    m.codec_wait_ms = wait.ms();
     result.codes = tensor_to_codes(codes);
     result.audio = std::move(audio.audio());
     m.frames = observer.frames();
