@@ -63,7 +63,7 @@ SynthesisRequest request() {
 // Synthesizes once (the reference), once with RLIMIT_AS lowered at frame kLimitAtFrame (must fail
 // with InsufficientMemory), and once more (must give the reference's codes and audio again).
 // Returns the frames decoded after the limit, -1 when a step did not go as required.
-int fail_mid_run_then_recover(int stream_chunk_frames) {
+int fail_mid_run_then_recover(int stream_chunk_frames, bool codec_worker = true) {
     const auto dir = reef_test::temp_dir("out_of_memory_" + std::to_string(stream_chunk_frames)) / "tiny";
     const Status written = write_demo_model(dir.string(), "tiny", "s2");
     CHECK(written.ok());
@@ -72,6 +72,7 @@ int fail_mid_run_then_recover(int stream_chunk_frames) {
     EngineConfig config;
     config.model_dir = dir.string();
     config.cpu_threads = 1;
+    config.codec_worker = codec_worker;
     const auto loaded = engine.load(config);
     CHECK(loaded.ok());
     if (!loaded.ok()) return -1;
@@ -128,10 +129,15 @@ TEST_CASE(allocation_failure_in_the_decode_step_is_an_error_and_the_engine_stays
 }
 
 TEST_CASE(allocation_failure_while_streaming_is_an_error_and_the_engine_stays_usable) {
-    // Streaming chunks of 8 frames, as the GUI asks; blocks of 64 KiB or more from mmap.
+    // Streaming chunks of 8 frames, as the GUI asks, decoded between frames (codec_worker off).
+    // With the codec worker on, this way of running out was not provoked: the run completed
+    // although the limit came at frame 6 (presumably every allocation after it fitted in address
+    // space already reserved, such as the worker thread's malloc arena, which glibc grows inside
+    // its reservation). That a worker-side error reaches the facade as the same error value is
+    // tst_engine_pipeline's worker case.
     mallopt(M_MMAP_THRESHOLD, 64 * 1024);
     mallopt(M_TRIM_THRESHOLD, 64 * 1024);
-    CHECK(fail_mid_run_then_recover(8) >= 0);
+    CHECK(fail_mid_run_then_recover(8, /*codec_worker=*/false) >= 0);
 }
 
 TEST_CASE(kv_cache_growth_that_runs_out_half_way_leaves_an_empty_cache) {
@@ -158,4 +164,13 @@ TEST_CASE(kv_cache_growth_that_runs_out_half_way_leaves_an_empty_cache) {
     CHECK_EQ(fresh.capacity(), int64_t(128));
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer reserves terabytes of shadow address space at start-up, so an address-space limit
+// (RLIMIT_AS) cannot be set under it: the sanitizer build skips this test (ctest's code 77).
+int main() {
+    std::printf("skipped: RLIMIT_AS cannot be used under AddressSanitizer\n");
+    return 77;
+}
+#else
 TEST_MAIN()
+#endif
