@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The unit and audio suites under AddressSanitizer + UndefinedBehaviorSanitizer (gcc), in build-asan
 # (CMake preset "asan": no GUI). Same set-up as test.sh (Debian packages, the torch venv), then
-# configure, build and ctest. Extra arguments go to ctest (default: -L "unit|audio").
+# configure, build and ctest. Extra arguments go to ctest (default: -L "unit|audio|parity").
 #
 # ASAN_OPTIONS: detect_leaks=0 by default: libtorch keeps process-lifetime allocations (operator
 # registries, thread pools) that LeakSanitizer may report at exit. Whether it does under this wheel
@@ -21,6 +21,6 @@ fi
 reef_log "building $ASAN_DIR (-j$REEF_JOBS)"
 cmake --build "$ASAN_DIR" -j "$REEF_JOBS"
 cd "$ASAN_DIR"
-((${#@})) || set -- -L "unit|audio"
+((${#@})) || set -- -L "unit|audio|parity"
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}" \
   ctest --output-on-failure -j "$REEF_JOBS" --timeout 1800 "$@"
