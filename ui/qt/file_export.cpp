@@ -94,6 +94,10 @@ std::optional<ExportFormat> exportFormatForPath(const QString& path, const QStri
     return bySuffix;
 }
 
+QString withExportSuffix(const QString& path, audio::ExportFormat format) {
+    return QFileInfo(path).suffix().isEmpty() ? path + QLatin1Char('.') + exportFormatSuffix(format) : path;
+}
+
 bool exportAudioFile(const QString& path, const std::vector<float>& samples, ExportFormat format,
                      const AudioExportMeta& meta, QString* error) {
     if (samples.empty()) {

@@ -40,6 +40,8 @@ QString exportFileFilter();
 // exportFormatSuffix). A known suffix is returned even where the format cannot be written here, so
 // that exportAudioFile can say why; nullopt for an unknown suffix without a matching filter.
 std::optional<reef::audio::ExportFormat> exportFormatForPath(const QString& path, const QString& selectedFilter = {});
+// path with the format's suffix appended when it has none (a save dialog's answer without one).
+QString withExportSuffix(const QString& path, reef::audio::ExportFormat format);
 // Mono kSampleRate samples into path, atomically; false with *error naming the path and the reason
 // (no audio, unwritable folder, a format this libsndfile cannot write, disk full).
 bool exportAudioFile(const QString& path, const std::vector<float>& samples, reef::audio::ExportFormat format,

@@ -304,13 +304,18 @@ void MainWindow::onEngineFinished(const SynthesisResult& result) {
     m_playback.endStream();
 }
 
+std::optional<audio::ExportFormat> MainWindow::exportFormatOrError(const QString& path, const QString& filter,
+                                                                   QString* error) {
+    const std::optional<audio::ExportFormat> format = exportFormatForPath(path, filter);
+    if (!format && error)
+        *error = tr("unknown audio format (use .wav, .flac, .ogg or .mp3)");
+    return format;
+}
+
 bool MainWindow::exportAudio(const QString& path, QString* error, const QString& selectedFilter) {
-    const std::optional<audio::ExportFormat> format = exportFormatForPath(path, selectedFilter);
-    if (!format) {
-        if (error)
-            *error = tr("unknown audio format (use .wav, .flac, .ogg or .mp3)");
+    const std::optional<audio::ExportFormat> format = exportFormatOrError(path, selectedFilter, error);
+    if (!format)
         return false;
-    }
     AudioExportMeta meta;
     meta.text = m_synthesis->text();
     meta.model = QString::fromStdString(m_engine.modelInfo().name);
@@ -323,12 +328,9 @@ bool MainWindow::exportTake(int row, const QString& path, QString* error, const 
             *error = tr("no take at row %1").arg(row);
         return false;
     }
-    const std::optional<audio::ExportFormat> format = exportFormatForPath(path, selectedFilter);
-    if (!format) {
-        if (error)
-            *error = tr("unknown audio format (use .wav, .flac, .ogg or .mp3)");
+    const std::optional<audio::ExportFormat> format = exportFormatOrError(path, selectedFilter, error);
+    if (!format)
         return false;
-    }
     const Take& t = m_takes->take(row);
     AudioExportMeta meta;
     meta.text = t.text;
@@ -362,8 +364,8 @@ void MainWindow::exportInteractive(const std::vector<float>* audio, int takeRow)
                                                 exportFileFilter(), &filter);
     if (path.isEmpty())
         return;
-    if (const auto format = exportFormatForPath(path, filter); format && QFileInfo(path).suffix().isEmpty())
-        path += QLatin1Char('.') + exportFormatSuffix(*format);
+    if (const auto format = exportFormatForPath(path, filter))
+        path = withExportSuffix(path, *format);
     QString error;
     if (!exportTo(takeRow, path, &error, filter))
         QMessageBox::warning(this, tr("Export failed"), error);

@@ -135,6 +135,9 @@ private:
     void updateTitle();
     void playClip(const std::vector<float>& samples);
     std::optional<audio::ExportFormat> askFormat(const QString& title);
+    // The format a path (and the save dialog's filter) names, or nullopt with the reason in *error.
+    static std::optional<audio::ExportFormat> exportFormatOrError(const QString& path, const QString& filter,
+                                                                  QString* error);
     void exportProjectInteractive();
     void exportSegmentsInteractive();
     void exportAllTakesInteractive();
@@ -172,8 +175,7 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_playAction = nullptr;
 
-    SynthesisRequest m_lastRequest;     // what the running synthesis was asked for (for its take)
-    QString m_lastVoiceName;
+    SynthesisRequest m_lastRequest;     // what the running synthesis was asked for (for its progress)
     QString m_lastAttention;
     QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
 };

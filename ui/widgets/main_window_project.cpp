@@ -79,26 +79,22 @@ void MainWindow::onQueueItemStarted(quint64 id, const QVariant& tag) {
     if (!item)
         return;
     m_lastRequest = item->request;
-    const QVariantMap t = tag.toMap();
-    m_lastVoiceName = t.value(QStringLiteral("voiceName")).toString();
-    const QString original = t.value(QStringLiteral("text")).toString();
+    const QString original = tag.toMap().value(QStringLiteral("text")).toString();
     if (QString::fromStdString(item->request.text) != original)
         statusBar()->showMessage(tr("Pronunciation dictionary: spoken as “%1”")
                                      .arg(firstWords(QString::fromStdString(item->request.text))),
                                  8000);
 }
 
-void MainWindow::onQueueItemFinished(quint64, const QVariant& tag, const SynthesisResult& result) {
+void MainWindow::onQueueItemFinished(quint64 id, const QVariant& tag, const SynthesisResult& result) {
+    const QueueItem* item = m_queue->item(id);
+    if (!item)
+        return;
     const QVariantMap t = tag.toMap();
     const QString text = t.value(QStringLiteral("text")).toString();
     if (t.value(kKind) == kSegment) {
-        SegmentTake take;
-        take.created = QDateTime::currentDateTime();
-        take.text = text;
-        take.voice = t.value(QStringLiteral("voiceId")).toString();
-        take.sampling = m_lastRequest.sampling;
-        take.metrics = result.metrics;
-        take.audio = result.audio;
+        SegmentTake take = takeFromResult(item->request, result, t.value(QStringLiteral("voiceId")).toString());
+        take.text = text;   // as written: the request's is the dictionary's spoken form
         const QString segmentId = t.value(QStringLiteral("segmentId")).toString();
         if (!m_project->addTake(segmentId, std::move(take)))
             statusBar()->showMessage(tr("A segment was deleted while it was being generated; its audio was dropped."), 8000);
@@ -115,7 +111,7 @@ void MainWindow::onQueueItemFinished(quint64, const QVariant& tag, const Synthes
     take.voice = t.value(QStringLiteral("voiceName")).toString();
     take.modelName = QString::fromStdString(m_engine.modelInfo().name);
     take.config = m_settings.engineConfig();
-    take.sampling = m_lastRequest.sampling;
+    take.sampling = item->request.sampling;
     take.metrics = result.metrics;
     take.audio = result.audio;
     const QString summary = take.statsSummary();
@@ -307,8 +303,7 @@ void MainWindow::exportProjectInteractive() {
         QMessageBox::warning(this, tr("Export failed"), tr("Unknown audio format for %1.").arg(path));
         return;
     }
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QLatin1Char('.') + exportFormatSuffix(*format);
+    path = withExportSuffix(path, *format);
     QString error;
     if (!exportProjectTo(path, *format, &error))
         QMessageBox::warning(this, tr("Export failed"), error);

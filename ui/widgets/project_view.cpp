@@ -394,7 +394,7 @@ void ProjectView::reloadTakes() {
         const SegmentTake& t = s.takes[size_t(i)];
         m_takes->addItem(tr("Take %1 · %2 · %3 s")
                              .arg(i + 1)
-                             .arg(t.created.toString(QStringLiteral("HH:mm:ss")))
+                             .arg(t.created.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
                              .arg(double(t.audio.size()) / kSampleRate, 0, 'f', 1),
                          i);
     }
