@@ -174,13 +174,18 @@ private Q_SLOTS:
                   BenchArm{CompileMode::Eager, SdpaPolicy::Flash, KvMode::ActivePrefix}};
         BenchReport report = reef_test::makeFakeBenchReport(r);
         report.read_bandwidth_gbps = 25.0;
+        report.reread_bandwidth_gbps = 40.0;
         report.arms[1].bytes_per_frame = 2000000000;
         report.arms[1].roofline_frames_per_s = 12.5;
         report.arms[1].roofline_fraction = 0.83;
+        report.arms[1].dram_roofline_fraction = 0.92;
         m.setReport(report);
         QCOMPARE(m.rowCount(), 3);
         QCOMPARE(m.data(m.index(1, BenchTableModel::Roofline)).toString(), QStringLiteral("83%"));
-        QVERIFY(m.data(m.index(1, BenchTableModel::Roofline), Qt::ToolTipRole).toString().contains(QStringLiteral("25.0 GB/s")));
+        const QString roofTip = m.data(m.index(1, BenchTableModel::Roofline), Qt::ToolTipRole).toString();
+        QVERIFY(roofTip.contains(QStringLiteral("25.0 GB/s")));
+        QVERIFY(roofTip.contains(QStringLiteral("40.0 GB/s")));
+        QVERIFY(roofTip.contains(QStringLiteral("92.0%")));
         QCOMPARE(m.data(m.index(0, BenchTableModel::Roofline)).toString(), QStringLiteral("—"));  // not measured
         QVERIFY(m.data(m.index(0, BenchTableModel::Arm)).toString().contains(QStringLiteral("reference")));
         QCOMPARE(m.data(m.index(1, BenchTableModel::WarmFps), BenchTableModel::ValueRole).toDouble(), 23.0);

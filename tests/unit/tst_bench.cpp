@@ -1,4 +1,5 @@
 // Engine::bench on the tiny demo model: every arm runs or says why not; quality vs the reference.
+#include <cmath>
 #include <filesystem>
 
 #include "check.h"
@@ -38,6 +39,21 @@ TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
         CHECK(!a.backends.empty());
     }
     CHECK(r->arms[0].backends[0].backend == SdpaBackend::Math);
+    // The roofline, recomputed from the report's raw figures: the fast stack's passes at the
+    // re-read bandwidth, every other byte at the read bandwidth.
+    CHECK(r->read_bandwidth_gbps > 0 && r->reread_bandwidth_gbps >= r->read_bandwidth_gbps);
+    CHECK(r->fast_pass_bytes > 0 && r->fast_passes > 0);
+    for (int i = 0; i < 3; ++i) {
+        const ArmResult& a = r->arms[size_t(i)];
+        const double reread = double(r->fast_passes) * double(r->fast_pass_bytes);
+        CHECK(double(a.bytes_per_frame) > reread);
+        const double s = (double(a.bytes_per_frame) - reread) / (r->read_bandwidth_gbps * 1e9) +
+                         reread / (r->reread_bandwidth_gbps * 1e9);
+        CHECK(std::abs(a.roofline_frames_per_s * s - 1.0) < 1e-9);
+        CHECK(std::abs(a.roofline_fraction - a.warm_frames_per_s * s) < 1e-9);
+        CHECK(std::abs(a.dram_roofline_fraction -
+                       a.warm_frames_per_s * double(a.bytes_per_frame) / (r->read_bandwidth_gbps * 1e9)) < 1e-9);
+    }
     CHECK(!r->arms[3].ran);
     CHECK(r->arms[3].error.find("efficient") != std::string::npos);
     CHECK(!r->arms[4].ran);

@@ -1,4 +1,4 @@
-// Bench arm names and the report writers (JSON schema reef-bench/4, Markdown, CSV).
+// Bench arm names and the report writers (JSON schema reef-bench/5, Markdown, CSV).
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -19,7 +19,10 @@ static BenchReport sample_report() {
     r.precision = "fp32";
     r.logit_tolerance = 1e-3;
     r.read_bandwidth_gbps = 20.0;
-    r.weight_bytes_per_frame = 1000000;
+    r.reread_bandwidth_gbps = 45.0;
+    r.weight_bytes_per_frame = 10000000;
+    r.fast_pass_bytes = 300000;
+    r.fast_passes = 10;
     ArmResult a;
     a.arm = *parse_bench_arm("eager:math");
     a.ran = true;
@@ -27,6 +30,7 @@ static BenchReport sample_report() {
     a.bytes_per_frame = 1200000;
     a.roofline_frames_per_s = 494.0;
     a.roofline_fraction = 0.25;
+    a.dram_roofline_fraction = 0.125;
     a.backends = {{CallSite::SlowDecode, SdpaBackend::Math, 64, "q[1,4,1,16]"}};
     ArmResult b;
     b.arm = *parse_bench_arm("eager:efficient");
@@ -49,11 +53,15 @@ TEST_CASE(arm_names_round_trip) {
 
 TEST_CASE(json_report_has_schema_fields) {
     const auto j = nlohmann::json::parse(bench_report_json(sample_report()));
-    CHECK(j["schema"] == "reef-bench/4");
+    CHECK(j["schema"] == "reef-bench/5");
     CHECK(j["roofline"]["read_bandwidth_gbps"] == 20.0);
-    CHECK(j["roofline"]["weight_bytes_per_frame"] == 1000000);
+    CHECK(j["roofline"]["weight_bytes_per_frame"] == 10000000);
     CHECK(j["arms"][0]["bytes_per_frame"] == 1200000);
     CHECK(j["arms"][0]["roofline_fraction"] == 0.25);
+    CHECK(j["arms"][0]["dram_roofline_fraction"] == 0.125);
+    CHECK(j["roofline"]["reread_bandwidth_gbps"] == 45.0);
+    CHECK(j["roofline"]["fast_pass_bytes"] == 300000);
+    CHECK(j["roofline"]["fast_passes"] == 10);
     CHECK(j["arms"].size() == 2);
     CHECK(j["arms"][0]["warm_frames_per_s"] == 123.5);
     CHECK(j["arms"][0]["backends"][0]["backend"] == "math");
@@ -64,8 +72,11 @@ TEST_CASE(json_report_has_schema_fields) {
 TEST_CASE(markdown_and_csv_list_every_arm) {
     const BenchReport r = sample_report();
     const std::string md = bench_report_markdown(r);
-    CHECK(md.find("`eager:math` | 123.50 | 25.0%") != std::string::npos);
+    CHECK(md.find("`eager:math` | 123.50 | 25.0% | 12.5%") != std::string::npos);
     CHECK(md.find("read bandwidth 20.0 GB/s") != std::string::npos);
+    // 10 MB of weights, of which 10 passes of 0.3 MB: 7 MB read once
+    CHECK(md.find("45.0 GB/s for 10 passes over 0.3 MB") != std::string::npos);
+    CHECK(md.find("reads 7.0 MB of weights once") != std::string::npos);
     CHECK(md.find("not run") != std::string::npos);
     const std::string csv = bench_report_csv(r);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);

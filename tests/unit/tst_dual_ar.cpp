@@ -117,7 +117,8 @@ TEST_CASE(project_in_and_bias_paths) {
 }
 
 // The roofline's weight bytes per decode frame, counted from the config's dimensions (not from
-// the model's tensors): slow layers once, `rows` head rows, the fast stack once per codebook.
+// the model's tensors): slow layers once, `rows` head rows, the fast stack once per codebook;
+// and one fast-stack pass, the roofline's re-read part.
 TEST_CASE(decode_weight_bytes_match_the_config_dimensions) {
     for (bool project_in : {false, true}) {
         DualArConfig c = small_config(ModelLayout::S1);
@@ -135,6 +136,7 @@ TEST_CASE(decode_weight_bytes_match_the_config_dimensions) {
                               (project_in ? Cf * C + Cf : 0) +
                               N * (c.n_fast_layer * fast_layer + Cf + c.codebook_size * Cf + Cf);
         CHECK_EQ(m->decode_weight_bytes(rows), 2 * elems);
+        CHECK_EQ(m->fast_pass_bytes(), 2 * (c.n_fast_layer * fast_layer + Cf + c.codebook_size * Cf + Cf));
     }
 }
 

@@ -298,8 +298,8 @@
         <translation>超過</translation>
     </message>
     <message>
-        <source>%1 of the %2 frames/s that memory bandwidth allows (%3 GB/s ÷ %4 MB per frame)</source>
-        <translation>メモリ帯域幅で可能な %2 frames/s のうち %1（%3 GB/s ÷ 1 フレームあたり %4 MB）</translation>
+        <source>%1 of the %2 frames/s that memory bandwidth allows (%3 MB per frame, read at %4 GB/s, the fast stack&apos;s re-reads at %5 GB/s); %6 if every byte came from memory</source>
+        <translation>メモリ帯域幅で可能な %2 frames/s のうち %1（1 フレームあたり %3 MB、読み取り %4 GB/s、高速スタックの再読み込み %5 GB/s）。すべてのバイトをメモリから読む場合は %6</translation>
     </message>
     <message>
         <source>arm</source>

@@ -298,8 +298,8 @@
         <translation>超限</translation>
     </message>
     <message>
-        <source>%1 of the %2 frames/s that memory bandwidth allows (%3 GB/s ÷ %4 MB per frame)</source>
-        <translation>达到内存带宽上限 %2 frames/s 的 %1（%3 GB/s ÷ 每帧 %4 MB）</translation>
+        <source>%1 of the %2 frames/s that memory bandwidth allows (%3 MB per frame, read at %4 GB/s, the fast stack&apos;s re-reads at %5 GB/s); %6 if every byte came from memory</source>
+        <translation>达到内存带宽上限 %2 frames/s 的 %1（每帧 %3 MB，读取带宽 %4 GB/s，快速栈的重复读取 %5 GB/s）；若每个字节都来自内存则为 %6</translation>
     </message>
     <message>
         <source>arm</source>

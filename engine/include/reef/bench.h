@@ -64,10 +64,14 @@ struct ArmResult {
     double codec_ms = 0;
     double real_time_factor = 0;
     // Roofline: bytes one decode frame reads (weights + KV rows at the run's mean position), the
-    // frames/s that the measured read bandwidth allows for them, and warm frames/s ÷ that limit.
+    // frames/s that the measured bandwidths allow for them (the fast stack's passes at the re-read
+    // bandwidth, the rest at memory bandwidth), and warm frames/s ÷ that limit. The DRAM fraction
+    // counts every byte at memory bandwidth: an upper bound on traffic that a frame whose fast
+    // stack stays in cache can beat (> 1).
     int64_t bytes_per_frame = 0;
     double roofline_frames_per_s = 0;
     double roofline_fraction = 0;
+    double dram_roofline_fraction = 0;
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
     std::vector<double> step_ms;      // last repeat
@@ -115,8 +119,11 @@ struct BenchReport {
     int cpu_threads = 0;
     BenchRequest request;
     double logit_tolerance = 0;
-    double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device
+    double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device: memory
+    double reread_bandwidth_gbps = 0; // the same probe's fast_passes passes over fast_pass_bytes
     int64_t weight_bytes_per_frame = 0;  // weights one decode frame reads (head rows as sampled)
+    int64_t fast_pass_bytes = 0;      // of which one fast-stack pass; a frame makes fast_passes of them
+    int fast_passes = 0;              // num_codebooks
     std::vector<ArmResult> arms;
     std::vector<SweepPoint> sweep;    // arm-major, contexts in request order
     HostInfo host;

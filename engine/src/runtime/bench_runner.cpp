@@ -224,8 +224,12 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     } catch (const ReefError& e) {
         if (e.error().code == ErrorCode::Cancelled) throw;
     }
-    report.read_bandwidth_gbps = measure_read_bandwidth(p.model->device());
     report.weight_bytes_per_frame = p.model->decode_weight_bytes(sampled_head_rows(p));
+    report.fast_pass_bytes = p.model->fast_pass_bytes();
+    report.fast_passes = int(p.model->config().num_codebooks);
+    const ReadBandwidth bw = measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes);
+    report.read_bandwidth_gbps = bw.memory_gbps;
+    report.reread_bandwidth_gbps = bw.reread_gbps;
     // Repeats interleave the arms (arm 1, 2, ..., then again) so slow drifts of the machine hit
     // every arm alike; each arm's figures are medians over its repeats.
     for (int rep = 0; rep < req.repeats; ++rep)
@@ -244,9 +248,12 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         a.ran = true;
         a.warm_frames_per_s = median(fps[i]);
         a.prefill_ms = median(prefill[i]);
-        if (a.bytes_per_frame > 0 && report.read_bandwidth_gbps > 0) {
-            a.roofline_frames_per_s = report.read_bandwidth_gbps * 1e9 / double(a.bytes_per_frame);
+        if (a.bytes_per_frame > 0 && bw.memory_gbps > 0) {
+            const int64_t reread = report.fast_passes * report.fast_pass_bytes;
+            a.roofline_frames_per_s = roofline_frames_per_s(bw, a.bytes_per_frame - reread, report.fast_pass_bytes,
+                                                            report.fast_passes);
             a.roofline_fraction = a.warm_frames_per_s / a.roofline_frames_per_s;
+            a.dram_roofline_fraction = a.warm_frames_per_s / roofline_frames_per_s(bw, a.bytes_per_frame, 0, 0);
         }
         if (progress) progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");
     }

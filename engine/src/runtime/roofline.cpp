@@ -7,18 +7,50 @@
 
 namespace reef {
 
-double measure_read_bandwidth(at::Device device) {
-    constexpr int64_t kBytes = int64_t(512) << 20;
-    const at::Tensor buf = at::ones({kBytes / int64_t(sizeof(float))}, at::TensorOptions().dtype(at::kFloat).device(device));
-    double best_s = 1e30;
-    for (int i = 0; i < 6; ++i) {  // the first pass is an untimed warm-up
-        const auto t0 = std::chrono::steady_clock::now();
-        const double total = buf.sum().item<double>();  // reads every byte; item() waits for a GPU
-        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        REEF_CHECK(total > 0, "bandwidth probe: the buffer sum is wrong");
-        if (i > 0) best_s = std::min(best_s, dt);
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+ReadBandwidth measure_read_bandwidth(at::Device device, int64_t reread_bytes, int passes) {
+    REEF_CHECK(reread_bytes >= 0 && passes >= 0, "bandwidth probe: bad sizes");
+    constexpr int64_t kLarge = int64_t(512) << 20;
+    // Below ~1 MiB a sum times its own launch, not the memory it reads.
+    const int64_t small_bytes = std::clamp<int64_t>(reread_bytes, int64_t(1) << 20, kLarge);
+    const auto opts = at::TensorOptions().dtype(at::kFloat).device(device);
+    const at::Tensor large = at::ones({kLarge / int64_t(sizeof(float))}, opts);
+    const at::Tensor small = at::ones({small_bytes / int64_t(sizeof(float))}, opts);
+    double best_large = 1e30, best_small = 1e30;
+    for (int i = 0; i < 6; ++i) {  // the first round is an untimed warm-up
+        // One frame's pattern: the large pass streams from memory and leaves the caches holding
+        // only its tail, then the fast stack's passes follow. item() waits for a GPU.
+        auto t0 = std::chrono::steady_clock::now();
+        REEF_CHECK(large.sum().item<double>() > 0, "bandwidth probe: the buffer sum is wrong");
+        const double dt_large = seconds_since(t0);
+        t0 = std::chrono::steady_clock::now();
+        at::Tensor total = at::zeros({}, opts);
+        for (int p = 0; p < passes; ++p) total.add_(small.sum());
+        REEF_CHECK(passes == 0 || total.item<double>() > 0, "bandwidth probe: the buffer sum is wrong");
+        const double dt_small = seconds_since(t0);
+        if (i == 0) continue;
+        best_large = std::min(best_large, dt_large);
+        best_small = std::min(best_small, dt_small);
     }
-    return double(kBytes) / best_s / 1e9;
+    ReadBandwidth bw;
+    bw.memory_gbps = double(kLarge) / best_large / 1e9;
+    bw.reread_gbps = passes > 0 ? std::max(bw.memory_gbps, double(passes) * double(small_bytes) / best_small / 1e9)
+                                : bw.memory_gbps;
+    return bw;
+}
+
+double roofline_frames_per_s(const ReadBandwidth& bw, int64_t once_bytes, int64_t reread_bytes, int passes) {
+    if (bw.memory_gbps <= 0 || bw.reread_gbps <= 0 || once_bytes < 0 || reread_bytes < 0 || passes < 0) return 0;
+    const double seconds = double(once_bytes) / (bw.memory_gbps * 1e9) +
+                           double(passes) * double(reread_bytes) / (bw.reread_gbps * 1e9);
+    return seconds > 0 ? 1.0 / seconds : 0;
 }
 
 int64_t kv_bytes_per_frame(const DualArConfig& c, KvMode mode, int64_t kv_len, int64_t elem_size) {

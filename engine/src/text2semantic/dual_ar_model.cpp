@@ -188,9 +188,14 @@ int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
     for (const auto& b : m_layers) slow += block_bytes(b);
     slow += head_rows * c.dim * elem;                     // output head rows
     slow += (1 + c.num_codebooks) * c.dim * elem;         // token + codebook embedding rows
-    int64_t fast = bytes_of({&m_fast_norm, &m_fast_output}) + c.fast_dim * elem;  // + one fast embedding row
+    return slow + c.num_codebooks * fast_pass_bytes();
+}
+
+int64_t DualArModel::fast_pass_bytes() const {
+    const int64_t elem = int64_t(m_embeddings.element_size());
+    int64_t fast = bytes_of({&m_fast_norm, &m_fast_output}) + m_config.fast_dim * elem;  // + one fast embedding row
     for (const auto& b : m_fast_layers) fast += block_bytes(b);
-    return slow + c.num_codebooks * fast;
+    return fast;
 }
 
 at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return project(r.normed, output_weight()); }

@@ -67,6 +67,10 @@ public:
     // and the gathered embedding rows. KV-cache reads are counted by the caller (they depend on
     // the position).
     int64_t decode_weight_bytes(int64_t head_rows) const;
+    // Weight bytes of one fast-stack pass (layers, norm, head, one embedding row): a decode frame
+    // reads them num_codebooks times, back to back, so they can come from cache (the roofline's
+    // re-read part).
+    int64_t fast_pass_bytes() const;
 
     // port of DualARTransformer.forward_generate_fast. x: [1, 1, Cf] at fast position pos -> [1, 1, K]
     at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast_cache, KvMode mode) const;
