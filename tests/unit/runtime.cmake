@@ -1,5 +1,6 @@
 reef_add_test(tst_sdpa_policy SOURCES tst_sdpa_policy.cpp LABELS unit TORCH)
 reef_add_test(tst_roofline SOURCES tst_roofline.cpp LABELS unit TORCH)
+reef_add_test(tst_row_kernels SOURCES tst_row_kernels.cpp LABELS unit TORCH)
 reef_add_test(tst_bench_report SOURCES tst_bench_report.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 reef_add_test(tst_sdpa_bench SOURCES tst_sdpa_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 # The compiled arm: AOTInductor packages compiled with the venv's torch (about 7 minutes on two

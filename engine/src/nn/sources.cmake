@@ -3,6 +3,7 @@
 # bf16 GEMV that decode's projections go through on AVX-512 BF16 CPUs
 target_sources(reef_engine PRIVATE
   src/nn/llama_ops.cpp
+  src/nn/row_kernels.cpp
   src/nn/attention.cpp
   src/nn/sdpa_policy.cpp
   src/nn/gemv.cpp

@@ -16,8 +16,7 @@ FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3
 }
 
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
-    const auto h = project(x, w.w13).chunk(2, -1);  // [B, S, I] each
-    return project(at::silu(h[0]) * h[1], w.w2);
+    return project(silu_mul(project(x, w.w13)), w.w2);  // [B, S, 2I] -> [B, S, I] -> [B, S, C]
 }
 
 at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
@@ -30,8 +29,8 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
     at::Tensor v = parts[2].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
     if (w.q_norm.defined()) {
         // torch.nn.RMSNorm over the head dim, before RoPE (Qwen3-style qk norm)
-        q = at::rms_norm(q, {dims.head_dim}, w.q_norm, dims.norm_eps);
-        k = at::rms_norm(k, {dims.head_dim}, w.k_norm, dims.norm_eps);
+        q = rms_norm_weighted(q, w.q_norm, dims.norm_eps);
+        k = rms_norm_weighted(k, w.k_norm, dims.norm_eps);
     }
     q = apply_rotary_emb(q, freqs_cis).transpose(1, 2);  // [B, H, S, D]
     k = apply_rotary_emb(k, freqs_cis).transpose(1, 2);  // [B, Hkv, S, D]

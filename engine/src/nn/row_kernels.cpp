@@ -1,0 +1,175 @@
+#include "nn/row_kernels.h"
+
+#include <ATen/record_function.h>
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "check.h"
+
+namespace reef {
+namespace {
+
+// Rows of the last dim: count and the stride between consecutive rows, when every dim but the
+// last collapses onto one stride (a slice of a wider row, e.g. q out of the merged qkv, does).
+struct Rows {
+    int64_t count = 0, stride = 0;
+};
+
+Rows rows_of(const at::Tensor& x, int64_t row_len) {
+    Rows r{x.numel() / std::max<int64_t>(row_len, 1), row_len};
+    int64_t expect = -1;
+    for (int64_t d = x.dim() - 2; d >= 0; --d) {
+        if (x.size(d) == 1) continue;
+        if (expect < 0) {
+            r.stride = x.stride(d);
+            expect = x.stride(d) * x.size(d);
+        } else if (x.stride(d) == expect) {
+            expect *= x.size(d);
+        } else {
+            return {r.count, -1};  // not one stride: the caller makes it contiguous first
+        }
+    }
+    return r;
+}
+
+template <typename T>
+inline float to_f(T v) { return float(v); }
+
+template <typename T>
+void rms_norm_kernel(const T* x, Rows rows, int64_t c, const T* w, float eps, bool round_first, T* y) {
+    for (int64_t r = 0; r < rows.count; ++r) {
+        const T* xr = x + r * rows.stride;
+        T* yr = y + r * c;
+        float ss = 0;
+        for (int64_t i = 0; i < c; ++i) ss += to_f(xr[i]) * to_f(xr[i]);
+        const float inv = 1.0f / std::sqrt(ss / float(c) + eps);
+        if (round_first)
+            for (int64_t i = 0; i < c; ++i) yr[i] = T(to_f(T(to_f(xr[i]) * inv)) * to_f(w[i]));
+        else
+            for (int64_t i = 0; i < c; ++i) yr[i] = T(to_f(xr[i]) * inv * to_f(w[i]));
+    }
+}
+
+template <typename T, typename F>
+void rotary_kernel(const T* x, Rows tokens, int64_t s_len, int64_t h, int64_t d, const F* f, T* y) {
+    // tokens: B·S rows of [H, D]; token t sits at sequence position t % S
+    for (int64_t t = 0; t < tokens.count; ++t) {
+        const F* ft = f + (t % s_len) * d;  // [D/2, 2]
+        for (int64_t head = 0; head < h; ++head) {
+            const T* xr = x + t * tokens.stride + head * d;
+            T* yr = y + (t * h + head) * d;
+            for (int64_t j = 0; j < d; j += 2) {
+                const float a = to_f(xr[j]), b = to_f(xr[j + 1]), cs = to_f(ft[j]), sn = to_f(ft[j + 1]);
+                yr[j] = T(a * cs - b * sn);
+                yr[j + 1] = T(b * cs + a * sn);
+            }
+        }
+    }
+}
+
+// silu: [rows, I] contiguous, already rounded to T (ATen's vectorised silu: a scalar exp here was
+// ten times slower); h: the rows of [gate | up]
+template <typename T>
+void gate_mul_kernel(const T* silu, const T* h, Rows rows, int64_t inter, T* y) {
+    for (int64_t r = 0; r < rows.count; ++r) {
+        const T* up = h + r * rows.stride + inter;
+        const T* sr = silu + r * inter;
+        T* yr = y + r * inter;
+        for (int64_t i = 0; i < inter; ++i) yr[i] = T(to_f(sr[i]) * to_f(up[i]));
+    }
+}
+
+// Calls fn with the C++ type of x's dtype (fp32, bf16, fp16).
+template <typename Fn>
+void with_type(at::ScalarType t, Fn&& fn) {
+    switch (t) {
+    case at::kFloat: fn(float{}); break;
+    case at::kBFloat16: fn(c10::BFloat16{}); break;
+    case at::kHalf: fn(c10::Half{}); break;
+    default: REEF_CHECK(false, "row kernels: fp32, bf16 or fp16 only");
+    }
+}
+
+at::Tensor rows_input(const at::Tensor& x, int64_t row_len, Rows& rows) {
+    rows = rows_of(x, row_len);
+    if (rows.stride >= 0) return x;
+    at::Tensor c = x.contiguous();
+    rows = {c.numel() / std::max<int64_t>(row_len, 1), row_len};
+    return c;
+}
+
+}  // namespace
+
+bool row_kernels_apply(const at::Tensor& x) {
+    // REEF_ROW_KERNELS=0 sends everything through ATen (A/B runs, or a suspected bug).
+    static const bool enabled = [] {
+        const char* env = std::getenv("REEF_ROW_KERNELS");
+        return !(env && std::string(env) == "0");
+    }();
+    const at::ScalarType t = x.scalar_type();
+    return enabled && x.device().is_cpu() && x.dim() >= 1 && x.numel() > 0 && x.stride(-1) == 1 && !x.requires_grad() &&
+           (t == at::kFloat || t == at::kBFloat16 || t == at::kHalf) && x.numel() / x.size(-1) <= kRowKernelMaxRows;
+}
+
+at::Tensor rms_norm_rows(const at::Tensor& x_in, const at::Tensor& weight, double eps, bool round_before_weight) {
+    RECORD_FUNCTION("reef::rms_norm", std::vector<c10::IValue>());
+    const int64_t c = x_in.size(-1);
+    REEF_CHECK(row_kernels_apply(x_in) && weight.numel() == c && weight.scalar_type() == x_in.scalar_type(),
+               "rms_norm_rows: needs a few CPU rows and a weight of their dtype and length");
+    Rows rows;
+    const at::Tensor x = rows_input(x_in, c, rows);
+    const at::Tensor w = weight.contiguous();
+    at::Tensor y = at::empty(x_in.sizes(), x_in.options().memory_format(at::MemoryFormat::Contiguous));
+    with_type(x.scalar_type(), [&](auto tag) {
+        using T = decltype(tag);
+        rms_norm_kernel(x.const_data_ptr<T>(), rows, c, w.const_data_ptr<T>(), float(eps), round_before_weight,
+                        y.mutable_data_ptr<T>());
+    });
+    return y;
+}
+
+at::Tensor rotary_rows(const at::Tensor& x_in, const at::Tensor& freqs_cis) {
+    RECORD_FUNCTION("reef::rotary", std::vector<c10::IValue>());
+    // x: [B, S, H, D], freqs_cis: [S, D/2, 2]
+    REEF_CHECK(x_in.dim() == 4 && row_kernels_apply(x_in) && freqs_cis.dim() == 3 && freqs_cis.size(0) == x_in.size(1) &&
+                   freqs_cis.size(1) * 2 == x_in.size(3) && freqs_cis.size(2) == 2 && freqs_cis.device().is_cpu(),
+               "rotary_rows: needs x [B, S, H, D] on the CPU and freqs_cis [S, D/2, 2]");
+    const int64_t s = x_in.size(1), h = x_in.size(2), d = x_in.size(3);
+    // One token's heads must be packed ([H, D] contiguous), as a slice of the merged qkv's row is.
+    const at::Tensor x = (h == 1 || x_in.stride(2) == d) ? x_in : x_in.contiguous();
+    Rows tokens;
+    const at::Tensor xt = rows_input(x.flatten(2), h * d, tokens);
+    const at::Tensor f = freqs_cis.contiguous();
+    at::Tensor y = at::empty(x_in.sizes(), x_in.options().memory_format(at::MemoryFormat::Contiguous));
+    with_type(x.scalar_type(), [&](auto tag) {
+        using T = decltype(tag);
+        with_type(f.scalar_type(), [&](auto ftag) {
+            using F = decltype(ftag);
+            rotary_kernel(xt.const_data_ptr<T>(), tokens, s, h, d, f.const_data_ptr<F>(), y.mutable_data_ptr<T>());
+        });
+    });
+    return y;
+}
+
+at::Tensor silu_mul_rows(const at::Tensor& h_in) {
+    RECORD_FUNCTION("reef::silu_mul", std::vector<c10::IValue>());
+    const int64_t two_i = h_in.size(-1);
+    REEF_CHECK(row_kernels_apply(h_in) && two_i % 2 == 0, "silu_mul_rows: needs a few CPU rows of even length");
+    Rows rows;
+    const at::Tensor h = rows_input(h_in, two_i, rows);
+    auto sizes = h_in.sizes().vec();
+    sizes.back() = two_i / 2;
+    at::Tensor y = at::empty(sizes, h_in.options().memory_format(at::MemoryFormat::Contiguous));
+    const at::Tensor silu = at::silu(h.narrow(-1, 0, two_i / 2)).contiguous();  // [..., I]
+    with_type(h.scalar_type(), [&](auto tag) {
+        using T = decltype(tag);
+        gate_mul_kernel(silu.const_data_ptr<T>(), h.const_data_ptr<T>(), rows, two_i / 2, y.mutable_data_ptr<T>());
+    });
+    return y;
+}
+
+}  // namespace reef

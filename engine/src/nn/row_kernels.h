@@ -1,0 +1,36 @@
+// The decode step's small element-wise ops, each one pass over a few CPU rows. A decode frame of
+// s1-mini runs ~200 RMSNorms, ~140 RoPEs and ~70 SiLU·gates on single rows of 128-3072 values;
+// through ATen each is 5-15 dispatched ops (dtype round trips, pow, mean, rsqrt, complex views),
+// and on two cores those ~15k dispatches per frame cost a third of the frame beside the GEMVs
+// that must read the weights (bench/results/cpu/s1mini-bf16-profile.md). Here each is one loop.
+//
+// Same arithmetic as the ATen formulas they replace: fp32 throughout, rounded to the tensor dtype
+// where the original rounds. Only the order of the mean's sum and libm's sqrt differ, so an output
+// can differ from ATen's by one unit in the last place of its dtype (tst_row_kernels).
+#pragma once
+#include <ATen/ATen.h>
+
+namespace reef {
+
+// The shapes these kernels take: a CPU tensor of fp32, bf16 or fp16 whose last dim is contiguous
+// and that holds at most kMaxRows rows of it (decode: one token). Prefill stays with ATen.
+constexpr int64_t kRowKernelMaxRows = 64;
+bool row_kernels_apply(const at::Tensor& x);
+
+// x·rsqrt(mean(x²) + eps) in fp32, then × weight:
+//  - round_before_weight (llama.py RMSNorm): rounded to x's dtype, multiplied by the weight in that dtype
+//  - otherwise (torch.nn.RMSNorm, Qwen3's qk norm): the weight applied in fp32, rounded once
+// x: [..., C] (last dim contiguous, rows at any stride), weight [C] -> [..., C] contiguous
+at::Tensor rms_norm_rows(const at::Tensor& x, const at::Tensor& weight, double eps, bool round_before_weight);
+
+// Interleaved-pair RoPE in fp32 (llama.py apply_rotary_emb):
+//   out[2j] = x[2j]·cos − x[2j+1]·sin,  out[2j+1] = x[2j+1]·cos + x[2j]·sin
+// x: [B, S, H, D] with [H, D] packed, freqs_cis: [S, D/2, 2] (cos, sin) -> [B, S, H, D] contiguous
+at::Tensor rotary_rows(const at::Tensor& x, const at::Tensor& freqs_cis);
+
+// The SwiGLU gate on merged w1|w3 output: silu(h[..., :I]) · h[..., I:], rounded as ATen rounds
+// (silu to the dtype, then the product); the silu itself is ATen's vectorised one.
+// h: [..., 2I] -> [..., I] contiguous
+at::Tensor silu_mul_rows(const at::Tensor& h);
+
+}  // namespace reef

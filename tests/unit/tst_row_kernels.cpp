@@ -1,0 +1,122 @@
+// nn/row_kernels against the ATen formulas they replace (written out here with ATen ops, as
+// fish-speech writes them): same values up to one unit in the last place of the dtype, on the
+// layouts decode hands them (slices of the merged qkv row, several rows, every dtype).
+#include <c10/core/InferenceMode.h>
+
+#include "check.h"
+#include "nn/row_kernels.h"
+
+using namespace reef;
+
+namespace {
+
+at::Tensor randn(std::vector<int64_t> sizes, at::ScalarType dtype, uint64_t seed) {
+    auto g = at::make_generator<at::CPUGeneratorImpl>(seed);
+    return at::randn(sizes, g, at::TensorOptions(at::kFloat)).to(dtype);
+}
+
+// How far apart a and b are, in units of the dtype's spacing at |b| (1 = one rounding step).
+double max_ulps(const at::Tensor& a, const at::Tensor& b) {
+    const at::Tensor af = a.to(at::kFloat), bf = b.to(at::kFloat);
+    const double eps = b.scalar_type() == at::kBFloat16 ? 1.0 / 128 : b.scalar_type() == at::kHalf ? 1.0 / 1024 : 1.0 / 8388608;
+    const at::Tensor spacing = at::clamp_min(bf.abs(), 1e-6) * eps;
+    return ((af - bf).abs() / spacing).max().item<double>();
+}
+
+// In fp32 the mean of 1024 squares summed in another order moves the scale by a few ulps; in
+// bf16/fp16 that vanishes in the one rounding, except at a tie.
+double ulp_tolerance(at::ScalarType dt) { return dt == at::kFloat ? 4.01 : 1.01; }
+
+// Share of elements that differ at all.
+double mismatch(const at::Tensor& a, const at::Tensor& b) {
+    return a.ne(b).to(at::kFloat).mean().item<double>();
+}
+
+at::Tensor llama_rms_norm(const at::Tensor& x, const at::Tensor& w, double eps) {
+    const at::Tensor xf = x.to(at::kFloat);
+    return (xf * at::rsqrt(xf.pow(2).mean(-1, true) + eps)).to(x.scalar_type()) * w;
+}
+
+at::Tensor llama_rotary(const at::Tensor& x, const at::Tensor& f) {
+    // x: [B, S, H, D], f: [S, D/2, 2]
+    const at::Tensor xs = x.to(at::kFloat).reshape({x.size(0), x.size(1), x.size(2), -1, 2});
+    const at::Tensor ff = f.to(at::kFloat).view({1, f.size(0), 1, f.size(1), 2});
+    const at::Tensor a = xs.select(-1, 0), b = xs.select(-1, 1), c = ff.select(-1, 0), s = ff.select(-1, 1);
+    return at::stack({a * c - b * s, b * c + a * s}, -1).flatten(3).to(x.scalar_type());
+}
+
+}  // namespace
+
+TEST_CASE(rms_norm_matches_llama_and_torch_rmsnorm) {
+    c10::InferenceMode guard;
+    for (at::ScalarType dt : {at::kFloat, at::kBFloat16, at::kHalf}) {
+        const at::Tensor x = randn({3, 1, 1024}, dt, 1) * 3, w = randn({1024}, dt, 2);
+        const at::Tensor y = rms_norm_rows(x, w, 1e-6, true);
+        CHECK(y.scalar_type() == dt && y.sizes() == x.sizes());
+        const double ulps = ulp_tolerance(dt);
+        CHECK(max_ulps(y, llama_rms_norm(x, w, 1e-6)) <= ulps);
+        if (dt != at::kFloat) CHECK(mismatch(y, llama_rms_norm(x, w, 1e-6)) < 0.02);
+        // torch.nn.RMSNorm: weight in fp32, one rounding — not the same numbers as llama's in bf16
+        const at::Tensor t = rms_norm_rows(x, w, 1e-6, false);
+        CHECK(max_ulps(t, at::rms_norm(x, {1024}, w, 1e-6)) <= ulps);
+        if (dt == at::kBFloat16) CHECK(mismatch(y, t) > 0.05);  // the two roundings really differ
+    }
+}
+
+TEST_CASE(rms_norm_reads_heads_out_of_the_merged_qkv_row) {
+    c10::InferenceMode guard;
+    // qkv row [1, 1, (4 + 2 + 2) · 16], q = the first 4 heads viewed as [1, 1, 4, 16]: strided rows
+    const at::Tensor qkv = randn({1, 1, 128}, at::kBFloat16, 3), w = randn({16}, at::kBFloat16, 4);
+    const at::Tensor q = qkv.narrow(-1, 0, 64).view({1, 1, 4, 16});
+    const at::Tensor k = qkv.narrow(-1, 64, 32).view({1, 1, 2, 16});
+    CHECK(max_ulps(rms_norm_rows(q, w, 1e-6, false), at::rms_norm(q.contiguous(), {16}, w, 1e-6)) <= 1.01);
+    CHECK(max_ulps(rms_norm_rows(k, w, 1e-6, false), at::rms_norm(k.contiguous(), {16}, w, 1e-6)) <= 1.01);
+    // rows at a stride that is not one block: [2, 3, C] sliced on the middle dim
+    const at::Tensor x = randn({2, 5, 32}, at::kFloat, 5).narrow(1, 1, 3);
+    const at::Tensor wf = randn({32}, at::kFloat, 6);
+    CHECK(max_ulps(rms_norm_rows(x, wf, 1e-5, true), llama_rms_norm(x, wf, 1e-5)) <= ulp_tolerance(at::kFloat));
+}
+
+TEST_CASE(rotary_matches_the_pairwise_formula) {
+    c10::InferenceMode guard;
+    for (at::ScalarType dt : {at::kFloat, at::kBFloat16}) {
+        // two positions, freqs as the model holds them (fp32 table or converted to the run dtype)
+        const at::Tensor f = randn({2, 8, 2}, at::kFloat, 7);
+        const at::Tensor x = randn({1, 2, 3, 16}, dt, 8);
+        for (const at::Tensor& table : {f, f.to(dt)})
+            CHECK(max_ulps(rotary_rows(x, table), llama_rotary(x, table)) <= 1.01);
+        // a strided q out of the merged row, one position
+        const at::Tensor qkv = randn({1, 1, 80}, dt, 9);
+        const at::Tensor q = qkv.narrow(-1, 0, 48).view({1, 1, 3, 16});
+        const at::Tensor y = rotary_rows(q, f.narrow(0, 1, 1));
+        CHECK(y.is_contiguous());
+        CHECK(max_ulps(y, llama_rotary(q.contiguous(), f.narrow(0, 1, 1))) <= 1.01);
+    }
+    // position 0 (cos 1, sin 0) is the identity
+    const at::Tensor id = at::stack({at::ones({1, 8}), at::zeros({1, 8})}, -1);
+    const at::Tensor x = randn({1, 1, 2, 16}, at::kBFloat16, 10);
+    CHECK(rotary_rows(x, id).equal(x));
+}
+
+TEST_CASE(silu_mul_matches_aten) {
+    c10::InferenceMode guard;
+    for (at::ScalarType dt : {at::kFloat, at::kBFloat16}) {
+        const at::Tensor h = randn({1, 2, 96}, dt, 11) * 4;
+        const auto parts = h.chunk(2, -1);
+        const at::Tensor ref = at::silu(parts[0]) * parts[1];
+        const at::Tensor y = silu_mul_rows(h);
+        CHECK(y.sizes() == ref.sizes());
+        CHECK(max_ulps(y, ref) <= 1.01);
+    }
+}
+
+TEST_CASE(only_a_few_cpu_rows_take_the_kernels) {
+    CHECK(row_kernels_apply(at::zeros({1, 1, 64}, at::kBFloat16)));
+    CHECK(row_kernels_apply(at::zeros({kRowKernelMaxRows, 8})));
+    CHECK(!row_kernels_apply(at::zeros({kRowKernelMaxRows + 1, 8})));  // prefill: ATen
+    CHECK(!row_kernels_apply(at::zeros({4, 8}, at::kDouble)));
+    CHECK(!row_kernels_apply(at::zeros({8, 4}).t()));                   // last dim not contiguous
+    CHECK_THROWS(rms_norm_rows(at::zeros({2, 8}), at::zeros({4}), 1e-6, true));
+}
+
+TEST_MAIN()
