@@ -1,5 +1,5 @@
-// The one-row bf16 GEMV that decode's projections use on AVX-512 BF16 CPUs: against an fp64
-// reference of the same inputs (within one bf16 rounding plus the fp32 sum's own error), against
+// The one-row bf16/fp32 GEMV that decode's projections use on AVX-512 BF16 CPUs: against an fp64
+// reference of the same inputs (within one rounding of the output plus the fp32 sum's own error), against
 // libtorch's linear, with tails (N % 4, one row), bias and one or
 // two threads; `project` falls back to at::linear wherever a kernel does not apply. Prints a
 // streaming-bandwidth comparison (not asserted: speed is measured by reef-cli bench, never in tests).
@@ -31,10 +31,13 @@ TEST_CASE(project_falls_back_where_no_kernel_applies) {
     auto g = at::make_generator<at::CPUGeneratorImpl>(1);
     for (at::ScalarType dtype : {at::kFloat, at::kBFloat16}) {
         const at::Tensor w = randn({70, 48}, g, dtype), x = randn({1, 1, 48}, g, dtype);
-        CHECK(project(x, w).equal(at::linear(x, w)));  // fp32, or K = 48 (not a multiple of 32)
+        CHECK(project(x, w).equal(at::linear(x, w)));  // K = 48 (not a multiple of 32)
         const at::Tensor xs = randn({1, 3, 64}, g, dtype), ws = randn({8, 64}, g, dtype);
-        if (dtype == at::kFloat) CHECK(project(xs.narrow(1, 0, 1), ws).equal(at::linear(xs.narrow(1, 0, 1), ws)));
+        const at::Tensor row = xs.narrow(1, 0, 1);
+        CHECK(project(row, ws).equal(gemv_supported(dtype) ? gemv(row, ws) : at::linear(row, ws)));
         CHECK(project(xs, ws).equal(at::linear(xs, ws)));  // three rows: a GEMM, not a GEMV
+        const at::Tensor wt = randn({64, 8}, g, dtype).t();
+        CHECK(project(row, wt).equal(at::linear(row, wt)));  // a transposed weight: no kernel
     }
     const at::Tensor h = randn({1, 1, 64}, g, at::kHalf), wh = randn({8, 64}, g, at::kHalf);
     CHECK(project(h, wh).equal(at::linear(h, wh)));  // fp16: no kernel
@@ -42,13 +45,14 @@ TEST_CASE(project_falls_back_where_no_kernel_applies) {
 
 TEST_CASE(gemv_matches_an_fp64_reference) {
     auto g = at::make_generator<at::CPUGeneratorImpl>(2);
-    CHECK(!gemv_supported(at::kFloat));
-    for (at::ScalarType dtype : {at::kBFloat16}) {
+    CHECK(gemv_supported(at::kFloat) == gemv_supported(at::kBFloat16));  // one CPU level for both
+    CHECK(!gemv_supported(at::kHalf));
+    for (at::ScalarType dtype : {at::kBFloat16, at::kFloat}) {
         if (!gemv_supported(dtype)) {
             std::printf("  no %s kernel on this CPU: libtorch's linear is used\n", c10::toString(dtype));
             continue;
         }
-        const double rounding = 1.0 / 256;  // half a bf16 ulp
+        const double rounding = dtype == at::kFloat ? 1.0 / 16777216 : 1.0 / 256;  // half an ulp
         for (int threads : {1, 2}) {
             at::set_num_threads(threads);
             for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 32}, {7, 64}, {130, 1024}, {4097, 1024}, {1024, 3072}}) {
@@ -77,9 +81,9 @@ TEST_CASE(gemv_matches_an_fp64_reference) {
 TEST_CASE(streaming_bandwidth_printout) {
     // 1 GiB of weights per pass: several times the largest cache, each matrix read once per pass
     auto g = at::make_generator<at::CPUGeneratorImpl>(3);
-    for (at::ScalarType dtype : {at::kBFloat16}) {
+    for (at::ScalarType dtype : {at::kBFloat16, at::kFloat}) {
         if (!gemv_supported(dtype)) continue;
-        const int64_t rows = 4096, count = 64;
+        const int64_t rows = dtype == at::kFloat ? 2048 : 4096, count = 64;
         std::vector<at::Tensor> ws;
         for (int64_t i = 0; i < count; ++i) ws.push_back(randn({rows, 2048}, g, dtype));
         const at::Tensor x = randn({1, 1, 2048}, g, dtype);

@@ -117,6 +117,11 @@ TEST_CASE(only_a_few_cpu_rows_take_the_kernels) {
     CHECK(!row_kernels_apply(at::zeros({4, 8}, at::kDouble)));
     CHECK(!row_kernels_apply(at::zeros({8, 4}).t()));                   // last dim not contiguous
     CHECK_THROWS(rms_norm_rows(at::zeros({2, 8}), at::zeros({4}), 1e-6, true));
+    // RoPE: only x [B, S, H, D] with a table of S positions; anything else stays with ATen
+    CHECK(rotary_rows_apply(at::zeros({1, 2, 3, 8}), at::zeros({2, 4, 2})));
+    CHECK(!rotary_rows_apply(at::zeros({1, 2, 3, 8}), at::zeros({3, 4, 2})));
+    CHECK(!rotary_rows_apply(at::zeros({2, 3, 8}), at::zeros({2, 4, 2})));
+    CHECK_THROWS(rotary_rows(at::zeros({1, 2, 3, 8}), at::zeros({1, 4, 2})));
 }
 
 TEST_MAIN()

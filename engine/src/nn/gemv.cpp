@@ -17,7 +17,7 @@
 namespace reef {
 namespace {
 
-constexpr int64_t kStep = 32;  // bf16 weights per 64-byte step: K must be a multiple of it
+constexpr int64_t kStep = 32;  // weights per step (bf16: one 64-byte line, fp32: two): K must be a multiple of it
 
 #ifdef REEF_GEMV_X86
 #define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
@@ -31,27 +31,37 @@ REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
     return v;
 }
 
-inline void store(float v, bf16* y, int64_t r, const bf16* b) {
-    y[r] = bf16(b ? v + float(b[r]) : v);  // round to nearest even, once
+template <typename T>
+inline void store(float v, T* y, int64_t r, const T* b) {
+    y[r] = T(b ? v + float(b[r]) : v);  // bf16: round to nearest even, once
 }
 
-// acc += 32 bf16 weights · 32 bf16 inputs, in pairs, accumulated in fp32. (An fp32 kernel with FMA
-// measured no faster than libtorch's fp32 linear here, so fp32 stays with libtorch.)
+// acc += 32 bf16 weights · 32 bf16 inputs, in pairs, accumulated in fp32.
 REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const bf16* w, const bf16* x) {
     return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512(w), (__m512bh)_mm512_loadu_si512(x));
 }
 
+// fp32: acc += 32 weights · 32 inputs as two fused multiply-adds, so one step reads 128 bytes of a
+// row (two cache lines) and the row loop below is the same for both types.
+REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const float* w, const float* x) {
+    acc = _mm512_fmadd_ps(_mm512_loadu_ps(w), _mm512_loadu_ps(x), acc);
+    return _mm512_fmadd_ps(_mm512_loadu_ps(w + 16), _mm512_loadu_ps(x + 16), acc);
+}
+
 // Rows r0..r1 of y = W·x (+ b). Four rows at a time keep four independent streams in flight while
 // the next four are prefetched; every row is read once, front to back.
-REEF_AVX512_BF16 void gemv_rows(const bf16* w, const bf16* x, const bf16* b, int64_t k, int64_t r0, int64_t r1,
-                                bf16* y) {
+template <typename T>
+REEF_AVX512_BF16 void gemv_rows(const T* w, const T* x, const T* b, int64_t k, int64_t r0, int64_t r1, T* y) {
     int64_t r = r0;
     for (; r + 4 <= r1; r += 4) {
-        const bf16* w0 = w + r * k;
+        const T* w0 = w + r * k;
         __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps(), a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
         for (int64_t i = 0; i < k; i += kStep) {
-            for (int64_t ahead = 4; ahead < 8; ++ahead)  // the next four rows (a prefetch past the end is harmless)
-                _mm_prefetch(reinterpret_cast<const char*>(w0 + ahead * k + i), _MM_HINT_T0);
+            for (int64_t ahead = 4; ahead < 8; ++ahead) {  // the next four rows (a prefetch past the end is harmless)
+                const char* line = reinterpret_cast<const char*>(w0 + ahead * k + i);
+                _mm_prefetch(line, _MM_HINT_T0);
+                if constexpr (sizeof(T) == 4) _mm_prefetch(line + 64, _MM_HINT_T0);  // fp32: a step is two lines
+            }
             a0 = mac(a0, w0 + i, x + i);
             a1 = mac(a1, w0 + k + i, x + i);
             a2 = mac(a2, w0 + 2 * k + i, x + i);
@@ -93,31 +103,40 @@ bool gemv_supported(at::ScalarType dtype) {
     }();
     static const CpuFeatures cpu = detect_cpu();
     if (!enabled) return false;
-    return dtype == at::kBFloat16 && cpu.avx512_bf16;
+    // One CPU level for both types: the row loop is compiled once per type for AVX-512 BF16.
+    return (dtype == at::kBFloat16 || dtype == at::kFloat) && cpu.avx512_bf16;
 }
 
 at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b) {
     // x: [..., K] one row, w: [N, K] -> [..., N]
     const at::ScalarType dtype = w.scalar_type();
-    REEF_CHECK(gemv_supported(dtype), "gemv: needs bf16 weights and a CPU with AVX-512 BF16");
+    REEF_CHECK(gemv_supported(dtype), "gemv: needs bf16 or fp32 weights and a CPU with AVX-512 BF16");
     const int64_t n = w.size(0), k = w.size(1);
     REEF_CHECK(x_in.scalar_type() == dtype && w.is_contiguous() && w.device().is_cpu() && x_in.numel() == k &&
                    k % kStep == 0 && (!b.defined() || (b.numel() == n && b.scalar_type() == dtype)),
-               "gemv: needs one bf16 row x [.., K] and a contiguous [N, K] bf16 weight, K a multiple of 32");
+               "gemv: needs one row x [.., K] and a contiguous [N, K] weight of its dtype, K a multiple of 32");
     const at::Tensor x = x_in.contiguous();
     const at::Tensor bias = b.defined() ? b.contiguous() : b;
     auto out_sizes = x_in.sizes().vec();
     out_sizes.back() = n;
     at::Tensor y = at::empty(out_sizes, x.options());
 #ifdef REEF_GEMV_X86
-    const bf16* wp = w.data_ptr<bf16>();
-    const bf16* xp = x.data_ptr<bf16>();
-    const bf16* bp = bias.defined() ? bias.data_ptr<bf16>() : nullptr;
-    bf16* yp = y.data_ptr<bf16>();
-    // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's own
-    // OpenMP workers: the threads its other ops use, so nothing else competes for the cores. This
-    // file is built with OpenMP for that (engine/CMakeLists.txt); without it the loop runs serially.
-    at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { gemv_rows(wp, xp, bp, k, r0, r1, yp); });
+    auto run = [&](auto tag) {
+        using T = decltype(tag);
+        const T* wp = w.const_data_ptr<T>();
+        const T* xp = x.const_data_ptr<T>();
+        const T* bp = bias.defined() ? bias.const_data_ptr<T>() : nullptr;
+        T* yp = y.mutable_data_ptr<T>();
+        // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's
+        // own OpenMP workers: the threads its other ops use, so nothing else competes for the
+        // cores. This file is built with OpenMP for that (engine/CMakeLists.txt); without it the
+        // loop runs serially.
+        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { gemv_rows(wp, xp, bp, k, r0, r1, yp); });
+    };
+    if (dtype == at::kFloat)
+        run(float{});
+    else
+        run(bf16{});
 #endif
     return y;
 }

@@ -5,7 +5,7 @@
 namespace reef {
 
 at::Tensor apply_rotary_emb(const at::Tensor& x, const at::Tensor& freqs_cis) {
-    if (row_kernels_apply(x) && freqs_cis.device().is_cpu()) return rotary_rows(x, freqs_cis);  // decode: one loop
+    if (rotary_rows_apply(x, freqs_cis)) return rotary_rows(x, freqs_cis);  // decode: one loop
     // The pair (x[2j], x[2j+1]) times (cos, sin) is one complex product: a single kernel instead
     // of selecting, multiplying and stacking the halves. x: [B, S, H, D] -> pairs [B, S, H, D/2]
     // complex; freqs_cis [S, D/2, 2] -> [1, S, 1, D/2] complex

@@ -132,12 +132,17 @@ at::Tensor rms_norm_rows(const at::Tensor& x_in, const at::Tensor& weight, doubl
     return y;
 }
 
+bool rotary_rows_apply(const at::Tensor& x, const at::Tensor& f) {
+    // x: [B, S, H, D], f: [S, D/2, 2]
+    const at::ScalarType ft = f.scalar_type();
+    return x.dim() == 4 && row_kernels_apply(x) && f.dim() == 3 && f.size(0) == x.size(1) && f.size(1) * 2 == x.size(3) &&
+           f.size(2) == 2 && f.device().is_cpu() && (ft == at::kFloat || ft == at::kBFloat16 || ft == at::kHalf);
+}
+
 at::Tensor rotary_rows(const at::Tensor& x_in, const at::Tensor& freqs_cis) {
     RECORD_FUNCTION("reef::rotary", std::vector<c10::IValue>());
     // x: [B, S, H, D], freqs_cis: [S, D/2, 2]
-    REEF_CHECK(x_in.dim() == 4 && row_kernels_apply(x_in) && freqs_cis.dim() == 3 && freqs_cis.size(0) == x_in.size(1) &&
-                   freqs_cis.size(1) * 2 == x_in.size(3) && freqs_cis.size(2) == 2 && freqs_cis.device().is_cpu(),
-               "rotary_rows: needs x [B, S, H, D] on the CPU and freqs_cis [S, D/2, 2]");
+    REEF_CHECK(rotary_rows_apply(x_in, freqs_cis), "rotary_rows: needs x [B, S, H, D] on the CPU and freqs_cis [S, D/2, 2]");
     const int64_t s = x_in.size(1), h = x_in.size(2), d = x_in.size(3);
     // One token's heads must be packed ([H, D] contiguous), as a slice of the merged qkv's row is.
     const at::Tensor x = (h == 1 || x_in.stride(2) == d) ? x_in : x_in.contiguous();

@@ -23,6 +23,9 @@ bool row_kernels_apply(const at::Tensor& x);
 // x: [..., C] (last dim contiguous, rows at any stride), weight [C] -> [..., C] contiguous
 at::Tensor rms_norm_rows(const at::Tensor& x, const at::Tensor& weight, double eps, bool round_before_weight);
 
+// rotary_rows takes x and freqs_cis (row_kernels_apply(x), and the shapes below, freqs on the CPU)
+bool rotary_rows_apply(const at::Tensor& x, const at::Tensor& freqs_cis);
+
 // Interleaved-pair RoPE in fp32 (llama.py apply_rotary_emb):
 //   out[2j] = x[2j]·cos − x[2j+1]·sin,  out[2j+1] = x[2j+1]·cos + x[2j]·sin
 // x: [B, S, H, D] with [H, D] packed, freqs_cis: [S, D/2, 2] (cos, sin) -> [B, S, H, D] contiguous
