@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# The codec worker study (issue #14): `reef-cli synth` on s1-mini dimensions, bf16, 2 threads, 64
-# greedy frames, streamed in 16-frame chunks, with the codec on its worker (idle or normal priority,
-# 1 or 2 codec threads), inline between frames (--codec-worker off), and not streamed at all
-# (--stream-chunk 0: frame times without streaming audio). Configurations interleave within each
-# round. The machine may be shared: every run records how much CPU other processes used while it
-# ran (busy time from /proc/stat minus the run's own CPU time, as a share of all cores), and the
-# summary gives medians over all runs and over the quiet ones (others under 10 %). Each run waits
-# for a quiet moment first (up to REEF_STUDY_QUIET_WAIT seconds, default 600).
+# The codec worker study (issue #14): `reef-cli synth` on s1-mini dimensions, bf16, 64 greedy
+# frames, streamed in 16-frame chunks, with the codec on its worker (idle or normal priority, 1 or
+# 2 codec threads), inline between frames (--codec-worker off), and not streamed at all
+# (--stream-chunk 0: frame times without streaming audio). Decode runs on both cores (--threads 2:
+# no core is left for the codec) and on one (--threads 1, the "1core-" configurations: the other
+# core is the codec's, which is where overlap can be measured on a 2-core machine). Configurations
+# interleave within each round. The machine may be shared: every run records how much CPU other
+# processes used while it ran (busy time from /proc/stat minus the run's own CPU time, as a share
+# of all cores), and the summary gives medians over all runs and over the quiet ones (others under
+# 10 %). Each run waits for a quiet moment first (up to REEF_STUDY_QUIET_WAIT seconds, default 600).
 #   bench/codec_worker_study.sh [OUT_DIR] [ROUNDS]   (default bench/results/cpu, 3 rounds)
-# Set REEF_CLI_BEFORE to a reef-cli built before the worker to add its runs ("before").
+# Set REEF_CLI_BEFORE to a reef-cli built before the worker to add its runs ("before"), and
+# REEF_STUDY_ONLY=PREFIX to run only the configurations whose name starts with PREFIX, and
+# REEF_STUDY_TAG=T to keep the runs in codec-worker-s1mini-bf16-T.tsv/.md (one binary per file;
+# ROUNDS 0 only rewrites the summary).
 # Appends to OUT_DIR/codec-worker-s1mini-bf16.tsv (every run) and rewrites .md (medians).
 set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
 ROUNDS="${2:-3}"
-TSV="$OUT/codec-worker-s1mini-bf16.tsv"
+TSV="$OUT/codec-worker-s1mini-bf16${REEF_STUDY_TAG:+-$REEF_STUDY_TAG}.tsv"
 TEXT="The quick brown fox jumps over the lazy dog, and then it runs far away into the forest."
-common=(-m "$MODEL" --precision bf16 --threads 2 -t "$TEXT" --max-new-frames 64 --temperature 0 -o /tmp/reef-codec-study.wav)
-names=(inline worker-idle-t1 worker-idle-t2 worker-normal-t1 no-stream)
-flags=("--stream-chunk 16 --codec-worker off"
-       "--stream-chunk 16 --codec-threads 1 --codec-priority idle"
-       "--stream-chunk 16 --codec-threads 2 --codec-priority idle"
-       "--stream-chunk 16 --codec-threads 1 --codec-priority normal"
-       "--stream-chunk 0")
+common=(-m "$MODEL" --precision bf16 -t "$TEXT" --max-new-frames 64 --temperature 0 -o /tmp/reef-codec-study.wav)
+names=(inline worker-idle-t1 worker-idle-t2 worker-normal-t1 no-stream 1core-inline 1core-worker 1core-no-stream)
+flags=("--threads 2 --stream-chunk 16 --codec-worker off"
+       "--threads 2 --stream-chunk 16 --codec-threads 1 --codec-priority idle"
+       "--threads 2 --stream-chunk 16 --codec-threads 2 --codec-priority idle"
+       "--threads 2 --stream-chunk 16 --codec-threads 1 --codec-priority normal"
+       "--threads 2 --stream-chunk 0"
+       "--threads 1 --stream-chunk 16 --codec-worker off"
+       "--threads 1 --stream-chunk 16 --codec-threads 1 --codec-priority normal"
+       "--threads 1 --stream-chunk 0")
 [[ -f "$TSV" ]] || printf 'config\tround\tload\tothers_cpu\tfirst_audio_ms\twarm_fps\tcodec_ms\ttotal_ms\trtf\tgeneration_ms\twall_fps\tcodec_wait_ms\tframes\n' >"$TSV"
 run() {  # name round cli flags...
   python3 - "$@" >>"$TSV" <<'PY'
@@ -57,8 +65,10 @@ PY
 STUDY_COMMON=$(IFS=$'\x1f'; echo "${common[*]}")
 export STUDY_COMMON
 for ((r = 0; r < ROUNDS; ++r)); do
-  [[ -n "${REEF_CLI_BEFORE:-}" ]] && run before "$r" "$REEF_CLI_BEFORE" --stream-chunk 16
+  [[ -n "${REEF_CLI_BEFORE:-}" ]] && run before "$r" "$REEF_CLI_BEFORE" --threads 2 --stream-chunk 16
   for i in "${!names[@]}"; do
+    # REEF_STUDY_ONLY=PREFIX runs only the configurations whose name starts with it (e.g. 1core-)
+    [[ -n "${REEF_STUDY_ONLY:-}" && "${names[$i]}" != "${REEF_STUDY_ONLY}"* ]] && continue
     # shellcheck disable=SC2086  # the flags are words
     run "${names[$i]}" "$r" "$CLI" ${flags[$i]}
   done

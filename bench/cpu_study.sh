@@ -19,7 +19,11 @@ bench s1mini-bf16 --precision bf16 --frames 64 --warmup 4 --repeats 3 --profile 
   --arms eager:math,eager:auto,eager:flash,eager:fish-speech
 REEF_GEMV=0 bench s1mini-bf16-libtorch-linear --precision bf16 --frames 64 --warmup 4 --repeats 3 \
   --profile "$OUT/s1mini-bf16-libtorch-linear-profile.md" --arms eager:math,eager:auto
-bench s1mini-fp32 --precision fp32 --frames 32 --warmup 4 --repeats 3 --arms eager:math,eager:auto,eager:fish-speech
+# the small ops through ATen (REEF_ROW_KERNELS=0): the "before" of nn/row_kernels
+REEF_ROW_KERNELS=0 bench s1mini-bf16-aten-small-ops --precision bf16 --frames 64 --warmup 4 --repeats 3 \
+  --profile "$OUT/s1mini-bf16-aten-small-ops-profile.md" --arms eager:math,eager:auto
+bench s1mini-fp32 --precision fp32 --frames 32 --warmup 4 --repeats 5 --arms eager:math,eager:auto,eager:fish-speech
+REEF_GEMV=0 bench s1mini-fp32-libtorch-linear --precision fp32 --frames 32 --warmup 4 --repeats 3 --arms eager:math,eager:auto
 # an s1-mini-sized cache (8192 rows): the active prefix against fish-speech HEAD's masked full cache
 bench s1mini-bf16-kv8000 --precision bf16 --frames 16 --warmup 4 --repeats 3 --kv-margin 8000 \
   --arms eager:auto,eager:math,eager:auto:full,eager:math:full
