@@ -4,10 +4,8 @@
 #include <ATen/record_function.h>
 #include <c10/util/BFloat16.h>
 
-#include <cstdlib>
-#include <string>
-
 #include "check.h"
+#include "nn/kernel_switch.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -96,11 +94,7 @@ CpuFeatures detect_cpu() {
 }  // namespace
 
 bool gemv_supported(at::ScalarType dtype) {
-    // REEF_GEMV=0 turns the kernels off (A/B against libtorch's linear, or a suspected bug).
-    static const bool enabled = [] {
-        const char* env = std::getenv("REEF_GEMV");
-        return !(env && std::string(env) == "0");
-    }();
+    static const bool enabled = kernel_switched_on("REEF_GEMV");  // 0: libtorch's linear everywhere
     static const CpuFeatures cpu = detect_cpu();
     if (!enabled) return false;
     // One CPU level for both types: the row loop is compiled once per type for AVX-512 BF16.

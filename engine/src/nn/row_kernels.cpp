@@ -5,10 +5,9 @@
 #include <c10/util/Half.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <string>
 
 #include "check.h"
+#include "nn/kernel_switch.h"
 
 namespace reef {
 namespace {
@@ -83,6 +82,9 @@ void gate_mul_kernel(const T* silu, const T* h, Rows rows, int64_t inter, T* y) 
     }
 }
 
+// The dtypes with_type knows.
+bool row_dtype(at::ScalarType t) { return t == at::kFloat || t == at::kBFloat16 || t == at::kHalf; }
+
 // Calls fn with the C++ type of x's dtype (fp32, bf16, fp16).
 template <typename Fn>
 void with_type(at::ScalarType t, Fn&& fn) {
@@ -98,21 +100,16 @@ at::Tensor rows_input(const at::Tensor& x, int64_t row_len, Rows& rows) {
     rows = rows_of(x, row_len);
     if (rows.stride >= 0) return x;
     at::Tensor c = x.contiguous();
-    rows = {c.numel() / std::max<int64_t>(row_len, 1), row_len};
+    rows = rows_of(c, row_len);  // contiguous rows always collapse onto one stride
     return c;
 }
 
 }  // namespace
 
 bool row_kernels_apply(const at::Tensor& x) {
-    // REEF_ROW_KERNELS=0 sends everything through ATen (A/B runs, or a suspected bug).
-    static const bool enabled = [] {
-        const char* env = std::getenv("REEF_ROW_KERNELS");
-        return !(env && std::string(env) == "0");
-    }();
-    const at::ScalarType t = x.scalar_type();
+    static const bool enabled = kernel_switched_on("REEF_ROW_KERNELS");  // 0: ATen everywhere
     return enabled && x.device().is_cpu() && x.dim() >= 1 && x.numel() > 0 && x.stride(-1) == 1 && !x.requires_grad() &&
-           (t == at::kFloat || t == at::kBFloat16 || t == at::kHalf) && x.numel() / x.size(-1) <= kRowKernelMaxRows;
+           row_dtype(x.scalar_type()) && x.numel() / x.size(-1) <= kRowKernelMaxRows;
 }
 
 at::Tensor rms_norm_rows(const at::Tensor& x_in, const at::Tensor& weight, double eps, bool round_before_weight) {
@@ -134,9 +131,8 @@ at::Tensor rms_norm_rows(const at::Tensor& x_in, const at::Tensor& weight, doubl
 
 bool rotary_rows_apply(const at::Tensor& x, const at::Tensor& f) {
     // x: [B, S, H, D], f: [S, D/2, 2]
-    const at::ScalarType ft = f.scalar_type();
     return x.dim() == 4 && row_kernels_apply(x) && f.dim() == 3 && f.size(0) == x.size(1) && f.size(1) * 2 == x.size(3) &&
-           f.size(2) == 2 && f.device().is_cpu() && (ft == at::kFloat || ft == at::kBFloat16 || ft == at::kHalf);
+           f.size(2) == 2 && f.device().is_cpu() && row_dtype(f.scalar_type());
 }
 
 at::Tensor rotary_rows(const at::Tensor& x_in, const at::Tensor& freqs_cis) {

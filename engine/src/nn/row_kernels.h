@@ -13,7 +13,8 @@
 namespace reef {
 
 // The shapes these kernels take: a CPU tensor of fp32, bf16 or fp16 whose last dim is contiguous
-// and that holds at most kMaxRows rows of it (decode: one token). Prefill stays with ATen.
+// and that holds at most kRowKernelMaxRows rows of it (decode: one token). Prefill stays with
+// ATen; REEF_ROW_KERNELS=0 sends everything there.
 constexpr int64_t kRowKernelMaxRows = 64;
 bool row_kernels_apply(const at::Tensor& x);
 
