@@ -4,6 +4,13 @@
 #include <c10/util/Exception.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
+#include <ATen/Context.h>
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "check.h"
@@ -11,6 +18,8 @@
 
 namespace reef {
 namespace {
+
+using json = nlohmann::json;
 
 
 std::string shim_call_in(const std::string& code) {
@@ -22,6 +31,28 @@ std::string shim_call_in(const std::string& code) {
         return code.substr(at, end - at);
     }
     return {};
+}
+
+// A package's generated library names libtorch.so among its dependencies (beside libtorch_cpu.so).
+// A Reef that links only the CPU libraries of a CUDA wheel (cmake/ReefTorchWheelCpu.cmake: PyPI's
+// torch 2.8.0) has not loaded it, and the dynamic loader cannot find it by name from the cache
+// folder. So before the first package loads, libtorch.so is loaded from libtorch_cpu.so's own
+// folder, whichever libtorch this is; where it is loaded already this changes nothing.
+// Returns the loader's error, empty when libtorch.so is in the process.
+std::string ensure_libtorch_loaded() {
+    static std::once_flag once;
+    static std::string error;
+    std::call_once(once, [] {
+        if (dlopen("libtorch.so", RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD)) return;
+        Dl_info info{};
+        if (!dladdr(reinterpret_cast<void*>(&at::globalContext), &info) || !info.dli_fname) {
+            error = "cannot locate libtorch_cpu.so";
+            return;
+        }
+        const std::string path = (std::filesystem::path(info.dli_fname).parent_path() / "libtorch.so").string();
+        if (!dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) error = std::string("cannot load ") + path + ": " + dlerror();
+    });
+    return error;
 }
 
 class AotiDecodeStep final : public CompiledDecodeStep {
@@ -51,6 +82,9 @@ public:
 
 private:
     static std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load(const std::string& path) {
+        if (const std::string why = ensure_libtorch_loaded(); !why.empty())
+            throw ReefError(ErrorCode::BackendUnavailable,
+                            "compile mode 'aot-inductor': a package's code needs libtorch.so, and " + why);
         try {
             // run_single_threaded: one engine thread calls it, so the container's locks are not needed
             return std::make_unique<torch::inductor::AOTIModelPackageLoader>(path, "model", true);
@@ -93,17 +127,33 @@ private:
 
 }  // namespace
 
+// The metadata the exporter recorded (aot_inductor.metadata), read from the archive itself: the
+// JSON record data/aotinductor/<model>/<hash>.wrapper_metadata.json. libtorch 2.8's loader has no
+// static reader for it (AOTIModelPackageLoader::load_metadata_from_package came later), and
+// loading the package just to ask would map its code and its weights.
+static std::map<std::string, std::string> package_metadata(caffe2::serialize::PyTorchStreamReader& reader) {
+    std::map<std::string, std::string> meta;
+    const std::string dir = "data/aotinductor/model/";
+    for (const std::string& name : reader.getAllRecords()) {
+        if (name.rfind(dir, 0) != 0 || !name.ends_with("wrapper_metadata.json")) continue;
+        auto [data, size] = reader.getRecord(name);
+        const json j = json::parse(static_cast<const char*>(data.get()), static_cast<const char*>(data.get()) + size,
+                                   nullptr, /*allow_exceptions=*/false);
+        if (!j.is_object()) continue;
+        for (const auto& [key, value] : j.items())
+            if (value.is_string()) meta[key] = value.get<std::string>();
+    }
+    return meta;
+}
+
 PackageAttention package_attention(const std::string& pt2_path) {
     PackageAttention a;
-    std::string policy;  // what the exporter recorded in the package's metadata
-    try {
-        const auto meta = torch::inductor::AOTIModelPackageLoader::load_metadata_from_package(pt2_path, "model");
-        if (auto it = meta.find("reef.sdpa_policy"); it != meta.end()) policy = it->second;
-    } catch (const c10::Error&) {
-    }
-    const std::string exported = policy.empty() ? "" : "exported under SDPA policy " + policy + "; ";
     try {
         caffe2::serialize::PyTorchStreamReader reader(pt2_path);
+        const auto meta = package_metadata(reader);
+        const auto policy = meta.find("reef.sdpa_policy");  // what the exporter recorded
+        const std::string exported =
+            policy == meta.end() ? "" : "exported under SDPA policy " + policy->second + "; ";
         std::string code;
         for (const std::string& name : reader.getAllRecords()) {
             if (name.size() < 12 || name.compare(name.size() - 12, 12, ".wrapper.cpp") != 0) continue;
