@@ -98,7 +98,10 @@ std::string g_command_line;
 
 void record_command_line(int argc, char** argv) {
     g_command_line.clear();
-    for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + shell_quote(argv[i]);
+    // The program as a reader would type it: a report says `reef-cli bench ...`, not the folder
+    // it was built in on the machine that ran it.
+    g_command_line = "reef-cli";
+    for (int i = 1; i < argc; ++i) g_command_line += " " + shell_quote(argv[i]);
 }
 
 const std::string& typed_command_line() { return g_command_line; }

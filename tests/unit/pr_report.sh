@@ -68,4 +68,7 @@ PY
 # the compiled arm's confirmation says it was not measured, with the reason
 grep -q "2. \*The compiled path still uses MATH.\* \*\*Not measured\*\*" "$T/out/report.md" || fail "compiled confirmation"
 grep -q "aot-inductor:fish-speech\` did not run" "$T/out/report.md" || fail "compiled arm's reason"
+# the command as a reader types it, not the path of the binary on the machine that ran it
+grep -q '^reef-cli bench ' "$T/out/report.md" || fail "command line starts with the program's name"
+grep -qF "$(dirname "$(readlink -f "$cli")")" "$T/out/report.md" && fail "the report shows the build folder"
 echo "PR report renders: 3 tables, every section, 3 WAV links"
