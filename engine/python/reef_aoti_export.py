@@ -24,6 +24,7 @@ KV mode "active" attends over the first L = pos + 1 rows without a mask (fish-sp
 
 Usage: reef_aoti_export.py SPEC.json    (progress lines "reef-export: ..." on stdout; exit 0 on
 success, 3 = torch version mismatch, 4 = bad spec, 5 = export or compile failure).
+       reef_aoti_export.py --check-torch VERSION   (exit 0 when this Python's torch is VERSION, else 3)
 """
 import json
 import os
@@ -251,17 +252,27 @@ def export_one(torch, spec, name, module, args, dynamic_shapes, site):
     say(f"{name}.pt2 done in {time.monotonic() - t0:.1f} s")
 
 
-def main():
-    if len(sys.argv) != 2:
-        fail(4, "usage: reef_aoti_export.py SPEC.json")
-    spec = load_spec(sys.argv[1])
+def import_matching_torch(wanted):
     try:
         import torch
     except ImportError as e:
         fail(3, f"this Python ({sys.executable}) has no torch: {e}")
-    if base_version(torch.__version__) != base_version(spec["torch_version"]):
-        fail(3, f"this Python's torch is {torch.__version__} but Reef links libtorch {spec['torch_version']}; "
+    if base_version(torch.__version__) != base_version(wanted):
+        fail(3, f"this Python's torch is {torch.__version__} but Reef links libtorch {wanted}; "
                 "a package only loads into the libtorch it was compiled for")
+    return torch
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--check-torch":
+        # Reef asks this first, before it writes the weights for a compile that could not run
+        torch = import_matching_torch(sys.argv[2])
+        say(f"torch {torch.__version__}")
+        return
+    if len(sys.argv) != 2:
+        fail(4, "usage: reef_aoti_export.py SPEC.json | --check-torch VERSION")
+    spec = load_spec(sys.argv[1])
+    torch = import_matching_torch(spec["torch_version"])
     say(f"torch {torch.__version__}, {spec['device']}, {spec['dtype']}, sdpa {spec['sdpa']}, kv {spec['kv_mode']}")
     try:
         threads = int(spec.get("threads", 0))

@@ -3,6 +3,7 @@ reef_add_test(tst_roofline SOURCES tst_roofline.cpp LABELS unit TORCH)
 reef_add_test(tst_row_kernels SOURCES tst_row_kernels.cpp LABELS unit TORCH)
 reef_add_test(tst_bench_report SOURCES tst_bench_report.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 reef_add_test(tst_sdpa_bench SOURCES tst_sdpa_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
+reef_add_test(tst_package_cache SOURCES tst_package_cache.cpp LABELS unit TORCH)
 # The compiled arm: AOTInductor packages compiled with the venv's torch (about 7 minutes on two
 # cores, label compile, in CI); REEF_LONG_TESTS adds the same parity at s1-mini's dimensions
 # (label compile-long, about 15 minutes).

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include "check.h"
 #include "compiled/aoti_decode_step.h"
@@ -106,6 +107,19 @@ std::optional<ErrorCode> code_of(const std::function<void()>& fn, std::string* m
         return e.error().code;
     }
     return std::nullopt;
+}
+
+// Running processes whose command line contains `text`, from /proc.
+int processes_naming(const std::string& text) {
+    int n = 0;
+    for (const auto& d : fs::directory_iterator("/proc")) {
+        const std::string pid = d.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(d.path() / "cmdline", std::ios::binary);
+        std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (cmd.find(text) != std::string::npos) ++n;
+    }
+    return n;
 }
 
 }  // namespace
@@ -239,8 +253,48 @@ TEST_CASE(stop_during_compile_leaves_nothing) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("  stopped after %.1f s: %s\n", s, msg.c_str());
     CHECK(code == ErrorCode::Cancelled);
-    CHECK(s < 15);  // the exporter and its compilers were killed, not waited for
+    // the exporter and its compilers were killed, not waited for: no process is left whose command
+    // line names the cache (the spec, the exporter's Inductor folder) — read from /proc
+    CHECK_EQ(processes_naming(root), 0);
     CHECK(fs::is_empty(root));
+}
+
+// Two compiles of one key at once (two Reefs, or two windows): both succeed and one valid entry
+// is left, which a later ensure takes from the cache; a host with other CPU features gets another
+// entry (its packages could hold instructions this one lacks, or lack ones it has).
+TEST_CASE(concurrent_compiles_share_one_entry) {
+    const std::string root = fresh_cache("concurrent");
+    auto m = small_model(ModelLayout::S1);
+    AotiPackage a, b;
+    std::string err_a, err_b;
+    std::thread ta([&] {
+        try { a = compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix); } catch (const ReefError& e) { err_a = e.error().message; }
+    });
+    std::thread tb([&] {
+        try { b = compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix); } catch (const ReefError& e) { err_b = e.error().message; }
+    });
+    ta.join();
+    tb.join();
+    CHECK(err_a.empty() && err_b.empty());
+    std::printf("  %s | %s\n", err_a.c_str(), err_b.c_str());
+    CHECK(a.dir == b.dir);
+    int entries = 0, others = 0;
+    for (const auto& d : fs::directory_iterator(root)) (fs::exists(d.path() / "manifest.json") ? entries : others) += 1;
+    CHECK_EQ(entries, 1);
+    CHECK_EQ(others, 0);  // no temporary or stale folder left
+    const AotiPackage again = compile(*m, SdpaPolicy::Math, KvMode::ActivePrefix);
+    CHECK(again.from_cache);
+    CHECK(load_aoti_decode_step(again, m->device()) != nullptr);
+
+    AotiCompileOptions o;
+    o.policy = SdpaPolicy::Math;
+    o.kv_mode = KvMode::ActivePrefix;
+    CHECK(aoti_entry_dir(*m, head_of(*m), o) == a.dir);
+    setenv("REEF_HOST_FEATURES", "avx2 fma f16c", 1);  // the same model on another CPU
+    const std::string elsewhere = aoti_entry_dir(*m, head_of(*m), o);
+    unsetenv("REEF_HOST_FEATURES");
+    CHECK(elsewhere != a.dir);
+    CHECK(!fs::exists(elsewhere));
 }
 
 TEST_MAIN()

@@ -16,7 +16,10 @@
 #include "check.h"
 #include "checkpoint/atomic_file.h"
 #include "checkpoint/safetensors.h"
+#include "compiled/package_cache.h"
 #include "compiled/subprocess.h"
+#include "memory_check.h"
+#include "runtime/cuda_memory.h"
 #include "text2semantic/dual_ar_model.h"
 #include "text2semantic/model_config.h"
 
@@ -232,6 +235,47 @@ private:
     fs::path m_path;
 };
 
+[[noreturn]] void throw_no_python(const std::string& python, const ChildResult& r) {
+    throw ReefError(ErrorCode::BackendUnavailable,
+                    "compile mode 'aot-inductor' needs Python with torch " + std::string(TORCH_VERSION) +
+                        " to compile the decode step, and '" + python + "' could not be started (" + child_reason(r) +
+                        ")",
+                    "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION) +
+                        ", or use compile mode 'eager'");
+}
+
+// The exporter's Python must have the torch this libtorch is: asked first (a few seconds), before
+// gigabytes of weights are written for a compile that could not run.
+void check_exporter_python(const std::string& python, const std::string& exporter) {
+    const ChildResult r = run_child({python, exporter, "--check-torch", TORCH_VERSION}, {}, {}, {});
+    if (r.spawn_failed) throw_no_python(python, r);
+    if (r.exit_code != 0)
+        throw ReefError(ErrorCode::BackendUnavailable, "compile mode 'aot-inductor': " + child_reason(r),
+                        "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION) +
+                            ", or use compile mode 'eager'");
+}
+
+// Disk: the weights file, the two packages (which hold the weights again) and Inductor's
+// intermediate files; memory: the exporter holds the weights and the compiled constants.
+void check_compile_resources(const fs::path& root, uint64_t weight_bytes) {
+    const uint64_t disk_needed = bytes_product({weight_bytes, 3}) + (uint64_t(256) << 20);
+    const int64_t disk_free = free_disk_bytes(root);
+    if (disk_free >= 0 && uint64_t(disk_free) < disk_needed)
+        throw ReefError(ErrorCode::Io,
+                        "compile mode 'aot-inductor': compiling the decode step needs about " +
+                            std::to_string((disk_needed + (1u << 29)) >> 30) + " GB free in " + root.string() + ", " +
+                            std::to_string(uint64_t(disk_free) >> 20) + " MB are free",
+                        "free disk space, or set REEF_CACHE_DIR to a folder on a larger disk");
+    require_memory(bytes_product({weight_bytes, 2}), c10::Device(c10::kCPU),
+                   "compiling the decode step (the exporter holds the weights twice)");
+}
+
+double compile_timeout_s() {
+    const char* v = std::getenv("REEF_AOTI_TIMEOUT_S");
+    const double s = v && *v ? std::atof(v) : 0;
+    return s > 0 ? s : 3600;
+}
+
 }  // namespace
 
 bool aoti_kernel_profile() {
@@ -239,40 +283,65 @@ bool aoti_kernel_profile() {
     return v && std::string(v) == "1";
 }
 
-std::string aoti_cache_root() {
-    std::string base = env_or("REEF_CACHE_DIR", "");
-    if (base.empty()) {
-        const std::string xdg = env_or("XDG_CACHE_HOME", "");
-        base = !xdg.empty() ? xdg + "/reef" : env_or("HOME", "/tmp") + "/.cache/reef";
-    }
-    return base + "/aoti";
-}
-
 void discard_aoti_package(const AotiPackage& package) {
     std::error_code ec;
     fs::remove(fs::path(package.dir) / "manifest.json", ec);
 }
 
-AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head, const AotiCompileOptions& o) {
-    const DualArConfig& c = model.config();
+namespace {
+
+// What one cache entry is made from: the exporter's spec, the weights it is given, and the key.
+struct EntryPlan {
+    std::string exporter;
+    json spec;
+    TensorMap weights;
+    std::string key;
+    fs::path root, dir;
+};
+
+EntryPlan plan_entry(const DualArModel& model, const at::Tensor& head, const AotiCompileOptions& o) {
+    EntryPlan e;
     const bool cuda = model.device().is_cuda();
-    const std::string exporter = exporter_path();
-    const std::string exporter_text = read_text(exporter);
+    e.exporter = exporter_path();
+    const std::string exporter_text = read_text(e.exporter);
     if (exporter_text.empty())
         throw ReefError(ErrorCode::BackendUnavailable,
-                        "compile mode 'aot-inductor': the exporter script " + exporter + " is missing",
+                        "compile mode 'aot-inductor': the exporter script " + e.exporter + " is missing",
                         "set REEF_AOTI_EXPORTER to reef_aoti_export.py, or use compile mode 'eager'");
-    json spec = {{"torch_version", TORCH_VERSION},
-                 {"device", cuda ? "cuda" : "cpu"},
-                 {"dtype", dtype_name(model.dtype())},
-                 {"sdpa", to_string(o.policy)},  // resolved: math, auto or one backend
-                 {"kv_mode", to_string(o.kv_mode)},
-                 {"dims", dims_json(c)}};
-    if (aoti_kernel_profile()) spec["kernel_profile"] = true;
-    const TensorMap weights = model.decode_step_weights(head);
-    const std::string key = cache_key(weights, spec, exporter_text);
-    const fs::path root(aoti_cache_root());
-    const fs::path dir = root / key;
+    // Everything that decides whether the package's code runs here is in the key (package_cache.h):
+    // the host's instruction-set features and GPU architecture, and Reef's own version.
+    const std::string gpu_arch = cuda ? cuda_device_arch(model.device().index()) : "";
+    e.spec = {{"torch_version", TORCH_VERSION},
+              {"reef_version", REEF_VERSION},
+              {"host", host_code_features(gpu_arch)},
+              {"device", cuda ? "cuda" : "cpu"},
+              {"dtype", dtype_name(model.dtype())},
+              {"sdpa", to_string(o.policy)},  // resolved: math, auto or one backend
+              {"kv_mode", to_string(o.kv_mode)},
+              {"dims", dims_json(model.config())}};
+    if (aoti_kernel_profile()) e.spec["kernel_profile"] = true;
+    e.weights = model.decode_step_weights(head);
+    e.key = cache_key(e.weights, e.spec, exporter_text);
+    e.root = private_cache_root();
+    e.dir = e.root / e.key;
+    return e;
+}
+
+}  // namespace
+
+std::string aoti_entry_dir(const DualArModel& model, const at::Tensor& head, const AotiCompileOptions& options) {
+    return plan_entry(model, head, options).dir.string();
+}
+
+AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head, const AotiCompileOptions& o) {
+    EntryPlan plan = plan_entry(model, head, o);
+    const std::string& exporter = plan.exporter;
+    json& spec = plan.spec;
+    const TensorMap& weights = plan.weights;
+    const std::string& key = plan.key;
+    const fs::path& root = plan.root;
+    const fs::path& dir = plan.dir;
+    sweep_stale_temps(root);  // the leftovers of compiles that were killed or crashed
 
     AotiPackage pkg;
     pkg.dir = dir.string();
@@ -289,13 +358,15 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
         return pkg;
     }
 
+    // The cheap checks first, before the weights are written or a compiler starts.
+    const std::string python = python_path();
+    check_exporter_python(python, exporter);
+    uint64_t weight_bytes = 0;
+    for (const auto& [name, t] : weights) weight_bytes += uint64_t(t.nbytes());
+    check_compile_resources(root, weight_bytes);
+
     std::error_code ec;
-    fs::create_directories(root, ec);
-    if (ec)
-        throw ReefError(ErrorCode::Io, "compile mode 'aot-inductor': cannot create the package cache " + root.string() +
-                                           ": " + ec.message(),
-                        "set REEF_CACHE_DIR to a writable folder");
-    TempDir tmp(root / (key + ".tmp-" + std::to_string(getpid())));
+    TempDir tmp(temp_entry_path(root, key));
     const auto t0 = Clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
     std::string last_status;
@@ -316,8 +387,9 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
         f.write(text.data(), text.size());
         f.commit();
     }
-    const std::string python = python_path();
     std::string last = "starting " + python;
+    const double timeout_s = compile_timeout_s();
+    bool timed_out = false;
     progress("compiling the decode step: " + last);
     const ChildResult r = run_child(
         // Inductor's own cache goes in the temporary folder too: it would otherwise keep a copy of
@@ -331,17 +403,17 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
         },
         [&] {
             if (o.should_abort && o.should_abort()) return true;
+            if (seconds() > timeout_s) return timed_out = true;
             progress("compiling the decode step: " + last);  // the seconds keep counting between lines
             return false;
         });
-    if (r.aborted) throw ReefError(ErrorCode::Cancelled, "the decode-step compile was cancelled");
-    if (r.spawn_failed)
+    if (r.aborted && timed_out)
         throw ReefError(ErrorCode::BackendUnavailable,
-                        "compile mode 'aot-inductor' needs Python with torch " + std::string(TORCH_VERSION) +
-                            " to compile the decode step, and '" + python + "' could not be started (" +
-                            child_reason(r) + ")",
-                        "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION) +
-                            ", or use compile mode 'eager'");
+                        "compile mode 'aot-inductor': the decode-step compile took longer than " +
+                            std::to_string(int(timeout_s)) + " s and was stopped",
+                        "raise REEF_AOTI_TIMEOUT_S, or use compile mode 'eager'");
+    if (r.aborted) throw ReefError(ErrorCode::Cancelled, "the decode-step compile was cancelled");
+    if (r.spawn_failed) throw_no_python(python, r);
     if (r.exit_code != 0 && std::getenv("REEF_AOTI_KEEP_FAILED")) tmp.release();  // for debugging the exporter
     if (r.exit_code != 0)
         throw ReefError(ErrorCode::BackendUnavailable,
@@ -368,14 +440,11 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
         f.write(text.data(), text.size());
         f.commit();
     }
-    // Publish the entry in one rename; a stale or corrupt entry under the key goes first.
-    fs::remove_all(dir, ec);
-    fs::rename(tmp.path(), dir, ec);
-    if (ec) {
-        if (entry_valid(dir, nullptr)) return pkg;  // another process published it first
+    // Publish the entry in one rename; a valid entry another process published first is kept.
+    std::string why;
+    if (!publish_entry(tmp.path(), dir, [](const fs::path& d) { return entry_valid(d, nullptr); }, &why))
         throw ReefError(ErrorCode::Io, "compile mode 'aot-inductor': cannot store the package in " + dir.string() +
-                                           ": " + ec.message());
-    }
+                                           ": " + why);
     tmp.release();
     prune_cache(root, dir);
     return pkg;

@@ -1,8 +1,9 @@
 // The compiled arm's packages (compile mode aot-inductor): two AOTInductor .pt2 files, the slow
 // and the fast decode step, produced by engine/python/reef_aoti_export.py from the weights the
-// eager engine holds, and cached under the user cache directory per model fingerprint, device,
-// precision, SDPA policy, KV mode and libtorch version. A cached package is checked (sizes and
-// content hashes) before it is trusted; a bad one is rebuilt.
+// eager engine holds, and cached in the user's private cache folder (package_cache.h) per model
+// fingerprint, device, precision, SDPA policy, KV mode, libtorch and Reef version and host code
+// features. A cached package is checked (sizes and content hashes) before it is trusted; a bad
+// one is rebuilt.
 #pragma once
 #include <ATen/ATen.h>
 
@@ -36,8 +37,10 @@ struct AotiCompileOptions {
 // (reef-cli bench --profile); they are packages of their own (the setting is in the cache key).
 bool aoti_kernel_profile();
 
-// <cache>/aoti: $REEF_CACHE_DIR, else $XDG_CACHE_HOME/reef, else ~/.cache/reef.
-std::string aoti_cache_root();
+// The cache entry (folder) the package for this model and these options lives in: its key hashes
+// the weights, the spec, the exporter, libtorch's and Reef's versions and the host's code features
+// (package_cache.h). The cache is private_cache_root(); nothing is compiled.
+std::string aoti_entry_dir(const DualArModel& model, const at::Tensor& head, const AotiCompileOptions& options);
 
 // The cached package for this model, or a new one compiled now (minutes for a big model). head:
 // the row-restricted output head the eager decode uses (undefined = all rows). Throws

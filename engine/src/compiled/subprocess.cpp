@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,16 +60,22 @@ ChildResult run_child(const std::vector<std::string>& argv_in, const std::map<st
                       const std::function<bool()>& should_abort) {
     ChildResult r;
     int out_pipe[2], err_pipe[2], exec_pipe[2];
-    if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0 || pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    // Close-on-exec everywhere: another child this process starts meanwhile (a second compile,
+    // a codec worker's helper) must not inherit these pipes and keep them open.
+    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 || pipe2(exec_pipe, O_CLOEXEC) != 0) {
         r.spawn_failed = true;
         r.stderr_tail = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
     std::vector<std::string> argv = argv_in, envv = merged_environment(env);
     std::vector<char*> c_argv = c_strings(argv), c_env = c_strings(envv);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);  // its own group: abort kills the compilers it starts too
+        // and it dies with us: a Reef ended by SIGTERM or a crash leaves no exporter running
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);  // the parent was already gone before prctl
         dup2(out_pipe[1], 1);
         dup2(err_pipe[1], 2);
         close(out_pipe[0]);

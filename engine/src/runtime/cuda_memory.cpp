@@ -30,6 +30,14 @@ std::string cuda_device_name() {
     return prop.name;
 }
 
+std::string cuda_device_arch(int device_index) {
+    if (c10::cuda::device_count() == 0) return {};
+    const int index = device_index >= 0 ? device_index : int(c10::cuda::current_device());
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, index) != cudaSuccess) return "sm_unknown";
+    return "sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + " " + prop.name;
+}
+
 int64_t cuda_free_bytes() {
     if (c10::cuda::device_count() == 0) return -1;
     size_t free_bytes = 0, total = 0;
@@ -38,6 +46,7 @@ int64_t cuda_free_bytes() {
 }
 #else
 std::string cuda_device_name() { return {}; }
+std::string cuda_device_arch(int) { return {}; }
 int64_t cuda_free_bytes() { return -1; }
 void fill_cuda_memory(MemoryStats&) {}
 void reset_cuda_peak() {}
