@@ -15,6 +15,7 @@ else
   REEF_VENV="${REEF_VENV:-$REEF_ROOT/.venv-torch$REEF_TORCH_VERSION}"
 fi
 REEF_JOBS="${REEF_JOBS:-2}"
+# REEF_CMAKE_ARGS: extra configure options, e.g. "-DREEF_BUILD_GUI=OFF" (CI's libtorch 2.8.0 step).
 
 REEF_APT_PACKAGES=(
   cmake ninja-build pkg-config g++ python3-venv
@@ -80,7 +81,10 @@ reef_configure_and_build() {
   if [[ ! -f "$REEF_BUILD_DIR/CMakeCache.txt" ]]; then
     reef_log "configuring $REEF_BUILD_DIR (Release)"
     cmake -S "$REEF_ROOT" -B "$REEF_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python" "${REEF_TORCH_CMAKE_ARGS[@]}"
+      -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python" "${REEF_TORCH_CMAKE_ARGS[@]}" \
+      ${REEF_CMAKE_ARGS:-}
+  elif [[ -n ${REEF_CMAKE_ARGS:-} ]]; then
+    cmake "$REEF_BUILD_DIR" ${REEF_CMAKE_ARGS}   # a later run's options apply to the existing build too
   fi
   reef_log "building (-j$REEF_JOBS)"
   cmake --build "$REEF_BUILD_DIR" -j "$REEF_JOBS"
