@@ -4,11 +4,14 @@
 #include <torch/cuda.h>
 #include <torch/version.h>
 
+#include "library_versions.h"
 #include "reef/engine.h"
 
 namespace reef {
 
-VersionInfo Engine::versions() {
+VersionInfo Engine::versions() { return library_versions(); }
+
+VersionInfo library_versions() {
     VersionInfo v;
     v.reef = REEF_VERSION;
     v.libtorch = TORCH_VERSION;

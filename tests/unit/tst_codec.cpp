@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "check.h"
+#include "runtime/device.h"
 #include "checkpoint/pth_reader.h"
 #include "checkpoint/safetensors.h"
 #include "codec/codec.h"
@@ -296,6 +297,29 @@ TEST_CASE(safetensors_and_bf16) {
     std::printf("bf16 vs fp32 relative error: %.4f\n", rel);
     CHECK(rel < 0.2);
     CHECK_THROWS(Codec::load(reef_test::temp_dir("codec_empty").string(), at::kCPU, at::kFloat));
+}
+
+// The codec runs in fp32 on a CPU without native bf16 (there libtorch emulates bf16 arithmetic
+// and a bf16 codec takes minutes); with AVX-512 BF16, and on any GPU, in the model's dtype. The
+// CPU's flags come from /proc/cpuinfo, independently of the compiler builtin the code asks.
+TEST_CASE(codec_dtype_follows_the_cpus_bf16_support) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    bool has_bf16 = false, seen = false;
+    while (std::getline(in, line))
+        if (line.rfind("flags", 0) == 0) {
+            has_bf16 = (line + " ").find(" avx512_bf16 ") != std::string::npos;
+            seen = true;
+            break;
+        }
+    if (!seen) {
+        reef_test::skip("no x86 flags line in /proc/cpuinfo");
+        return;
+    }
+    CHECK(reef::codec_dtype(at::kCPU, at::kFloat) == at::kFloat);
+    CHECK(reef::codec_dtype(at::kCPU, at::kBFloat16) == (has_bf16 ? at::kBFloat16 : at::kFloat));
+    CHECK(reef::codec_dtype(at::kCPU, at::kHalf) == at::kFloat);
+    CHECK(reef::codec_dtype(at::Device(at::kCUDA, 0), at::kBFloat16) == at::kBFloat16);
 }
 
 TEST_MAIN()

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "check.h"
-#include "runtime/roofline.h"
+#include "study/roofline.h"
 #include "text2semantic/model_config.h"
 
 using namespace reef;

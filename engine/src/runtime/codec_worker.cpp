@@ -1,8 +1,11 @@
 #include "runtime/codec_worker.h"
 
+#include "reef/engine_types.h"
+
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -168,6 +171,22 @@ void CodecWorker::run() {
         if (inherited > 0 && m_options.threads > 0 && m_options.threads != inherited) at::set_num_threads(inherited);
     } catch (...) {  // nothing to report to any more; the count only matters for threads created later
     }
+}
+
+int usable_cpu_count() {
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+#endif
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+bool codec_worker_enabled(const EngineConfig& c) {
+    if (c.codec_worker) return *c.codec_worker;
+    if (c.device == DeviceKind::Cuda) return true;  // the codec runs on the GPU; this thread only waits
+    const int generation = c.cpu_threads > 0 ? c.cpu_threads : at::get_num_threads();
+    return usable_cpu_count() > generation;
 }
 
 }  // namespace reef

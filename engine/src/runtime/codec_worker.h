@@ -23,6 +23,17 @@
 
 namespace reef {
 
+struct EngineConfig;
+
+// The CPUs this process may run on (sched_getaffinity; a container's or taskset's limit), at least 1.
+int usable_cpu_count();
+
+// Whether streamed audio decodes on a codec worker: EngineConfig::codec_worker when set; unset,
+// on where the worker has something to run on — a CUDA device, or a CPU core beside generation's
+// threads (cpu_threads, or libtorch's intra-op count when 0) — and off where generation already
+// uses every core, since there the worker only competes with it for the same cores.
+bool codec_worker_enabled(const EngineConfig& config);
+
 struct CodecWorkerOptions {
     // libtorch intra-op threads of the worker's own OpenMP team (> 0). libgomp keeps the team size
     // per thread, so this does not change the generation thread's team (see codec_worker.cpp).

@@ -39,6 +39,19 @@ at::ScalarType to_scalar_type(Precision precision) {
     return at::kFloat;
 }
 
+at::ScalarType codec_dtype(at::Device device, at::ScalarType model_dtype) {
+    if (!device.is_cpu() || model_dtype == at::kFloat) return model_dtype;
+    static const bool native_bf16 = [] {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_cpu_init();
+        return bool(__builtin_cpu_supports("avx512bf16"));
+#else
+        return false;
+#endif
+    }();
+    return model_dtype == at::kBFloat16 && native_bf16 ? model_dtype : at::kFloat;
+}
+
 DeviceCaps query_device_caps(DeviceKind device) {
     DeviceCaps caps;
     caps.cuda_compiled = at::hasCUDA();
@@ -115,14 +128,6 @@ std::string device_model_name(DeviceKind device) {
         return start == std::string::npos ? "cpu" : line.substr(start);
     }
     return "cpu";
-}
-
-int64_t available_memory_bytes(DeviceKind device) {
-    if (device == DeviceKind::Cuda) return cuda_ok() ? cuda_free_bytes() : -1;
-    std::ifstream in("/proc/meminfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("MemAvailable:", 0) == 0) return std::stoll(line.substr(13)) * 1024;  // kB
-    return -1;
 }
 
 std::string host_load_average() {

@@ -11,6 +11,12 @@ namespace reef {
 DeviceCaps query_device_caps(DeviceKind device);
 at::Device to_torch_device(DeviceKind device);
 at::ScalarType to_scalar_type(Precision precision);
+// The dtype the codec runs in for a model loaded in `model_dtype`: the same, except bf16/fp16 on a
+// CPU without native bf16 arithmetic (AVX-512 BF16), where libtorch emulates the codec's
+// convolutions and matmuls element by element (measured here on an AVX2 EPYC: about 5 minutes
+// for 32 frames of s1-mini's codec in bf16); there it runs in fp32, which is exact and fast. The
+// codec's weights are a small part of a model, so the memory it costs is small too.
+at::ScalarType codec_dtype(at::Device device, at::ScalarType model_dtype);
 // Throws ReefError(UnsupportedDevice) with the reason when the device/precision cannot run here.
 void require_device(DeviceKind device, Precision precision);
 MemoryStats query_memory(DeviceKind device);
@@ -18,9 +24,6 @@ void reset_peak_memory(DeviceKind device);
 // "Intel(R) Xeon(R) ..." from /proc/cpuinfo's first "model name" ("cpu" when there is none), or the
 // CUDA device's name.
 std::string device_model_name(DeviceKind device);
-// Bytes a new allocation can take now: /proc/meminfo MemAvailable, or the CUDA device's free
-// memory; -1 when unknown.
-int64_t available_memory_bytes(DeviceKind device);
 // "3.76 4.90 3.91": /proc/loadavg's 1/5/15-minute load (empty when unknown). CPU timings on a
 // shared machine mean little without it.
 std::string host_load_average();

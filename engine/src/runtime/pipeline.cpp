@@ -66,7 +66,7 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
 
     const bool has_codec = fs::exists(fs::path(config.model_dir) / "codec.pth") ||
                            fs::exists(fs::path(config.model_dir) / "codec.safetensors");
-    if (config.load_codec && has_codec) p->codec = Codec::load(config.model_dir, device, dtype);
+    if (config.load_codec && has_codec) p->codec = Codec::load(config.model_dir, device, codec_dtype(device, dtype));
 
     const DualArConfig& c = p->model->config();
     ModelInfo& info = p->info;

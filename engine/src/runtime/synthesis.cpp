@@ -15,6 +15,7 @@
 #include "runtime/device.h"
 #include "runtime/perf.h"
 #include "nn/sdpa_policy.h"
+#include "reef/sampling_settings.h"
 #include "text2semantic/kv_cache.h"
 #include "text2semantic/prompt_builder.h"
 #include "text2semantic/sampler.h"
@@ -60,7 +61,7 @@ public:
         : m_codec(p.codec.get()), m_request(r), m_cb(cb), m_clock(clock) {
         if (m_codec && r.decode_audio && r.stream_chunk_frames > 0) {
             m_stream = m_codec->streaming_decoder();
-            if (p.config.codec_worker) m_worker = std::make_unique<CodecWorker>(codec_worker_options(p.config));
+            if (codec_worker_enabled(p.config)) m_worker = std::make_unique<CodecWorker>(codec_worker_options(p.config));
         }
     }
     void add_frame(const std::vector<int32_t>& column) {
@@ -217,13 +218,8 @@ void validate_request(const SynthesisRequest& r, size_t max_text_bytes) {
     if (r.text.size() > max_text_bytes)
         bad("the text is " + std::to_string(r.text.size()) + " bytes; one request takes at most " +
             std::to_string(max_text_bytes) + " (split it into several)");
-    const SamplingParams& s = r.sampling;
-    if (!(s.temperature >= 0 && s.temperature < 2)) bad("temperature must be in [0, 2), got " + std::to_string(s.temperature));
-    if (!(s.top_p > 0 && s.top_p <= 1)) bad("top_p must be in (0, 1], got " + std::to_string(s.top_p));
-    if (s.top_k < 0) bad("top_k must be >= 0 (0 = off), got " + std::to_string(s.top_k));
-    if (s.max_new_frames < 0) bad("max_new_frames must be >= 0");
-    if (s.chunk_length < 1) bad("chunk_length must be >= 1 byte");
-    if (s.repetition_penalty <= 0) bad("repetition_penalty must be > 0");
+    // the one description of the sampling settings (reef/sampling_settings.h) the UI offers too
+    if (const auto problem = sampling_problem(r.sampling)) bad(*problem);
     if (r.stream_chunk_frames < 0) bad("stream_chunk_frames must be >= 0");
 }
 

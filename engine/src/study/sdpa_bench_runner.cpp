@@ -1,4 +1,4 @@
-#include "runtime/sdpa_bench_runner.h"
+#include "study/sdpa_bench_runner.h"
 
 #include <ATen/Parallel.h>
 #include <torch/version.h>
@@ -10,8 +10,9 @@
 #include <set>
 
 #include "check.h"
+#include "memory_check.h"
 #include "runtime/device.h"
-#include "runtime/sdpa_case.h"
+#include "study/sdpa_case.h"
 #include "text2semantic/model_config.h"
 
 namespace reef {
@@ -109,7 +110,9 @@ struct Runner {
     std::vector<SdpaBenchRow> width_rows(int64_t width) const {
         const int64_t rows = find_multiple(wants(SdpaBenchMask::Full) ? std::max(width, model.max_seq_len) : width, 8);
         const int64_t need = sdpa_bench_bytes(model.slow, rows, int64_t(c10::elementSize(dtype)));
-        const int64_t avail = available_memory_bytes(req.device);
+        // the same figure the engine's memory checks use (cgroup limits included)
+        const std::optional<uint64_t> free_bytes = available_memory(to_torch_device(req.device));
+        const int64_t avail = free_bytes ? int64_t(std::min<uint64_t>(*free_bytes, INT64_MAX)) : -1;
         std::string skipped;
         if (avail >= 0 && double(need) > kMemoryShare * double(avail))
             skipped = "skipped: needs about " + gib(need) + " (cache of " + std::to_string(rows) +

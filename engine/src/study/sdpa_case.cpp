@@ -1,4 +1,4 @@
-#include "runtime/sdpa_case.h"
+#include "study/sdpa_case.h"
 
 #include <torch/cuda.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/roofline.h"
+#include "study/roofline.h"
 
 #include <algorithm>
 #include <chrono>

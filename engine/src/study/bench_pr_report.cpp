@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "reef/bench_report.h"
-#include "runtime/report_format.h"
+#include "study/report_format.h"
 
 namespace reef {
 namespace {

@@ -1,11 +1,11 @@
-#include "runtime/bench_sweep.h"
+#include "study/bench_sweep.h"
 
 #include <algorithm>
 #include <sstream>
 #include <vector>
 
 #include "check.h"
-#include "runtime/bench_runner.h"
+#include "study/bench_runner.h"
 #include "runtime/perf.h"
 #include "runtime/synthesis.h"
 

@@ -1,4 +1,4 @@
-#include "runtime/op_profile.h"
+#include "study/op_profile.h"
 
 #include <torch/csrc/autograd/profiler_kineto.h>
 

@@ -6,7 +6,7 @@
 namespace reef {
 
 // cuda_device_name: what the device query found ("" without CUDA); the CUDA runtime/cuDNN
-// versions come from libtorch (Engine::versions), the driver's from the CUDA driver API.
+// versions come from libtorch (library_versions), the driver's from the CUDA driver API.
 HostInfo query_host_info(const std::string& cuda_device_name);
 
 }  // namespace reef

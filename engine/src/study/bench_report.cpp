@@ -12,7 +12,7 @@
 
 #include "checkpoint/atomic_file.h"
 #include "facade_guard.h"
-#include "runtime/report_format.h"
+#include "study/report_format.h"
 
 namespace reef {
 namespace {

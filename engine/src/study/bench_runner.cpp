@@ -1,4 +1,4 @@
-#include "runtime/bench_runner.h"
+#include "study/bench_runner.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
@@ -9,12 +9,12 @@
 #include <ctime>
 
 #include "check.h"
-#include "runtime/bench_sweep.h"
+#include "study/bench_sweep.h"
 #include "runtime/device.h"
-#include "runtime/host_info.h"
-#include "runtime/op_profile.h"
+#include "study/host_info.h"
+#include "study/op_profile.h"
 #include "runtime/perf.h"
-#include "runtime/roofline.h"
+#include "study/roofline.h"
 #include "runtime/synthesis.h"
 #include "text2semantic/kv_cache.h"
 

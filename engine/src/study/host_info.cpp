@@ -1,11 +1,11 @@
-#include "runtime/host_info.h"
+#include "study/host_info.h"
 
 #include <unistd.h>
 
 #include <fstream>
 #include <string>
 
-#include "reef/engine.h"
+#include "library_versions.h"
 #ifdef REEF_WITH_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -49,7 +49,7 @@ HostInfo query_host_info(const std::string& cuda_device_name) {
     h.os = os_pretty_name();
     h.gpu_name = cuda_device_name;
     if (!cuda_device_name.empty()) {
-        const VersionInfo v = Engine::versions();
+        const VersionInfo v = library_versions();
         h.cuda_runtime = v.cuda_version;
         h.cudnn = v.cudnn_version;
 #ifdef REEF_WITH_CUDA
