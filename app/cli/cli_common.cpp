@@ -1,9 +1,11 @@
 #include "cli_common.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "reef/bench_report.h"
 #include "reef/engine.h"
+#include "reef/sampling_settings.h"
 #ifdef REEF_HAVE_AUDIO
 #include "audio/audio_versions.h"
 #endif
@@ -25,8 +27,10 @@ void EngineFlags::add_to(CLI::App* cmd, bool model_required) {
     cmd->add_option("--compile", compile, "eager | cuda-graph | aot-inductor")->capture_default_str();
     cmd->add_option("--sdpa", sdpa, "auto | math | flash | efficient | cudnn | fish-speech")->capture_default_str();
     cmd->add_option("--kv", kv, "active (attend over the filled prefix) | full (whole cache + mask)")->capture_default_str();
-    cmd->add_option("--codec-worker", codec_worker, "on: streamed audio decodes on its own thread | off: between frames")
-        ->check(CLI::IsMember({"on", "off"}))
+    cmd->add_option("--codec-worker", codec_worker,
+                    "on: streamed audio decodes on its own thread | off: between frames | auto: on with a GPU or a "
+                    "CPU core free beside --threads, else off (where the worker would only compete with generation)")
+        ->check(CLI::IsMember({"auto", "on", "off"}))
         ->capture_default_str();
     cmd->add_option("--codec-threads", codec_threads, "intra-op threads of the codec worker (0 = as many as generation)")
         ->check(CLI::NonNegativeNumber);
@@ -39,7 +43,7 @@ EngineConfig EngineFlags::to_config() const {
     EngineConfig c;
     c.model_dir = model_dir;
     c.cpu_threads = threads;
-    c.codec_worker = codec_worker == "on";
+    if (codec_worker != "auto") c.codec_worker = codec_worker == "on";
     c.codec_threads = codec_threads;
     c.codec_idle_priority = codec_priority == "idle";
     auto need = [](auto parsed, const std::string& flag, const std::string& v) {
@@ -55,14 +59,24 @@ EngineConfig EngineFlags::to_config() const {
 }
 
 void SamplingFlags::add_to(CLI::App* cmd) {
-    cmd->add_option("--temperature", params.temperature, "sampling temperature (0 = greedy)")->capture_default_str();
-    cmd->add_option("--top-p", params.top_p, "nucleus threshold")->capture_default_str();
-    cmd->add_option("--top-k", params.top_k, "top-k (1 = greedy)")->capture_default_str();
-    cmd->add_option("--repetition-penalty", params.repetition_penalty, "S1-mini repetition penalty")->capture_default_str();
-    cmd->add_option("--max-new-frames", params.max_new_frames, "frames per text batch (0 = up to max_seq_len)")
-        ->capture_default_str();
-    cmd->add_option("--chunk-length", params.chunk_length, "UTF-8 bytes per text batch")->capture_default_str();
-    cmd->add_option("--seed", params.seed, "random seed")->capture_default_str();
+    // Names, ranges and meanings from the engine's one description (reef/sampling_settings.h): a
+    // value the engine would refuse is refused here, before a model loads.
+    for (const SamplingSetting& s : sampling_settings()) {
+        std::string flag = std::string("--") + s.name;
+        std::replace(flag.begin(), flag.end(), '_', '-');
+        const std::string help = std::string(s.label) + ": " + s.meaning + ", in " + sampling_range_text(s);
+        CLI::Option* o = nullptr;
+        switch (s.key) {
+        case SamplingKey::Temperature: o = cmd->add_option(flag, params.temperature, help); break;
+        case SamplingKey::TopP: o = cmd->add_option(flag, params.top_p, help); break;
+        case SamplingKey::TopK: o = cmd->add_option(flag, params.top_k, help); break;
+        case SamplingKey::RepetitionPenalty: o = cmd->add_option(flag, params.repetition_penalty, help); break;
+        case SamplingKey::MaxNewFrames: o = cmd->add_option(flag, params.max_new_frames, help); break;
+        case SamplingKey::ChunkLength: o = cmd->add_option(flag, params.chunk_length, help); break;
+        }
+        o->check(CLI::Range(s.min, s.max))->capture_default_str();
+    }
+    cmd->add_option("--seed", params.seed, "random seed (any 64-bit value)")->capture_default_str();
 }
 
 std::string format_versions() {

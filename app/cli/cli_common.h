@@ -27,7 +27,7 @@ void register_compile(CLI::App& app);
 struct EngineFlags {
     std::string model_dir, device = "cpu", precision = "fp32", compile = "eager", sdpa = "auto", kv = "active";
     int threads = 0;
-    std::string codec_worker = "on", codec_priority = "idle";
+    std::string codec_worker = "auto", codec_priority = "idle";
     int codec_threads = 0;
     void add_to(CLI::App* cmd, bool model_required = true);
     EngineConfig to_config() const;  // throws CLI::ValidationError on a bad name

@@ -16,6 +16,7 @@
 
 #include "audio/wav_file.h"
 #include "qt/project.h"
+#include "qt/project_file.h"
 
 using namespace reef;
 using namespace reef::ui;
@@ -373,10 +374,15 @@ private Q_SLOTS:
         QCOMPARE(modified.count(), 1);
         QCOMPARE(m.filePath(), path);
 
-        // On disk: version-2 JSON, and each take's WAV holds exactly its samples (read by libsndfile).
+        // On disk: version-3 JSON, and each take's WAV holds exactly its samples (read by libsndfile).
         const QJsonObject root = readJson(path);
         QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("reef-project"));
-        QCOMPARE(root.value(QStringLiteral("version")).toInt(), 2);
+        QCOMPARE(root.value(QStringLiteral("version")).toInt(), 3);
+        // the pinned settings under the engine's own names, the 64-bit seed as a decimal string
+        const QJsonObject pinned =
+            root.value(QStringLiteral("segments")).toArray()[3].toObject().value(QStringLiteral("sampling")).toObject();
+        QCOMPARE(pinned.value(QStringLiteral("top_p")).toDouble(), double(custom.top_p));
+        QCOMPARE(pinned.value(QStringLiteral("seed")).toString(), QStringLiteral("18446744073709551615"));
         const QDir audioDir(path + QStringLiteral(".d"));
         QCOMPARE(audioDir.entryList({QStringLiteral("*.wav")}, QDir::Files).size(), 7);
         for (int r = 0; r < m.segmentCount(); ++r) {
@@ -390,7 +396,7 @@ private Q_SLOTS:
 
         ProjectModel back;
         QVERIFY2(back.load(path, &error), qPrintable(error));
-        QCOMPARE(back.loadedVersion(), 2);
+        QCOMPARE(back.loadedVersion(), 3);
         QVERIFY(!back.isModified());
         QVERIFY(snapshot(back).texts == snapshot(m).texts);
         Snapshot expected = snapshot(m);
@@ -497,15 +503,55 @@ private Q_SLOTS:
         QVERIFY(m.segment(0).takes.empty());
         QVERIFY(m.segment(0).id != m.segment(1).id);
         QCOMPARE(m.segmentsNeedingAudio().size(), 3);
-        // Saving upgrades it to version 2, which opens again.
+        // Saving upgrades it to the current version, which opens again.
         m.addTake(m.segment(0).id, makeTake(m.segment(0).text, noise(1000, 3)));
         QVERIFY2(m.save(path, &error), qPrintable(error));
-        QCOMPARE(readJson(path).value(QStringLiteral("version")).toInt(), 2);
+        QCOMPARE(readJson(path).value(QStringLiteral("version")).toInt(), kProjectFormatVersion);
         ProjectModel again;
         QVERIFY2(again.load(path, &error), qPrintable(error));
-        QCOMPARE(again.loadedVersion(), 2);
+        QCOMPARE(again.loadedVersion(), kProjectFormatVersion);
         QCOMPARE(snapshot(again).texts, snapshot(m).texts);
         QCOMPARE(bytesOf(again.segmentAudio(0)), bytesOf(m.segmentAudio(0)));
+    }
+
+    // Version 2 wrote the sampling settings in camelCase: read as they were, saved under the
+    // engine's keys; a version-2 value outside the engine's range is refused, naming key and range.
+    void version2SamplingIsMigrated() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("v2.reefproj"));
+        const char* v2 = R"({"format": "reef-project", "version": 2, "title": "v2", "audioDir": "v2.reefproj.d",
+            "segments": [{"id": "s1", "text": "Hello.", "takes": [],
+                          "sampling": {"temperature": 0.5, "topP": 0.9, "topK": 12, "repetitionPenalty": 1.2,
+                                       "maxNewFrames": 300, "chunkLength": 150, "seed": "12345678901234567890"}}]})";
+        QVERIFY(writeFile(path, v2));
+        QVERIFY(QDir().mkpath(path + QStringLiteral(".d")));
+        ProjectModel m;
+        QString error;
+        QVERIFY2(m.load(path, &error), qPrintable(error));
+        QCOMPARE(m.loadedVersion(), 2);
+        QVERIFY(m.segment(0).sampling.has_value());
+        const SamplingParams p = *m.segment(0).sampling;
+        QCOMPARE(p.temperature, 0.5f);
+        QCOMPARE(p.top_p, 0.9f);
+        QCOMPARE(p.top_k, 12);
+        QCOMPARE(p.repetition_penalty, 1.2f);
+        QCOMPARE(p.max_new_frames, 300);
+        QCOMPARE(p.chunk_length, 150);
+        QCOMPARE(p.seed, quint64(12345678901234567890ull));
+        QVERIFY2(m.save(path, &error), qPrintable(error));
+        const QJsonObject saved =
+            readJson(path).value(QStringLiteral("segments")).toArray()[0].toObject().value(QStringLiteral("sampling")).toObject();
+        QCOMPARE(saved.value(QStringLiteral("top_k")).toInt(), 12);
+        QVERIFY(!saved.contains(QStringLiteral("topK")));
+
+        QByteArray tooHot(v2);
+        tooHot.replace("\"temperature\": 0.5", "\"temperature\": 7.5");
+        QVERIFY(writeFile(path, tooHot));
+        ProjectModel refused;
+        QVERIFY(!refused.load(path, &error));
+        QVERIFY2(error.contains(path) && error.contains(QStringLiteral("\"temperature\" = 7.5")) &&
+                     error.contains(QStringLiteral("[0, 2]")),
+                 qPrintable(error));
     }
 
     void brokenFilesFailClearlyAndChangeNothing_data() {
@@ -515,6 +561,9 @@ private Q_SLOTS:
         QTest::newRow("not JSON") << "garbage" << "not valid JSON";
         QTest::newRow("other format") << "format" << "not a Reef project";
         QTest::newRow("newer version") << "version" << "newer Reef";
+        QTest::newRow("sampling out of range") << "samplingrange" << "\"top_p\" = 0 is outside the allowed range [0.01, 1]";
+        QTest::newRow("sampling not a number") << "samplingtype" << "\"top_k\" is not a number";
+        QTest::newRow("seed not a number") << "seedtext" << "\"seed\" = \"soon\"";
         QTest::newRow("missing segments") << "nosegments" << "\"segments\" is missing";
         QTest::newRow("text not a string") << "texttype" << "\"text\" is not a string";
         QTest::newRow("current take out of range") << "current" << "\"currentTake\"";
@@ -572,7 +621,13 @@ private Q_SLOTS:
         } else if (breakage == QStringLiteral("format")) {
             root.insert(QStringLiteral("format"), QStringLiteral("something-else"));
         } else if (breakage == QStringLiteral("version")) {
-            root.insert(QStringLiteral("version"), 3);
+            root.insert(QStringLiteral("version"), kProjectFormatVersion + 1);
+        } else if (breakage == QStringLiteral("samplingrange")) {
+            setSeg0(QStringLiteral("sampling"), QJsonObject{{QStringLiteral("top_p"), 0}});
+        } else if (breakage == QStringLiteral("samplingtype")) {
+            setSeg0(QStringLiteral("sampling"), QJsonObject{{QStringLiteral("top_k"), QStringLiteral("many")}});
+        } else if (breakage == QStringLiteral("seedtext")) {
+            setSeg0(QStringLiteral("sampling"), QJsonObject{{QStringLiteral("seed"), QStringLiteral("soon")}});
         } else if (breakage == QStringLiteral("nosegments")) {
             root.remove(QStringLiteral("segments"));
         } else if (breakage == QStringLiteral("texttype")) {

@@ -5,6 +5,7 @@
 // (they run in order); few frames and one libtorch thread keep it fast on a 2-core machine.
 // With REEF_SCREENS_DIR set it also saves a screenshot after the real generation.
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,6 +32,7 @@
 #include "widgets/main_window.h"
 #include "widgets/perf_chart_widget.h"
 #include "widgets/project_view.h"
+#include "widgets/settings_panel.h"
 #include "widgets/synthesis_panel.h"
 #include "widgets/voice_library_dialog.h"
 
@@ -41,11 +43,6 @@ namespace {
 
 constexpr int kMaxFrames = 10;
 constexpr int kSlowMs = 90000;   // generous: real decoding on a loaded CI machine
-
-Result<BenchReport> engineBench(TtsBackend& b, const BenchRequest& r, const std::function<void(int, const std::string&)>& p,
-                                const std::function<bool()>& a) {
-    return static_cast<Engine&>(b).bench(r, p, a);
-}
 
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
@@ -92,7 +89,7 @@ private Q_SLOTS:
         m_settings->setSampling(p);
         m_settings->setStreamChunkFrames(4);
         m_voices = std::make_unique<VoiceListModel>(path("voices"));
-        m_engine = std::make_unique<EngineController>(std::make_unique<Engine>(), &engineBench);
+        m_engine = std::make_unique<EngineController>(std::make_unique<Engine>());
         m_playback = std::make_unique<PlaybackController>(std::make_unique<ClockSink>());
         m_window = std::make_unique<MainWindow>(*m_engine, *m_settings, *m_playback, *m_voices);
         m_window->show();
@@ -381,6 +378,51 @@ private Q_SLOTS:
         m_settings->setEngineConfig(c);
         qunsetenv("REEF_CACHE_DIR");
         qunsetenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES");
+    }
+
+    // Every sampling control of the Settings panel at both ends of its range, and the seed at 0 and
+    // 2^64 - 1, through Generate into the real engine: whatever the panel allows, the engine runs
+    // (its first frame decodes; then Stop). The engine's own validation is the judge here.
+    void everySettingsExtremeIsAccepted() {
+        MainWindow& w = *m_window;
+        SettingsPanel* panel = w.settingsPanel();
+        const SamplingParams saved = m_settings->sampling();
+        w.textEdit()->setPlainText(QStringLiteral("Extremes."));
+        auto generateThenStop = [&](const QString& what) {
+            QSignalSpy failed(m_engine.get(), &EngineController::synthesisFailed);
+            QSignalSpy finished(m_engine.get(), &EngineController::synthesisFinished);
+            QSignalSpy progress(m_engine.get(), &EngineController::progress);
+            QVERIFY2(w.generateButton()->isEnabled(), qPrintable(what));
+            QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+            QVERIFY2(QTest::qWaitFor([&] { return !progress.isEmpty() || !finished.isEmpty() || !failed.isEmpty(); },
+                                     kSlowMs),
+                     qPrintable(what));
+            QVERIFY2(failed.isEmpty(),
+                     qPrintable(what + QStringLiteral(": ") +
+                                (failed.isEmpty() ? QString() : failed.first().at(1).toString())));
+            if (m_engine->state() == EngineState::Generating)
+                QTest::mouseClick(w.stopButton(), Qt::LeftButton);
+            QTRY_COMPARE_WITH_TIMEOUT(m_engine->state(), EngineState::Ready, kSlowMs);
+        };
+        int tried = 0;
+        for (const SamplingSetting& st : sampling_settings()) {
+            QDoubleSpinBox* spin = panel->samplingSpin(st.key);
+            for (double end : {spin->minimum(), spin->maximum()}) {
+                spin->setValue(end);
+                generateThenStop(QStringLiteral("%1 = %2").arg(QLatin1String(st.name)).arg(end));
+                ++tried;
+            }
+            m_settings->setSampling(saved);   // the next setting's ends on otherwise usual values
+        }
+        for (const QString& seed : {QStringLiteral("0"), QStringLiteral("18446744073709551615")}) {
+            panel->seedEdit()->setText(seed);
+            Q_EMIT panel->seedEdit()->editingFinished();
+            QCOMPARE(QString::number(m_settings->sampling().seed), seed);
+            generateThenStop(QStringLiteral("seed = ") + seed);
+            ++tried;
+        }
+        QCOMPARE(tried, 2 * int(sampling_settings().size()) + 2);
+        m_settings->setSampling(saved);
     }
 
     void cleanupTestCase() {

@@ -4,6 +4,9 @@
 #include <QAbstractItemModelTester>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -276,6 +279,52 @@ private Q_SLOTS:
         QVERIFY(index.open(QIODevice::ReadOnly));
         const QByteArray json = index.readAll();
         QVERIFY(json.contains(files[1].toUtf8()) && json.contains(files[2].toUtf8()));
+    }
+
+    // A take whose settings the engine would refuse (an index edited by hand, or written before the
+    // ranges were checked) is skipped with the key and the allowed range; the others load.
+    void outOfRangeSettingsSkipThatTake() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.path();
+        {
+            TakesModel model;
+            TakeHistory history(dir, model, kLots);
+            QString error;
+            QVERIFY(history.load(&error));
+            for (int i = 0; i < 2; ++i)
+                model.addTake(makeTake(i));
+        }
+        QFile index(QDir(dir).filePath(QStringLiteral("history.json")));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(index.readAll()).object();
+        index.close();
+        QJsonArray takes = root.value(QStringLiteral("takes")).toArray();
+        for (qsizetype k = 0; k < takes.size(); ++k) {
+            QJsonObject t = takes[k].toObject();
+            if (t.value(QStringLiteral("number")).toInt() != 1)
+                continue;
+            QJsonObject s = t.value(QStringLiteral("sampling")).toObject();
+            s.insert(QStringLiteral("temperature"), 9.0);
+            t.insert(QStringLiteral("sampling"), s);
+            takes[k] = t;
+        }
+        root.insert(QStringLiteral("takes"), takes);
+        QVERIFY(index.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        index.write(QJsonDocument(root).toJson());
+        index.close();
+
+        TakesModel model;
+        TakeHistory history(dir, model, kLots);
+        QString error;
+        QVERIFY2(history.load(&error), qPrintable(error));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.take(0).number, 2);
+        QCOMPARE(model.take(0).sampling.seed, makeTake(1).sampling.seed);   // all 64 bits back
+        QCOMPARE(history.warnings().size(), 1);
+        const QString w = history.warnings()[0];
+        QVERIFY2(w.contains(QStringLiteral("take 1")) && w.contains(QStringLiteral("\"temperature\" = 9")) &&
+                     w.contains(QStringLiteral("[0, 2]")),
+                 qPrintable(w));
     }
 
     void loadOnlyBeforeTheFirstTake() {

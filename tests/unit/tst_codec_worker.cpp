@@ -18,6 +18,7 @@
 #endif
 
 #include "check.h"
+#include "reef/engine_types.h"
 #include "runtime/codec_worker.h"
 
 using namespace reef;
@@ -227,5 +228,49 @@ TEST_CASE(idle_priority_reaches_the_workers_openmp_team) {
     CHECK(in_second - before >= 2);  // the worker and the team thread created during the first job
 }
 #endif
+
+// The CPUs this process may use, read from /proc/self/status ("Cpus_allowed_list: 0-1,4"): the
+// independent count the automatic choice is checked against.
+int allowed_cpus_from_proc() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;
+        std::stringstream list(line.substr(line.find(':') + 1));
+        int n = 0;
+        for (std::string part; std::getline(list, part, ',');) {
+            const size_t dash = part.find('-');
+            n += dash == std::string::npos ? 1 : std::stoi(part.substr(dash + 1)) - std::stoi(part) + 1;
+        }
+        return n;
+    }
+    return -1;
+}
+
+TEST_CASE(automatic_choice_follows_the_free_cores) {
+    const int cpus = allowed_cpus_from_proc();
+    if (cpus < 1) {
+        reef_test::skip("no Cpus_allowed_list in /proc/self/status");
+        return;
+    }
+    CHECK_EQ(usable_cpu_count(), cpus);
+    EngineConfig c;
+    c.codec_worker = true;
+    c.cpu_threads = cpus;
+    CHECK(codec_worker_enabled(c));  // asked for: on, whatever the machine
+    c.codec_worker = false;
+    c.cpu_threads = 1;
+    CHECK(!codec_worker_enabled(c));
+    c.codec_worker.reset();  // automatic
+    c.cpu_threads = cpus;    // generation on every core: the worker would only compete
+    CHECK(!codec_worker_enabled(c));
+    if (cpus > 1) {
+        c.cpu_threads = cpus - 1;  // a core to spare
+        CHECK(codec_worker_enabled(c));
+    }
+    c.cpu_threads = cpus;
+    c.device = DeviceKind::Cuda;  // the codec works on the GPU
+    CHECK(codec_worker_enabled(c));
+}
 
 TEST_MAIN()

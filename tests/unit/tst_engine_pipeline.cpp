@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "reef/engine.h"
+#include "reef/sampling_settings.h"
 
 using namespace reef;
 namespace fs = std::filesystem;
@@ -353,6 +354,38 @@ TEST_CASE(bad_input_is_a_specific_error) {
     CHECK(engine.synthesize(r, {}).error().code == ErrorCode::InvalidArgument);
     Codes wrong{3, 2, {1, 2, 3, 4, 5, 6}};
     CHECK(engine.decode_codes(wrong).error().code == ErrorCode::InvalidArgument);
+}
+
+// The engine runs every value of the one sampling description (the ends included) and refuses
+// the values just outside, naming the setting and its range: what the Settings panel, reef-cli
+// and the files derive their ranges from is what synthesize accepts.
+TEST_CASE(sampling_ranges_are_what_the_engine_accepts) {
+    Engine engine;
+    CHECK(engine.load(config_for("s2")).ok());
+    for (const SamplingSetting& st : sampling_settings()) {
+        const double outside = std::max(st.step, st.decimals ? 0.01 : 1.0);
+        for (double v : {st.min, st.max, st.min - outside, st.max + outside}) {
+            SynthesisRequest r = greedy_request(2);
+            set_sampling_value(r.sampling, st.key, v);
+            int frames = 0;
+            Callbacks cb;
+            cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) { ++frames; };
+            cb.should_abort = [&] { return frames >= 2; };  // accepted: a frame decoded is enough
+            auto res = engine.synthesize(r, cb);
+            const bool inside = v >= st.min && v <= st.max;
+            if (inside) {
+                CHECK(res.ok() || res.error().code == ErrorCode::Cancelled);
+                if (!res.ok() && res.error().code != ErrorCode::Cancelled)
+                    std::fprintf(stderr, "  %s = %g refused: %s\n", st.name, v, res.error().message.c_str());
+            } else {
+                CHECK(!res.ok() && res.error().code == ErrorCode::InvalidArgument);
+                if (!res.ok()) {
+                    CHECK(res.error().message.find(st.name) != std::string::npos);
+                    CHECK(res.error().message.find(sampling_range_text(st)) != std::string::npos);
+                }
+            }
+        }
+    }
 }
 
 TEST_CASE(corrupt_or_mismatched_weights_keep_the_previous_model) {

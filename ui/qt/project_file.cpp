@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "audio/wav_file.h"
+#include "qt/sampling_json.h"
 
 namespace reef::ui {
 namespace {
@@ -45,6 +46,8 @@ constexpr double kMaxProjectAudioSeconds = 6 * 3600.0;
 class Reader {
 public:
     Reader(QString path, QString* error) : m_path(std::move(path)), m_error(error) {}
+    // Format 2 wrote the sampling settings with camelCase keys ("topP"); format 3 with the engine's.
+    void setSamplingKeys(SamplingKeys keys) { m_samplingKeys = keys; }
 
     bool problem(const QString& where, const QString& what) const {
         return fail(m_error, where.isEmpty() ? QStringLiteral("%1: %2").arg(m_path, what)
@@ -123,30 +126,13 @@ public:
 private:
     QString m_path;
     QString* m_error;
+    SamplingKeys m_samplingKeys = SamplingKeys::Engine;
 };
 
 bool Reader::sampling(const QJsonObject& o, const QString& where, SamplingParams* p) const {
-    double temperature = p->temperature, topP = p->top_p, penalty = p->repetition_penalty;
-    qint64 topK = p->top_k, maxFrames = p->max_new_frames, chunk = p->chunk_length;
-    QString seed;
-    if (!number(o, "temperature", where, 0, 10, &temperature) || !number(o, "topP", where, 0, 1, &topP) ||
-        !integer(o, "topK", where, 0, 1000000, &topK) ||
-        !number(o, "repetitionPenalty", where, 0, 100, &penalty) ||
-        !integer(o, "maxNewFrames", where, 0, 10000000, &maxFrames) ||
-        !integer(o, "chunkLength", where, 0, 10000000, &chunk) || !string(o, "seed", where, &seed, false, 20))
-        return false;
-    p->temperature = float(temperature);
-    p->top_p = float(topP);
-    p->repetition_penalty = float(penalty);
-    p->top_k = int(topK);
-    p->max_new_frames = int(maxFrames);
-    p->chunk_length = int(chunk);
-    if (!seed.isEmpty()) {
-        bool ok = false;
-        p->seed = seed.toULongLong(&ok);
-        if (!ok)
-            return problem(where, ProjectFile::tr("\"seed\" is not a decimal number"));
-    }
+    QString why;
+    if (!samplingFromJson(o, p, &why, m_samplingKeys))
+        return problem(where, ProjectFile::tr("sampling: %1").arg(why));
     return true;
 }
 
@@ -231,16 +217,6 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
         *samples << n;
     }
     return true;
-}
-
-QJsonObject samplingToJson(const SamplingParams& p) {
-    return {{QStringLiteral("temperature"), double(p.temperature)},
-            {QStringLiteral("topP"), double(p.top_p)},
-            {QStringLiteral("topK"), p.top_k},
-            {QStringLiteral("repetitionPenalty"), double(p.repetition_penalty)},
-            {QStringLiteral("maxNewFrames"), p.max_new_frames},
-            {QStringLiteral("chunkLength"), p.chunk_length},
-            {QStringLiteral("seed"), QString::number(p.seed)}};
 }
 
 QString takeFileName(const SegmentTake& t) { return t.id + QStringLiteral(".wav"); }
@@ -387,7 +363,7 @@ QSet<QString> takeIds(const ProjectData& data) {
 }
 
 bool readProjectFile(const QString& path, ProjectData* out, ProjectFileInfo* info, QString* error) {
-    const Reader r(path, error);
+    Reader r(path, error);
     const QFileInfo file(path);
     if (!file.exists())
         return r.problem({}, ProjectFile::tr("the file does not exist"));
@@ -423,6 +399,7 @@ bool readProjectFile(const QString& path, ProjectData* out, ProjectFileInfo* inf
         return r.problem({}, ProjectFile::tr("unknown project format version %1").arg(v));
     ProjectData data;
     QString audioDir;
+    r.setSamplingKeys(v == 2 ? SamplingKeys::LegacyCamelCase : SamplingKeys::Engine);
     if (!(v == 1 ? readVersion1(r, root, &data) : readVersion2(r, path, root, &data, &audioDir)))
         return false;
     *out = std::move(data);

@@ -25,7 +25,9 @@
 
 namespace reef::ui {
 
-inline constexpr int kProjectFormatVersion = 2;
+// 1: texts only; 2: segments with takes, sampling keys in camelCase; 3: the sampling keys and
+// ranges of the engine's description (qt/sampling_json.h). Older versions are read and migrated.
+inline constexpr int kProjectFormatVersion = 3;
 
 struct ProjectFileInfo {
     int version = 0;    // the format version read (1 = migrated)

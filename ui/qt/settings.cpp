@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "qt/translations.h"
+#include "reef/sampling_settings.h"
 
 namespace reef::ui {
 namespace {
@@ -24,10 +25,11 @@ int readInt(const QSettings& s, const char* key, int fallback, int lo, int hi) {
     return ok && v >= lo && v <= hi ? v : fallback;
 }
 
-float readFloat(const QSettings& s, const char* key, float fallback, float lo, float hi) {
+double readSampling(const QSettings& s, const SamplingSetting& st, double fallback) {
     bool ok = false;
-    const double v = s.value(QLatin1String(key), double(fallback)).toString().toDouble(&ok);
-    return ok && v >= lo && v <= hi ? float(v) : fallback;
+    const QString key = QStringLiteral("sampling/") + QLatin1String(st.name);
+    const double v = s.value(key, fallback).toString().toDouble(&ok);
+    return ok && sampling_value_in_range(st, v) ? v : fallback;
 }
 
 bool validLanguage(const QString& code) {
@@ -75,12 +77,9 @@ void Settings::reload() {
 
     const SamplingParams ds;
     SamplingParams p;
-    p.temperature = readFloat(s, "sampling/temperature", ds.temperature, 0.0f, 2.0f);
-    p.top_p = readFloat(s, "sampling/top_p", ds.top_p, 0.01f, 1.0f);
-    p.top_k = readInt(s, "sampling/top_k", ds.top_k, 0, 4096);
-    p.repetition_penalty = readFloat(s, "sampling/repetition_penalty", ds.repetition_penalty, 0.5f, 2.0f);
-    p.max_new_frames = readInt(s, "sampling/max_new_frames", ds.max_new_frames, 0, 1 << 16);
-    p.chunk_length = readInt(s, "sampling/chunk_length", ds.chunk_length, 0, 100000);
+    // keys and ranges from the engine's description: a stored value it would refuse reads as the default
+    for (const SamplingSetting& st : sampling_settings())
+        set_sampling_value(p, st.key, readSampling(s, st, sampling_value(ds, st.key)));
     bool seedOk = false;
     const qulonglong seed = s.value(QStringLiteral("sampling/seed"), QString::number(ds.seed)).toString().toULongLong(&seedOk);
     p.seed = seedOk ? seed : ds.seed;
@@ -147,12 +146,11 @@ void Settings::writeConfig() {
 
 void Settings::writeSampling() {
     QSettings& s = *m_store;
-    s.setValue(QStringLiteral("sampling/temperature"), double(m_sampling.temperature));
-    s.setValue(QStringLiteral("sampling/top_p"), double(m_sampling.top_p));
-    s.setValue(QStringLiteral("sampling/top_k"), m_sampling.top_k);
-    s.setValue(QStringLiteral("sampling/repetition_penalty"), double(m_sampling.repetition_penalty));
-    s.setValue(QStringLiteral("sampling/max_new_frames"), m_sampling.max_new_frames);
-    s.setValue(QStringLiteral("sampling/chunk_length"), m_sampling.chunk_length);
+    for (const SamplingSetting& st : sampling_settings()) {
+        const double v = sampling_value(m_sampling, st.key);
+        s.setValue(QStringLiteral("sampling/") + QLatin1String(st.name),
+                   st.decimals == 0 ? QVariant(qint64(v)) : QVariant(double(float(v))));
+    }
     s.setValue(QStringLiteral("sampling/seed"), QString::number(m_sampling.seed));
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "audio/wav_file.h"
+#include "qt/sampling_json.h"
 #include "qt/takes_model.h"
 
 namespace reef::ui {
@@ -59,32 +60,6 @@ EngineConfig configFrom(const QJsonObject& o) {
     c.kv_margin = o.value(QLatin1String("kv_margin")).toInt(d.kv_margin);
     c.load_codec = o.value(QLatin1String("load_codec")).toBool(d.load_codec);
     return c;
-}
-
-QJsonObject samplingJson(const SamplingParams& p) {
-    return {{QStringLiteral("temperature"), double(p.temperature)},
-            {QStringLiteral("top_p"), double(p.top_p)},
-            {QStringLiteral("top_k"), p.top_k},
-            {QStringLiteral("repetition_penalty"), double(p.repetition_penalty)},
-            {QStringLiteral("max_new_frames"), p.max_new_frames},
-            {QStringLiteral("chunk_length"), p.chunk_length},
-            // A string: JSON numbers are doubles and a 64-bit seed would lose its low bits.
-            {QStringLiteral("seed"), QString::number(p.seed)}};
-}
-
-SamplingParams samplingFrom(const QJsonObject& o) {
-    const SamplingParams d;
-    SamplingParams p;
-    p.temperature = float(o.value(QLatin1String("temperature")).toDouble(double(d.temperature)));
-    p.top_p = float(o.value(QLatin1String("top_p")).toDouble(double(d.top_p)));
-    p.top_k = o.value(QLatin1String("top_k")).toInt(d.top_k);
-    p.repetition_penalty = float(o.value(QLatin1String("repetition_penalty")).toDouble(double(d.repetition_penalty)));
-    p.max_new_frames = o.value(QLatin1String("max_new_frames")).toInt(d.max_new_frames);
-    p.chunk_length = o.value(QLatin1String("chunk_length")).toInt(d.chunk_length);
-    bool ok = false;
-    const quint64 seed = o.value(QLatin1String("seed")).toString().toULongLong(&ok);
-    p.seed = ok ? seed : d.seed;
-    return p;
 }
 
 // The summary the takes table and tooltips show; the per-step series is not kept.
@@ -162,7 +137,7 @@ QJsonObject takeJson(const Take& t, const QString& file) {
             {QStringLiteral("audio"), file},
             {QStringLiteral("samples"), qint64(t.audio.size())},
             {QStringLiteral("config"), configJson(t.config)},
-            {QStringLiteral("sampling"), samplingJson(t.sampling)},
+            {QStringLiteral("sampling"), samplingToJson(t.sampling)},
             {QStringLiteral("metrics"), metricsJson(t.metrics)}};
 }
 
@@ -266,7 +241,12 @@ bool TakeHistory::load(QString* error) {
         t.voice = o.value(QLatin1String("voice")).toString();
         t.modelName = o.value(QLatin1String("model")).toString();
         t.config = configFrom(o.value(QLatin1String("config")).toObject());
-        t.sampling = samplingFrom(o.value(QLatin1String("sampling")).toObject());
+        // version 1 wrote the same keys, unchecked: a value the engine would refuse is refused here
+        QString samplingProblem;
+        if (!samplingFromJson(o.value(QLatin1String("sampling")).toObject(), &t.sampling, &samplingProblem)) {
+            skip(tr("its sampling settings: %1").arg(samplingProblem));
+            continue;
+        }
         t.metrics = metricsFrom(o.value(QLatin1String("metrics")).toObject());
         Stored s{file, 0, o};
         if (!file.isEmpty()) {

@@ -17,7 +17,9 @@ struct Take;
 class TakeHistory : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kIndexVersion = 1;
+    // 1: sampling settings unchecked; 2: checked against the engine's ranges (qt/sampling_json.h),
+    // version-1 indexes are read the same way.
+    static constexpr int kIndexVersion = 2;
 
     // Watches model from now on. The byte limit is the only bound: the model's count limit is
     // switched off (setMaxTakes(0)), since a count limit would silently delete saved takes.

@@ -13,7 +13,9 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QRegularExpressionValidator>
 #include <QVBoxLayout>
+#include <limits>
 
 #include "qt/settings.h"
 #include "qt/translations.h"
@@ -47,13 +49,25 @@ QSpinBox* intSpin(int lo, int hi, const QString& special = {}) {
     return s;
 }
 
-QDoubleSpinBox* realSpin(double lo, double hi, double step) {
-    auto* s = new QDoubleSpinBox;
-    s->setRange(lo, hi);
-    s->setSingleStep(step);
-    s->setDecimals(2);
-    return s;
-}
+// The engine's sampling labels, meanings and special values (reef/sampling_settings.cpp), named
+// here so lupdate offers them for translation; the panel shows them through tr().
+[[maybe_unused]] constexpr const char* kSamplingStrings[] = {
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Temperature"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "0 = greedy"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Top-p"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "nucleus: the smallest set of tokens holding this probability"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Top-k"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "the k most likely tokens (0 = off, 1 = greedy)"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "off"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Repetition penalty"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "S1-mini: divides the logits of recently used tokens (1 = off)"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Max new frames"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "frames per text batch (21.5 frames = 1 s; 0 = up to the model's limit)"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "model limit"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Chunk length"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "UTF-8 bytes of speaker turns per text batch (0 = no length limit)"),
+    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "no limit"),
+};
 
 }  // namespace
 
@@ -147,24 +161,29 @@ QWidget* SettingsPanel::createEngineGroup() {
 QWidget* SettingsPanel::createSamplingGroup() {
     auto* box = new QGroupBox(tr("Sampling"));
     auto* f = new QFormLayout(box);
-    m_temperature = realSpin(0.0, 2.0, 0.05);
-    m_temperature->setToolTip(tr("0 = greedy"));
-    m_topP = realSpin(0.01, 1.0, 0.05);
-    m_topK = intSpin(0, 4096);
-    m_maxFrames = intSpin(0, 65536, tr("model limit"));
-    m_chunkLength = intSpin(0, 100000, tr("no batching"));
-    m_chunkLength->setToolTip(tr("UTF-8 bytes of text per batch"));
-    m_seed = intSpin(0, 2147483647);
-    f->addRow(tr("Temperature"), m_temperature);
-    f->addRow(tr("Top-p"), m_topP);
-    f->addRow(tr("Top-k"), m_topK);
-    f->addRow(tr("Max new frames"), m_maxFrames);
-    f->addRow(tr("Chunk length"), m_chunkLength);
-    f->addRow(tr("Seed"), m_seed);
-    for (QDoubleSpinBox* s : {m_temperature, m_topP})
+    // Every control's range, step and meaning come from the engine's one description of the
+    // settings, so nothing the panel allows is refused at Generate.
+    for (const SamplingSetting& st : sampling_settings()) {
+        auto* s = new QDoubleSpinBox;
+        s->setDecimals(st.decimals);
+        s->setRange(st.min, st.max);
+        s->setSingleStep(st.step);
+        if (st.at_min)
+            s->setSpecialValueText(tr(st.at_min));
+        s->setToolTip(tr(st.meaning));
+        s->setAccessibleName(tr(st.label));
+        f->addRow(tr(st.label), s);
         connect(s, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::pushSampling);
-    for (QSpinBox* s : {m_topK, m_maxFrames, m_chunkLength, m_seed})
-        connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::pushSampling);
+        m_samplingSpins[st.key] = s;
+    }
+    m_seed = new QLineEdit;
+    // any 64-bit value: up to 20 digits, checked against 2^64 - 1 when read
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), m_seed));
+    m_seed->setToolTip(tr("A whole number from 0 to %1: the same seed and settings give the same take")
+                           .arg(QString::number(std::numeric_limits<quint64>::max())));
+    m_seed->setAccessibleName(tr("Seed"));
+    f->addRow(tr("Seed"), m_seed);
+    connect(m_seed, &QLineEdit::editingFinished, this, &SettingsPanel::pushSampling);
     return box;
 }
 
@@ -229,12 +248,9 @@ void SettingsPanel::syncFromSettings() {
     selectEnum(m_sdpa, c.sdpa_policy);
     selectEnum(m_kvMode, c.kv_mode);
     m_kvMargin->setValue(c.kv_margin);
-    m_temperature->setValue(double(p.temperature));
-    m_topP->setValue(double(p.top_p));
-    m_topK->setValue(p.top_k);
-    m_maxFrames->setValue(p.max_new_frames);
-    m_chunkLength->setValue(p.chunk_length);
-    m_seed->setValue(int(std::min<uint64_t>(p.seed, 2147483647)));
+    for (const auto& [key, spin] : m_samplingSpins)
+        spin->setValue(sampling_value(p, key));
+    m_seed->setText(QString::number(p.seed));
     m_autoplay->setChecked(m_settings.autoplay());
     const int dev = m_audioDevice->findData(m_settings.audioDevice());
     m_audioDevice->setCurrentIndex(std::max(0, dev));
@@ -262,12 +278,14 @@ void SettingsPanel::pushSampling() {
     if (m_syncing)
         return;
     SamplingParams p = m_settings.sampling();
-    p.temperature = float(m_temperature->value());
-    p.top_p = float(m_topP->value());
-    p.top_k = m_topK->value();
-    p.max_new_frames = m_maxFrames->value();
-    p.chunk_length = m_chunkLength->value();
-    p.seed = uint64_t(m_seed->value());
+    for (const auto& [key, spin] : m_samplingSpins)
+        set_sampling_value(p, key, spin->value());
+    bool ok = false;
+    const qulonglong seed = m_seed->text().toULongLong(&ok);
+    if (ok)
+        p.seed = seed;
+    else  // empty, or past 2^64 - 1: the stored seed stays, and the field shows it again
+        m_seed->setText(QString::number(p.seed));
     m_settings.setSampling(p);
 }
 

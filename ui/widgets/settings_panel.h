@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reef/engine_types.h"
+#include "reef/sampling_settings.h"
 
 class QCheckBox;
 class QComboBox;
@@ -28,7 +29,10 @@ public:
     QComboBox* sdpaCombo() const { return m_sdpa; }
     QComboBox* deviceCombo() const { return m_device; }
     QComboBox* compileCombo() const { return m_compile; }
-    QSpinBox* seedSpin() const { return m_seed; }
+    // One spin box per sampling setting, its range and step from the engine's description
+    // (reef/sampling_settings.h); the seed is a text field, as a spin box holds no 64-bit value.
+    QDoubleSpinBox* samplingSpin(SamplingKey key) const { return m_samplingSpins.at(key); }
+    QLineEdit* seedEdit() const { return m_seed; }
     QPushButton* loadButton() const { return m_load; }
     QComboBox* languageCombo() const { return m_language; }
 
@@ -54,8 +58,8 @@ private:
     QPushButton* m_load = nullptr;
     QComboBox *m_device = nullptr, *m_precision = nullptr, *m_compile = nullptr, *m_sdpa = nullptr, *m_kvMode = nullptr;
     QSpinBox *m_threads = nullptr, *m_kvMargin = nullptr;
-    QDoubleSpinBox *m_temperature = nullptr, *m_topP = nullptr;
-    QSpinBox *m_topK = nullptr, *m_maxFrames = nullptr, *m_chunkLength = nullptr, *m_seed = nullptr;
+    std::map<SamplingKey, QDoubleSpinBox*> m_samplingSpins;
+    QLineEdit* m_seed = nullptr;
     QComboBox* m_audioDevice = nullptr;
     QCheckBox* m_autoplay = nullptr;
     QComboBox* m_language = nullptr;

@@ -88,7 +88,9 @@ std::vector<std::string> split_text_batches(const std::string& text, int chunk_l
     };
     for (const std::string& turn : turns) {
         const bool too_many = current.size() >= kMaxTurns;
-        const bool too_long = !current.empty() && static_cast<int64_t>(current_bytes + turn.size()) > chunk_length;
+        // chunk_length 0: no length limit, turns are grouped by count alone
+        const bool too_long = chunk_length > 0 && !current.empty() &&
+                              static_cast<int64_t>(current_bytes + turn.size()) > chunk_length;
         if (too_many || too_long) {
             flush();
             current = {turn};
