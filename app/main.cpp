@@ -17,17 +17,6 @@
 #include "reef/engine.h"
 #include "widgets/main_window.h"
 
-namespace {
-
-reef::Result<reef::BenchReport> runEngineBench(reef::TtsBackend& backend, const reef::BenchRequest& request,
-                                               const std::function<void(int, const std::string&)>& progress,
-                                               const std::function<bool()>& shouldAbort) {
-    // The controller is built with a reef::Engine below, so the backend is always one.
-    return static_cast<reef::Engine&>(backend).bench(request, progress, shouldAbort);
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Reef"));
@@ -44,7 +33,7 @@ int main(int argc, char** argv) {
     // Before any widget exists: widgets translate their strings when they are built.
     reef::ui::installTranslations(app, settings.language());
     reef::ui::VoiceListModel voices(QDir(dataDir).filePath(QStringLiteral("voices")));
-    reef::ui::EngineController engine(std::make_unique<reef::Engine>(), &runEngineBench);
+    reef::ui::EngineController engine(std::make_unique<reef::Engine>());
 
     QString noDevice;
     std::unique_ptr<reef::ui::PlaybackSink> sink = reef::ui::makeDeviceSink(&noDevice);

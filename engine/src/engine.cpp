@@ -3,10 +3,10 @@
 
 #include "compiled/aoti_decode_step.h"
 #include "facade_guard.h"
-#include "runtime/bench_runner.h"
+#include "study/bench_runner.h"
 #include "runtime/device.h"
 #include "runtime/pipeline.h"
-#include "runtime/sdpa_bench_runner.h"
+#include "study/sdpa_bench_runner.h"
 #include "runtime/synthesis.h"
 
 namespace reef {

@@ -1,5 +1,7 @@
 #include "fake_backend.h"
 
+#include "reef/engine.h"
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -118,19 +120,11 @@ Result<Codes> FakeBackend::encode_reference(const std::vector<float>& mono_44k) 
     return c;
 }
 
+// What the real engine says this build and machine can run: a fake with its own list drifted from
+// the engine's before (it still called aot-inductor unavailable after the engine compiled it).
 DeviceCaps FakeBackend::device_caps() const {
-    DeviceCaps caps;
-    caps.devices["cpu"] = {true, {}};
-    caps.devices["cuda"] = {false, "this build of libtorch has no CUDA"};
-    caps.precisions["fp32"] = {true, {}};
-    caps.precisions["bf16"] = {true, {}};
-    caps.precisions["fp16"] = {false, "fp16 matmul is not supported on CPU"};
-    caps.compile_modes["eager"] = {true, {}};
-    caps.compile_modes["cuda-graph"] = {false, "CUDA graphs need a CUDA device"};
-    caps.compile_modes["aot-inductor"] = {false, "no AOTInductor package in the model folder"};
-    caps.sdpa_policies["flash"] = {false, "flash attention needs a CUDA device"};
-    caps.sdpa_policies["cudnn"] = {false, "cuDNN attention needs a CUDA device"};
-    return caps;
+    static const DeviceCaps real = reef::Engine().device_caps();
+    return real;
 }
 
 BenchReport makeFakeBenchReport(const BenchRequest& request) {
@@ -168,10 +162,10 @@ BenchReport makeFakeBenchReport(const BenchRequest& request) {
     return rep;
 }
 
-Result<BenchReport> FakeBackend::bench(TtsBackend& backend, const BenchRequest& request,
+Result<BenchReport> FakeBackend::bench(const BenchRequest& request,
                                        const std::function<void(int, const std::string&)>& progress,
                                        const std::function<bool()>& should_abort) {
-    auto& fake = static_cast<FakeBackend&>(backend);
+    FakeBackend& fake = *this;
     ++fake.m_script->benches;
     for (size_t i = 0; i < request.arms.size(); ++i) {
         if (should_abort && should_abort())

@@ -44,10 +44,9 @@ public:
     reef::Result<reef::Codes> encode_reference(const std::vector<float>& mono_44k) override;
     reef::DeviceCaps device_caps() const override;
 
-    // Matches reef::ui::BenchFn.
-    static reef::Result<reef::BenchReport> bench(reef::TtsBackend& backend, const reef::BenchRequest& request,
-                                                 const std::function<void(int, const std::string&)>& progress,
-                                                 const std::function<bool()>& should_abort);
+    reef::Result<reef::BenchReport> bench(const reef::BenchRequest& request,
+                                          const std::function<void(int, const std::string&)>& progress,
+                                          const std::function<bool()>& should_abort) override;
 
 private:
     std::shared_ptr<FakeScript> m_script;

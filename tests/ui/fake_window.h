@@ -22,7 +22,7 @@ struct FakeWindow {
     std::shared_ptr<FakeScript> script = std::make_shared<FakeScript>();
     reef::ui::Settings settings{dir.filePath(QStringLiteral("reef.ini"))};
     reef::ui::VoiceListModel voices{dir.filePath(QStringLiteral("voices"))};
-    reef::ui::EngineController engine{std::make_unique<FakeBackend>(script), &FakeBackend::bench};
+    reef::ui::EngineController engine{std::make_unique<FakeBackend>(script)};
     reef::ui::PlaybackController playback{std::make_unique<reef::ui::ClockSink>()};
     std::unique_ptr<reef::ui::MainWindow> window;
     // dataDir: where the take history and the dictionary live (MainWindow::openDataDir); empty = none.

@@ -10,13 +10,6 @@
 using namespace reef;
 using namespace reef::ui;
 
-namespace {
-Result<BenchReport> engineBench(TtsBackend& b, const BenchRequest& r, const std::function<void(int, const std::string&)>& p,
-                                const std::function<bool()>& a) {
-    return static_cast<Engine&>(b).bench(r, p, a);
-}
-}  // namespace
-
 class TstRealEngine : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -30,7 +23,7 @@ private Q_SLOTS:
     }
 
     void loadSynthesizeAndBench() {
-        EngineController engine(std::make_unique<Engine>(), &engineBench);
+        EngineController engine(std::make_unique<Engine>());
         QSignalSpy loaded(&engine, &EngineController::modelLoaded);
         QSignalSpy failed(&engine, &EngineController::loadFailed);
         EngineConfig c;

@@ -38,4 +38,35 @@ TEST_CASE(cpu_build_refuses_cuda_graph_with_a_reason) {
     CHECK(!caps.compile_modes.at("cuda-graph").reason.empty());
 }
 
+// A backend that implements only the required calls (as a remote one may): the optional parts
+// answer with an error value that names what is missing, and the interface holds everything
+// reef-cli and the studio call, so neither needs to know which backend it has.
+namespace {
+class SpeechOnlyBackend final : public TtsBackend {
+public:
+    Result<ModelInfo> load(const EngineConfig&) override { return ModelInfo{}; }
+    bool is_loaded() const override { return true; }
+    Result<SynthesisResult> synthesize(const SynthesisRequest&, const Callbacks&) override { return SynthesisResult{}; }
+    Result<Codes> encode_reference(const std::vector<float>&) override { return Codes{}; }
+    DeviceCaps device_caps() const override { return {}; }
+};
+}  // namespace
+
+TEST_CASE(optional_backend_parts_say_they_are_missing) {
+    SpeechOnlyBackend b;
+    TtsBackend& backend = b;
+    const auto compiled = backend.compile_decode_step();
+    CHECK(!compiled.ok() && compiled.error().code == ErrorCode::BackendUnavailable);
+    CHECK(compiled.error().message.find("compiling the decode step") != std::string::npos);
+    const auto bench = backend.bench(BenchRequest{}, {}, {});
+    CHECK(!bench.ok() && bench.error().message.find("bench") != std::string::npos);
+    CHECK(!backend.decode_codes(Codes{}).ok());
+    CHECK(!backend.sdpa_bench(SdpaBenchRequest{}).ok());
+    // the engine answers the same calls itself: with no model loaded it says that instead
+    Engine engine;
+    TtsBackend& real = engine;
+    const auto r = real.compile_decode_step();
+    CHECK(!r.ok() && r.error().message.find("with this backend") == std::string::npos);
+}
+
 TEST_MAIN()

@@ -16,12 +16,11 @@ QString stateName(EngineState s) {
     return {};
 }
 
-EngineController::EngineController(std::unique_ptr<TtsBackend> backend, BenchFn bench, QObject* parent)
-    : QObject(parent), m_hasBench(bool(bench)) {
+EngineController::EngineController(std::unique_ptr<TtsBackend> backend, QObject* parent) : QObject(parent) {
     registerEngineMetaTypes();
     qRegisterMetaType<reef::ui::EngineState>();
     m_thread.setObjectName(QStringLiteral("reef-engine"));
-    m_worker = new EngineWorker(std::move(backend), std::move(bench), m_cancel);
+    m_worker = new EngineWorker(std::move(backend), m_cancel);
     m_worker->moveToThread(&m_thread);
     connectWorker();
     m_thread.start();

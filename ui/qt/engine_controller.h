@@ -16,14 +16,13 @@ QString stateName(EngineState s);
 class EngineController : public QObject {
     Q_OBJECT
 public:
-    explicit EngineController(std::unique_ptr<TtsBackend> backend, BenchFn bench = {}, QObject* parent = nullptr);
+    explicit EngineController(std::unique_ptr<TtsBackend> backend, QObject* parent = nullptr);
     ~EngineController() override;   // cancels everything, quits the thread and waits for it
 
     EngineState state() const { return m_state; }
     bool isModelLoaded() const { return m_modelLoaded; }
     const ModelInfo& modelInfo() const { return m_modelInfo; }
     const DeviceCaps& deviceCaps() const { return m_caps; }
-    bool canBench() const { return m_hasBench; }
     quint64 currentSynthesisId() const { return m_synthId; }
 
     // Each returns the request's id. A new load or synthesis supersedes (and cancels) a running one.
@@ -70,7 +69,6 @@ private:
     QThread m_thread;
     EngineWorker* m_worker = nullptr;   // lives on m_thread; deleted after the thread has stopped
     std::shared_ptr<CancelState> m_cancel = std::make_shared<CancelState>();
-    bool m_hasBench = false;
 
     quint64 m_lastId = 0;
     quint64 m_loadId = 0;    // pending load, 0 = none

@@ -27,8 +27,8 @@ void guardedSlot(const char* where, Body&& body, OnError&& onError) {
 
 }  // namespace
 
-EngineWorker::EngineWorker(std::unique_ptr<TtsBackend> backend, BenchFn bench, std::shared_ptr<CancelState> cancel)
-    : m_backend(std::move(backend)), m_bench(std::move(bench)), m_cancel(std::move(cancel)) {}
+EngineWorker::EngineWorker(std::unique_ptr<TtsBackend> backend, std::shared_ptr<CancelState> cancel)
+    : m_backend(std::move(backend)), m_cancel(std::move(cancel)) {}
 
 EngineWorker::~EngineWorker() = default;
 
@@ -143,10 +143,6 @@ void EngineWorker::runBench(quint64 id, const reef::BenchRequest& request) {
     guardedSlot(
         "bench",
         [&] {
-            if (!m_bench) {
-                Q_EMIT benchFailed(id, EngineError{ErrorCode::BackendUnavailable, "this build has no bench runner", {}});
-                return;
-            }
             if (m_cancel->isCancelled(id)) {
                 Q_EMIT benchFailed(id, cancelledError());
                 return;
@@ -155,7 +151,7 @@ void EngineWorker::runBench(quint64 id, const reef::BenchRequest& request) {
                 Q_EMIT benchProgress(id, arm, QString::fromStdString(msg));
             };
             auto abortFn = [cancel = m_cancel, id] { return cancel->isCancelled(id); };
-            Result<BenchReport> r = m_bench(*m_backend, request, progressFn, abortFn);
+            Result<BenchReport> r = m_backend->bench(request, progressFn, abortFn);
             if (r.ok())
                 Q_EMIT benchFinished(id, r.value());
             else

@@ -12,11 +12,6 @@
 
 namespace reef::ui {
 
-// How the worker runs the A/B bench; in the app this forwards to reef::Engine::bench.
-using BenchFn = std::function<Result<BenchReport>(TtsBackend& backend, const BenchRequest& request,
-                                                  const std::function<void(int, const std::string&)>& progress,
-                                                  const std::function<bool()>& should_abort)>;
-
 // Shared by the controller (GUI thread) and the worker: every request with id <= cancelledThrough
 // aborts at its next frame. A counter, not a bool, so a new request is never cancelled by the old flag.
 struct CancelState {
@@ -27,7 +22,7 @@ struct CancelState {
 class EngineWorker : public QObject {
     Q_OBJECT
 public:
-    EngineWorker(std::unique_ptr<TtsBackend> backend, BenchFn bench, std::shared_ptr<CancelState> cancel);
+    EngineWorker(std::unique_ptr<TtsBackend> backend, std::shared_ptr<CancelState> cancel);
     ~EngineWorker() override;
     // Progress and perf signals are coalesced to at most one per this many milliseconds (~20 Hz).
     static constexpr int kThrottleMs = 50;
@@ -60,7 +55,6 @@ private:
     Callbacks makeCallbacks(quint64 id);   // also sets m_flush
 
     std::unique_ptr<TtsBackend> m_backend;
-    BenchFn m_bench;
     std::shared_ptr<CancelState> m_cancel;
     std::function<void()> m_flush;   // emits what the throttle held back at the end of a run
 };

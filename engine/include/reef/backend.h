@@ -1,7 +1,16 @@
-// The interface the UI talks to. Engine implements it; UI tests inject a fake.
+// The interface the UI and reef-cli talk to: everything a speech engine does, whether it runs in
+// this process (Engine) or elsewhere. Engine implements all of it; UI tests inject a fake, and a
+// backend that cannot do one part (a remote server cannot compile Reef's decode step) keeps the
+// default, which says so as an error value.
 #pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reef/bench.h"
 #include "reef/engine_types.h"
 #include "reef/result.h"
+#include "reef/sdpa_bench.h"
 
 namespace reef {
 
@@ -15,6 +24,26 @@ public:
     // Reference clip (any libsndfile format) -> codes (10, T). Needs a loaded codec.
     virtual Result<Codes> encode_reference(const std::vector<float>& mono_44k) = 0;
     virtual DeviceCaps device_caps() const = 0;
+
+    // Codes (10, T) -> 44.1 kHz mono audio through the loaded codec.
+    virtual Result<std::vector<float>> decode_codes(const Codes& codes);
+    // Compile mode aot-inductor ahead of time: the loaded model's decode-step package for its
+    // configured SDPA policy and KV mode, compiled or found in the cache, and loaded. progress gets
+    // "compiling the decode step: ... (41 s)" lines; should_abort stops it, leaving nothing.
+    virtual Result<CompiledPackageInfo> compile_decode_step(const std::function<void(const std::string&)>& progress = {},
+                                                            const std::function<bool()>& should_abort = {});
+    // Runs the A/B matrix; progress(arm_index, message) may be empty.
+    virtual Result<BenchReport> bench(const BenchRequest& request,
+                                      const std::function<void(int, const std::string&)>& progress,
+                                      const std::function<bool()>& should_abort);
+    // Times one decode SDPA call per backend at a model's attention dims (no weights needed).
+    virtual Result<SdpaBenchReport> sdpa_bench(const SdpaBenchRequest& request,
+                                               const std::function<void(const std::string&)>& progress = {},
+                                               const std::function<bool()>& should_abort = {});
+
+protected:
+    // The error the defaults return: "<what> is not available with this backend".
+    static EngineError not_available(const std::string& what);
 };
 
 }  // namespace reef

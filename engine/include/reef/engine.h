@@ -21,23 +21,17 @@ public:
     void unload();
     Result<SynthesisResult> synthesize(const SynthesisRequest& request, const Callbacks& callbacks) override;
     Result<Codes> encode_reference(const std::vector<float>& mono_44k) override;
-    Result<std::vector<float>> decode_codes(const Codes& codes);
+    Result<std::vector<float>> decode_codes(const Codes& codes) override;
     DeviceCaps device_caps() const override;
-    // Compile mode aot-inductor ahead of time: compiles (or finds in the cache) the loaded model's
-    // decode-step package for its configured SDPA policy and KV mode, and loads it. progress gets
-    // "compiling the decode step: ... (41 s)" lines; should_abort stops the compile, leaving nothing.
     Result<CompiledPackageInfo> compile_decode_step(const std::function<void(const std::string&)>& progress = {},
-                                                    const std::function<bool()>& should_abort = {});
-    // Runs the A/B matrix; progress(arm_index, message) may be empty.
+                                                    const std::function<bool()>& should_abort = {}) override;
     Result<BenchReport> bench(const BenchRequest& request,
                               const std::function<void(int, const std::string&)>& progress,
-                              const std::function<bool()>& should_abort);
-
-    // Times one decode SDPA call per backend at a model's attention dims (no weights loaded; the
-    // loaded model, if any, is untouched). Sets libtorch's thread count when cpu_threads > 0.
+                              const std::function<bool()>& should_abort) override;
+    // The loaded model, if any, is untouched; sets libtorch's thread count when cpu_threads > 0.
     Result<SdpaBenchReport> sdpa_bench(const SdpaBenchRequest& request,
                                        const std::function<void(const std::string&)>& progress = {},
-                                       const std::function<bool()>& should_abort = {});
+                                       const std::function<bool()>& should_abort = {}) override;
 
     static VersionInfo versions();
 

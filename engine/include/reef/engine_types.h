@@ -53,8 +53,11 @@ struct EngineConfig {
     bool load_codec = true;
     // Streaming audio (stream_chunk_frames > 0) decodes on the codec's own worker thread, while
     // generation goes on with the next frames (docs/decode-performance.md, "Codec worker").
-    // false = each chunk decodes on the generation thread between frames (for A/B measurements).
-    bool codec_worker = true;
+    // false = each chunk decodes on the generation thread between frames. Unset (the default) =
+    // chosen from the machine (codec_worker_enabled): on with a GPU or with a CPU core free beside
+    // generation's threads; off where generation uses every core, since there the worker only
+    // competes with it (2-core VM, s1-mini bf16: RTF 2.7 with it against 2.2 inline).
+    std::optional<bool> codec_worker;
     int codec_threads = 0;             // the worker's libtorch intra-op threads; 0 = as many as generation's
     // Linux: the worker and its OpenMP team at SCHED_IDLE after the first chunk (which decodes at
     // normal priority, so audio starts early), so the codec only takes cycles generation leaves.

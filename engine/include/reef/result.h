@@ -32,7 +32,7 @@ struct EngineError {
 
 // A minimal expected<T, EngineError> (std::expected is C++23).
 template <class T>
-class Result {
+class [[nodiscard]] Result {
 public:
     Result(T value) : m_v(std::move(value)) {}
     Result(EngineError error) : m_v(std::move(error)) {}

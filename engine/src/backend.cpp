@@ -1,0 +1,28 @@
+// The defaults of TtsBackend's optional parts: each says, as an error value, that this backend
+// does not do it (Engine overrides them all).
+#include "reef/backend.h"
+
+namespace reef {
+
+EngineError TtsBackend::not_available(const std::string& what) {
+    return EngineError{ErrorCode::BackendUnavailable, what + " is not available with this backend", {}};
+}
+
+Result<std::vector<float>> TtsBackend::decode_codes(const Codes&) { return not_available("decoding codes to audio"); }
+
+Result<CompiledPackageInfo> TtsBackend::compile_decode_step(const std::function<void(const std::string&)>&,
+                                                            const std::function<bool()>&) {
+    return not_available("compiling the decode step (compile mode aot-inductor)");
+}
+
+Result<BenchReport> TtsBackend::bench(const BenchRequest&, const std::function<void(int, const std::string&)>&,
+                                      const std::function<bool()>&) {
+    return not_available("the A/B bench");
+}
+
+Result<SdpaBenchReport> TtsBackend::sdpa_bench(const SdpaBenchRequest&, const std::function<void(const std::string&)>&,
+                                               const std::function<bool()>&) {
+    return not_available("the SDPA kernel bench");
+}
+
+}  // namespace reef
