@@ -1,10 +1,15 @@
 // The whole window over the fake backend: type, Generate, watch progress and charts, Stop, export a
 // valid WAV; the Compare view fills from a fake bench; load errors land in the banner.
 // With REEF_SCREENS_DIR set it also saves screenshots of the main window and the Compare view.
+#include <cmath>
+
 #include <QComboBox>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QProgressBar>
 #include <QSignalSpy>
+#include <QtCharts>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -134,6 +139,33 @@ private Q_SLOTS:
         QVERIFY(!app.window->banner()->isVisible());
     }
 
+    // After a refused or failed Generate the red banner says why; the next run that starts takes
+    // it away, and the progress bar never shows a failed run as complete.
+    void synthesisFailureBannerGoesWithTheNextRun() {
+        App app;
+        app.script->frames = 5;
+        app.script->synth_error = EngineError{ErrorCode::InvalidArgument, "temperature 2.00 is outside [0, 2)", {}};
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        w.textEdit()->setPlainText(QStringLiteral("Hello."));
+        QSignalSpy failed(&app.engine, &EngineController::synthesisFailed);
+        QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+        QVERIFY(failed.wait(3000));
+        QVERIFY(w.banner()->isVisible());
+        QCOMPARE(w.banner()->kind(), Banner::Kind::Error);
+        QVERIFY(w.banner()->text().contains(QStringLiteral("outside [0, 2)")));
+        const QProgressBar* bar = w.synthesisPanel()->progressBar();
+        QVERIFY2(bar->value() < bar->maximum(), "a failed run is not shown as complete");
+
+        app.script->synth_error.reset();
+        QSignalSpy finished(&app.engine, &EngineController::synthesisFinished);
+        QTRY_COMPARE_WITH_TIMEOUT(app.engine.state(), EngineState::Ready, 3000);
+        QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(3000));
+        QVERIFY(!w.banner()->isVisible());
+        QCOMPARE(bar->value(), bar->maximum());
+    }
+
     void demoModelSaysItIsNoise() {
         App app;
         app.script->info.is_demo = true;
@@ -168,16 +200,36 @@ private Q_SLOTS:
         auto* model = qobject_cast<QStandardItemModel*>(device->model());
         QVERIFY(!model->item(cuda)->isEnabled());
         QVERIFY(model->item(cuda)->toolTip().contains(QStringLiteral("CUDA")));
+        // on this CPU build: the CUDA-only kernels are off, with the engine's reason
         QComboBox* sdpa = app.window->settingsPanel()->sdpaCombo();
-        QVERIFY(!qobject_cast<QStandardItemModel*>(sdpa->model())->item(sdpa->findData(QStringLiteral("flash")))->isEnabled());
+        auto* sdpaModel = qobject_cast<QStandardItemModel*>(sdpa->model());
+        for (const char* cudaOnly : {"efficient", "cudnn"}) {
+            if (app.engine.deviceCaps().cuda_available)
+                break;
+            const QStandardItem* item = sdpaModel->item(sdpa->findData(QLatin1String(cudaOnly)));
+            QVERIFY2(!item->isEnabled(), cudaOnly);
+            QVERIFY2(item->toolTip().contains(QStringLiteral("CUDA")), qPrintable(item->toolTip()));
+        }
+        QVERIFY(sdpaModel->item(sdpa->findData(QStringLiteral("math")))->isEnabled());
     }
 
     void settingsPanelWritesSettings() {
         App app;
         QSignalSpy sampling(&app.settings, &Settings::samplingChanged);
-        app.window->settingsPanel()->seedSpin()->setValue(1234);
-        QCOMPARE(app.settings.sampling().seed, uint64_t(1234));
+        // a seed past 2^31 and 2^53: all 64 bits reach the settings and come back
+        QLineEdit* seed = app.window->settingsPanel()->seedEdit();
+        seed->setText(QStringLiteral("18446744073709551557"));
+        Q_EMIT seed->editingFinished();
+        QCOMPARE(app.settings.sampling().seed, uint64_t(18446744073709551557ull));
         QCOMPARE(sampling.count(), 1);
+        app.settings.sync();
+        Settings reread(app.dir.filePath(QStringLiteral("reef.ini")));
+        QCOMPARE(reread.sampling().seed, uint64_t(18446744073709551557ull));
+        // past 2^64 - 1: refused, the field shows the stored seed again
+        seed->setText(QStringLiteral("99999999999999999999"));
+        Q_EMIT seed->editingFinished();
+        QCOMPARE(app.settings.sampling().seed, uint64_t(18446744073709551557ull));
+        QCOMPARE(seed->text(), QStringLiteral("18446744073709551557"));
         QComboBox* sdpa = app.window->settingsPanel()->sdpaCombo();
         sdpa->setCurrentIndex(sdpa->findData(QStringLiteral("math")));
         QCOMPARE(app.settings.engineConfig().sdpa_policy, SdpaPolicy::Math);
@@ -198,6 +250,20 @@ private Q_SLOTS:
         QCOMPARE(cv.barCount(), 2);
         QVERIFY(cv.table()->indexWidget(cv.tableModel().index(0, BenchTableModel::Play)) != nullptr);
         QVERIFY(cv.statusText().contains(QStringLiteral("fake CPU")));
+        // The value axis ticks fall on round numbers: a step of 1, 2 or 5 times a power of ten,
+        // from 0 to a multiple of the step that covers the largest bar.
+        const auto axes = cv.fpsChart()->axes(Qt::Horizontal);
+        QCOMPARE(axes.size(), qsizetype(1));
+        const auto* axis = qobject_cast<const QValueAxis*>(axes.first());
+        QVERIFY(axis != nullptr);
+        const double step = (axis->max() - axis->min()) / (axis->tickCount() - 1);
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 5) < 1e-9,
+                 qPrintable(QStringLiteral("tick step %1").arg(step)));
+        QCOMPARE(axis->min(), 0.0);
+        double largest = 0;
+        for (const ArmResult& a : cv.tableModel().report().arms) largest = std::max(largest, a.warm_frames_per_s);
+        QVERIFY(axis->max() >= largest);
         saveScreen(app.window.get(), "compare_view.png");
 
         const QString base = app.dir.filePath(QStringLiteral("report"));

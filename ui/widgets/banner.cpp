@@ -24,8 +24,9 @@ Banner::Banner(QWidget* parent) : QFrame(parent) {
     hide();
 }
 
-void Banner::showMessage(const QString& text, Kind kind) {
+void Banner::showMessage(const QString& text, Kind kind, Topic topic) {
     m_kind = kind;
+    m_topic = topic;
     m_label->setText(text);
     setStyleSheet(kind == Kind::Error
                       ? QStringLiteral("#banner { background: #fde8e8; border: 1px solid #e0a0a0; } QLabel { color: #7a1010; }")
@@ -36,5 +37,9 @@ void Banner::showMessage(const QString& text, Kind kind) {
 QString Banner::text() const { return m_label->text(); }
 
 void Banner::dismiss() { hide(); }
+
+void Banner::dismissTopic(Topic topic) {
+    if (m_topic == topic) hide();
+}
 
 }  // namespace reef::ui

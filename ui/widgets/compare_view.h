@@ -40,6 +40,7 @@ public:
     QPushButton* runButton() const { return m_run; }
     QString statusText() const;
     int barCount() const;   // bars in the frames/s chart (for tests)
+    QChart* fpsChart() const { return m_fpsChart; }
     QLineEdit* contextEdit() const { return m_contexts; }
     // The sweep chart's lines: per arm, its (prompt tokens, warm frames/s) points (for tests).
     std::vector<std::pair<QString, std::vector<QPointF>>> sweepLines() const;

@@ -174,9 +174,10 @@ void MainWindow::connectEngine() {
         m_banner->showMessage(tr("<b>Could not load the model.</b> %1%2<br>Pick a fish-speech S2-Pro or S1-mini folder "
                                  "in Settings → Model, or with File → Open model folder…")
                                   .arg(reason.toHtmlEscaped(), still),
-                              Banner::Kind::Error);
+                              Banner::Kind::Error, Banner::Topic::Model);
     });
     connect(&e, &EngineController::synthesisStarted, this, [this](quint64 id) {
+        m_banner->dismissTopic(Banner::Topic::Synthesis);  // the last failure is no longer news
         m_perf->startRun(id);
         m_playback.beginStream(id);
         m_synthesis->startProgress(m_lastRequest.sampling.max_new_frames);
@@ -190,12 +191,13 @@ void MainWindow::connectEngine() {
     connect(&e, &EngineController::synthesisFinished, this, &MainWindow::onEngineFinished);
     connect(&e, &EngineController::synthesisFailed, this, [this](quint64, const QString& reason) {
         m_playback.endStream();
-        m_synthesis->finishProgress(tr("Failed: %1").arg(reason));
-        m_banner->showMessage(tr("<b>Synthesis failed.</b> %1").arg(reason.toHtmlEscaped()), Banner::Kind::Error);
+        m_synthesis->finishProgress(tr("Failed: %1").arg(reason), /*completed=*/false);
+        m_banner->showMessage(tr("<b>Synthesis failed.</b> %1").arg(reason.toHtmlEscaped()), Banner::Kind::Error,
+                              Banner::Topic::Synthesis);
     });
     connect(&e, &EngineController::synthesisCancelled, this, [this](quint64) {
         m_playback.endStream();
-        m_synthesis->finishProgress(tr("Stopped."));
+        m_synthesis->finishProgress(tr("Stopped."), /*completed=*/false);
     });
     connect(&e, &EngineController::referenceEncoded, this, [this](quint64 id, const Codes& codes) {
         const QString voice = m_encoding.take(id);

@@ -185,9 +185,14 @@ void SynthesisPanel::setProgress(int frames, double elapsedMs) {
                             .arg(elapsed > 0 ? audio / elapsed : 0.0, 0, 'f', 2));
 }
 
-void SynthesisPanel::finishProgress(const QString& summary) {
-    m_bar->setRange(0, 1);
-    m_bar->setValue(1);
+void SynthesisPanel::finishProgress(const QString& summary, bool completed) {
+    if (completed) {
+        m_bar->setRange(0, 1);
+        m_bar->setValue(1);
+    } else if (m_bar->maximum() == 0) {
+        m_bar->setRange(0, 1);  // no busy animation after the end; nothing was finished
+        m_bar->setValue(0);
+    }
     m_progress->setText(summary);
 }
 

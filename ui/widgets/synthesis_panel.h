@@ -25,11 +25,13 @@ public:
     QPushButton* stopButton() const { return m_stop; }
     QComboBox* voiceCombo() const { return m_voice; }
     QString progressText() const;
+    QProgressBar* progressBar() const { return m_bar; }
 
     void setBusy(bool generating, bool canGenerate, const QString& whyNot);
     void startProgress(int maxFrames);
     void setProgress(int frames, double elapsedMs);
-    void finishProgress(const QString& summary);
+    // completed: the bar fills; otherwise (failed, stopped) it stays where generation got to.
+    void finishProgress(const QString& summary, bool completed = true);
     void showMessage(const QString& message);   // on the progress line, e.g. why nothing started
     static QString emptyTextReason();
     // Inserts <|speaker:N|> at the cursor; N < 0: the next speaker (alternating 0 and 1).
