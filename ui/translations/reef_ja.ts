@@ -63,10 +63,6 @@
         <translation>リスト</translation>
     </message>
     <message>
-        <source>&quot;seed&quot; is not a decimal number</source>
-        <translation>&quot;seed&quot; が 10 進数ではありません</translation>
-    </message>
-    <message>
         <source>the take id &quot;%1&quot; has characters other than A-Z a-z 0-9 _ -</source>
         <translation>テイク ID &quot;%1&quot; に A-Z a-z 0-9 _ - 以外の文字が含まれています</translation>
     </message>
@@ -197,6 +193,37 @@
     <message>
         <source>cannot save %1: the project file would be %2 MiB, more than the %3 MiB Reef opens</source>
         <translation>%1 を保存できません：プロジェクトファイルが %2 MiB になり、Reef が開ける %3 MiB を超えます</translation>
+    </message>
+    <message>
+        <source>sampling: %1</source>
+        <translation>サンプリング設定: %1</translation>
+    </message>
+</context>
+<context>
+    <name>SamplingJson</name>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>&quot;%1&quot; は数値ではありません</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is outside the allowed range %3%4</source>
+        <translation>&quot;%1&quot; = %2 は許容範囲 %3 の外です%4</translation>
+    </message>
+    <message>
+        <source> (whole numbers)</source>
+        <translation>（整数のみ）</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; = &quot;%1&quot; is not a whole number from 0 to %2</source>
+        <translation>&quot;seed&quot; = &quot;%1&quot; は 0 から %2 までの整数ではありません</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; = %1 is not a whole number a JSON number holds exactly (0 to 2^53; larger seeds are written as strings)</source>
+        <translation>&quot;seed&quot; = %1 は JSON の数値で正確に表せる整数ではありません（0 から 2^53 まで。これより大きいシードは文字列で書き込まれます）</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; is not a number</source>
+        <translation>&quot;seed&quot; は数値ではありません</translation>
     </message>
 </context>
 <context>
@@ -429,10 +456,6 @@
         <translation>
             <numerusform>%n 個の構成を実行中…</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>this build has no bench runner</source>
-        <translation>このビルドにはベンチマークランナーがありません</translation>
     </message>
     <message>
         <source>▶ play</source>
@@ -1442,14 +1465,6 @@
         <translation>モデルの上限</translation>
     </message>
     <message>
-        <source>no batching</source>
-        <translation>分割なし</translation>
-    </message>
-    <message>
-        <source>UTF-8 bytes of text per batch</source>
-        <translation>1 バッチあたりのテキストの UTF-8 バイト数</translation>
-    </message>
-    <message>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
@@ -1528,6 +1543,42 @@
     <message>
         <source>Take history</source>
         <translation>テイク履歴</translation>
+    </message>
+    <message>
+        <source>nucleus: the smallest set of tokens holding this probability</source>
+        <translation>ニュークリアス: 累積確率がこの値に達する最小のトークン集合</translation>
+    </message>
+    <message>
+        <source>the k most likely tokens (0 = off, 1 = greedy)</source>
+        <translation>確率の高い上位 k 個のトークン（0 = オフ、1 = 貪欲）</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>オフ</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>繰り返しペナルティ</translation>
+    </message>
+    <message>
+        <source>S1-mini: divides the logits of recently used tokens (1 = off)</source>
+        <translation>S1-mini: 最近使われたトークンのロジットを下げます（1 = オフ）</translation>
+    </message>
+    <message>
+        <source>frames per text batch (21.5 frames = 1 s; 0 = up to the model&apos;s limit)</source>
+        <translation>テキストバッチあたりのフレーム数（21.5 フレーム = 1 秒、0 = モデルの上限まで）</translation>
+    </message>
+    <message>
+        <source>UTF-8 bytes of speaker turns per text batch (0 = no length limit)</source>
+        <translation>テキストバッチあたりの話者ターンの UTF-8 バイト数（0 = 長さ制限なし）</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>制限なし</translation>
+    </message>
+    <message>
+        <source>A whole number from 0 to %1: the same seed and settings give the same take</source>
+        <translation>0 から %1 までの整数: 同じシードと設定で同じテイクになります</translation>
     </message>
 </context>
 <context>
@@ -1744,6 +1795,10 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>cannot delete %1 from the take history</source>
         <translation>テイク履歴から %1 を削除できません</translation>
+    </message>
+    <message>
+        <source>its sampling settings: %1</source>
+        <translation>サンプリング設定: %1</translation>
     </message>
 </context>
 <context>

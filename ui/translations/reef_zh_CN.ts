@@ -63,10 +63,6 @@
         <translation>列表</translation>
     </message>
     <message>
-        <source>&quot;seed&quot; is not a decimal number</source>
-        <translation>&quot;seed&quot; 不是十进制数</translation>
-    </message>
-    <message>
         <source>the take id &quot;%1&quot; has characters other than A-Z a-z 0-9 _ -</source>
         <translation>生成结果 ID &quot;%1&quot; 含有 A-Z a-z 0-9 _ - 以外的字符</translation>
     </message>
@@ -197,6 +193,37 @@
     <message>
         <source>cannot save %1: the project file would be %2 MiB, more than the %3 MiB Reef opens</source>
         <translation>无法保存 %1：项目文件将达到 %2 MiB，超过了 Reef 可打开的 %3 MiB</translation>
+    </message>
+    <message>
+        <source>sampling: %1</source>
+        <translation>采样设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>SamplingJson</name>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>&quot;%1&quot; 不是数字</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; = %2 is outside the allowed range %3%4</source>
+        <translation>&quot;%1&quot; = %2 超出允许范围 %3%4</translation>
+    </message>
+    <message>
+        <source> (whole numbers)</source>
+        <translation>（须为整数）</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; = &quot;%1&quot; is not a whole number from 0 to %2</source>
+        <translation>&quot;seed&quot; = &quot;%1&quot; 不是 0 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; = %1 is not a whole number a JSON number holds exactly (0 to 2^53; larger seeds are written as strings)</source>
+        <translation>&quot;seed&quot; = %1 不是 JSON 数字能精确表示的整数（0 到 2^53；更大的种子以字符串写入）</translation>
+    </message>
+    <message>
+        <source>&quot;seed&quot; is not a number</source>
+        <translation>&quot;seed&quot; 不是数字</translation>
     </message>
 </context>
 <context>
@@ -429,10 +456,6 @@
         <translation>
             <numerusform>正在运行 %n 个测试组…</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>this build has no bench runner</source>
-        <translation>此版本不含基准测试运行器</translation>
     </message>
     <message>
         <source>▶ play</source>
@@ -1442,14 +1465,6 @@
         <translation>模型上限</translation>
     </message>
     <message>
-        <source>no batching</source>
-        <translation>不分批</translation>
-    </message>
-    <message>
-        <source>UTF-8 bytes of text per batch</source>
-        <translation>每批文本的 UTF-8 字节数</translation>
-    </message>
-    <message>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
@@ -1528,6 +1543,42 @@
     <message>
         <source>Take history</source>
         <translation>生成结果历史</translation>
+    </message>
+    <message>
+        <source>nucleus: the smallest set of tokens holding this probability</source>
+        <translation>核采样：累计概率达到此值的最小词元集合</translation>
+    </message>
+    <message>
+        <source>the k most likely tokens (0 = off, 1 = greedy)</source>
+        <translation>概率最高的 k 个词元（0 = 关闭，1 = 贪心）</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>S1-mini: divides the logits of recently used tokens (1 = off)</source>
+        <translation>S1-mini：降低最近使用过的词元的 logits（1 = 关闭）</translation>
+    </message>
+    <message>
+        <source>frames per text batch (21.5 frames = 1 s; 0 = up to the model&apos;s limit)</source>
+        <translation>每个文本批次的帧数（21.5 帧 = 1 秒；0 = 直到模型上限）</translation>
+    </message>
+    <message>
+        <source>UTF-8 bytes of speaker turns per text batch (0 = no length limit)</source>
+        <translation>每个文本批次中说话人轮次的 UTF-8 字节数（0 = 不限长度）</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>A whole number from 0 to %1: the same seed and settings give the same take</source>
+        <translation>0 到 %1 之间的整数：相同的种子和设置得到相同的生成结果</translation>
     </message>
 </context>
 <context>
@@ -1744,6 +1795,10 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>cannot delete %1 from the take history</source>
         <translation>无法从生成结果历史中删除 %1</translation>
+    </message>
+    <message>
+        <source>its sampling settings: %1</source>
+        <translation>其采样设置：%1</translation>
     </message>
 </context>
 <context>
