@@ -520,7 +520,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("v2.reefproj"));
         const char* v2 = R"({"format": "reef-project", "version": 2, "title": "v2", "audioDir": "v2.reefproj.d",
-            "segments": [{"id": "s1", "text": "Hello.", "takes": [],
+            "segments": [{"id": "s1", "text": "Hello.", "takes": [], "currentTake": -1,
                           "sampling": {"temperature": 0.5, "topP": 0.9, "topK": 12, "repetitionPenalty": 1.2,
                                        "maxNewFrames": 300, "chunkLength": 150, "seed": "12345678901234567890"}}]})";
         QVERIFY(writeFile(path, v2));

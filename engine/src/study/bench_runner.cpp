@@ -80,7 +80,7 @@ SynthesisRequest greedy_request(const BenchRequest& req) {
     s.sampling.temperature = 0;  // greedy: the arms must be comparable token by token
     s.sampling.seed = req.seed;
     s.sampling.max_new_frames = req.frames;
-    s.sampling.chunk_length = 1 << 20;  // one batch
+    s.sampling.chunk_length = 0;  // no length limit: the text is one batch
     s.decode_audio = false;
     s.warmup_frames = req.warmup;
     return s;
