@@ -235,13 +235,15 @@ private:
     fs::path m_path;
 };
 
+// What a user does when the exporter's Python lacks the matching torch.
+std::string matching_python_hint() { return "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION); }
+
 [[noreturn]] void throw_no_python(const std::string& python, const ChildResult& r) {
     throw ReefError(ErrorCode::BackendUnavailable,
                     "compile mode 'aot-inductor' needs Python with torch " + std::string(TORCH_VERSION) +
                         " to compile the decode step, and '" + python + "' could not be started (" + child_reason(r) +
                         ")",
-                    "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION) +
-                        ", or use compile mode 'eager'");
+                    matching_python_hint() + ", or use compile mode 'eager'");
 }
 
 // The exporter's Python must have the torch this libtorch is: asked first (a few seconds), before
@@ -251,8 +253,7 @@ void check_exporter_python(const std::string& python, const std::string& exporte
     if (r.spawn_failed) throw_no_python(python, r);
     if (r.exit_code != 0)
         throw ReefError(ErrorCode::BackendUnavailable, "compile mode 'aot-inductor': " + child_reason(r),
-                        "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION) +
-                            ", or use compile mode 'eager'");
+                        matching_python_hint() + ", or use compile mode 'eager'");
 }
 
 // Disk: the weights file, the two packages (which hold the weights again) and Inductor's
@@ -418,8 +419,7 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     if (r.exit_code != 0)
         throw ReefError(ErrorCode::BackendUnavailable,
                         "compile mode 'aot-inductor': the decode-step export failed: " + child_reason(r),
-                        r.exit_code == 3 ? "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION)
-                                         : std::string("use compile mode 'eager'"));
+                        r.exit_code == 3 ? matching_python_hint() : std::string("use compile mode 'eager'"));
 
     fs::remove(tmp.path() / "weights.safetensors", ec);
     fs::remove_all(tmp.path() / "inductor", ec);
