@@ -4,6 +4,7 @@
 #   project.png          tst_real_window: a long text split, generated and re-generated (tiny demo model)
 #   queue_running.png    tst_studio_window: three texts queued, the first one running
 #   main_window_zh_CN.png tst_studio_window: the Chinese interface over a generated project
+#   compare_sweep.png    tst_real_window: the Compare view after a two-length context sweep (tiny demo model)
 # Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
 # ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR]
 set -euo pipefail
@@ -21,7 +22,8 @@ shots="$(mktemp -d)"
 trap 'rm -rf "$shots"' EXIT
 export REEF_SCREENS_DIR="$shots" REEF_SOURCE_DIR="$ROOT" QT_QPA_PLATFORM=xcb OMP_NUM_THREADS=1
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_studio_window" >/dev/null
-xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTextThroughAProject >/dev/null
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTextThroughAProject \
+  compareViewRunsAContextSweep >/dev/null
 cp "$shots/project_real.png" "$ROOT/docs/images/project.png"
-cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$ROOT/docs/images/"
-echo "wrote docs/images/{project,queue_running,main_window_zh_CN}.png"
+cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$ROOT/docs/images/"
+echo "wrote docs/images/{project,queue_running,main_window_zh_CN,compare_sweep}.png"

@@ -25,12 +25,12 @@ struct FakeWindow {
     reef::ui::EngineController engine{std::make_unique<FakeBackend>(script)};
     reef::ui::PlaybackController playback{std::make_unique<reef::ui::ClockSink>()};
     std::unique_ptr<reef::ui::MainWindow> window;
-    // dataDir: where the take history and the dictionary live (MainWindow::openDataDir); empty = none.
+    // dataDir: where the take history and the dictionary live (StudioController::openDataDir); empty = none.
     explicit FakeWindow(const QString& dataDir = {}) {
         settings.setModelDir(dir.path());
         window = std::make_unique<reef::ui::MainWindow>(engine, settings, playback, voices);
         if (!dataDir.isEmpty())
-            window->openDataDir(dataDir);
+            window->studio().openDataDir(dataDir);
         window->show();
         window->activateWindow();
     }

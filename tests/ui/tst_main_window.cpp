@@ -99,14 +99,14 @@ private Q_SLOTS:
         // Export writes a valid WAV with the take's samples.
         const QString wav = app.dir.filePath(QStringLiteral("take.wav"));
         QString error;
-        QVERIFY2(w.exportAudio(wav, &error), qPrintable(error));
+        QVERIFY2(w.exportTo(-1, wav, &error), qPrintable(error));
         const audio::AudioData back = audio::read_audio(wav.toStdString());
         QCOMPARE(back.sample_rate, kSampleRate);
         QCOMPARE(back.channels, 1);
         QCOMPARE(back.frames(), qint64(60) * kSamplesPerFrame);
         QVERIFY(std::abs(back.samples[100] - app.playback.samples()[100]) < 1e-3f);
-        QVERIFY(w.exportTake(0, app.dir.filePath(QStringLiteral("take0.wav")), &error));
-        QVERIFY(!w.exportAudio(app.dir.filePath(QStringLiteral("no/such/dir/x.wav")), &error));
+        QVERIFY(w.exportTo(0, app.dir.filePath(QStringLiteral("take0.wav")), &error));
+        QVERIFY(!w.exportTo(-1, app.dir.filePath(QStringLiteral("no/such/dir/x.wav")), &error));
         QVERIFY(!error.isEmpty());
     }
 

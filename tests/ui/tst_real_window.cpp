@@ -197,7 +197,7 @@ private Q_SLOTS:
 
         const QString whole = path("project.wav");
         QString error;
-        QVERIFY2(w.exportProjectTo(whole, audio::ExportFormat::WavFloat, &error), qPrintable(error));
+        QVERIFY2(w.studio().exportProjectTo(whole, audio::ExportFormat::WavFloat, w.projectView()->crossfadeMs(), &error), qPrintable(error));
         qint64 expected = 0, shortest = std::numeric_limits<qint64>::max();
         for (int r = 0; r < 4; ++r) {
             expected += qint64(project.segmentAudio(r).size());
@@ -206,7 +206,7 @@ private Q_SLOTS:
         const qint64 fade = std::min<qint64>(qint64(view.crossfadeMs()) * kSampleRate / 1000, shortest / 2);
         QVERIFY(shortest / 2 >= fade);
         QCOMPARE(audio::read_audio(whole.toStdString()).frames(), expected - 3 * fade);
-        const QStringList files = w.exportSegmentsTo(path("segments"), audio::ExportFormat::Flac, &error);
+        const QStringList files = w.studio().exportSegmentsTo(path("segments"), audio::ExportFormat::Flac, &error);
         QCOMPARE(files.size(), 4);
         for (int r = 0; r < 4; ++r)
             QCOMPARE(audio::read_audio(files[r].toStdString()).frames(), qint64(project.segmentAudio(r).size()));

@@ -107,7 +107,7 @@ class TstStudioWindow : public QObject {
         app.window->projectView()->startFromText(QStringLiteral(
             "珊瑚礁是海洋中最丰富的生态系统之一。成千上万的鱼在这里生活！你听见海浪的声音了吗？\n\n"
             "<|speaker:0|>今天我们去潜水吧。<|speaker:1|>好主意，我去准备装备。"));
-        app.window->generateSegments(app.window->project().segmentsNeedingAudio());
+        app.window->studio().generateSegments(app.window->project().segmentsNeedingAudio());
         if (!QTest::qWaitFor([&] { return app.window->project().segmentsNeedingAudio().isEmpty(); }, 10000))
             return;
         app.window->projectView()->selectRow(1);
@@ -289,27 +289,27 @@ private Q_SLOTS:
         // The whole project: three takes overlapped by two 30 ms crossfades.
         const QString flac = app.dir.filePath(QStringLiteral("book.flac"));
         QString error;
-        QVERIFY2(w.exportProjectTo(flac, audio::ExportFormat::Flac, &error), qPrintable(error));
+        QVERIFY2(w.studio().exportProjectTo(flac, audio::ExportFormat::Flac, w.projectView()->crossfadeMs(), &error), qPrintable(error));
         const audio::AudioData whole = audio::read_audio(flac.toStdString());
         const qint64 fade = qint64(30) * kSampleRate / 1000;
         QCOMPARE(whole.frames(), 2 * first + qint64(20) * kSamplesPerFrame - 2 * fade);
         // One file per segment, read back with their lengths.
-        const QStringList files = w.exportSegmentsTo(app.dir.filePath(QStringLiteral("segments")), audio::ExportFormat::WavPcm16, &error);
+        const QStringList files = w.studio().exportSegmentsTo(app.dir.filePath(QStringLiteral("segments")), audio::ExportFormat::WavPcm16, &error);
         QCOMPARE(files.size(), 3);
         QCOMPARE(audio::read_audio(files[1].toStdString()).frames(), qint64(20) * kSamplesPerFrame);
         QVERIFY2(QFileInfo(files[0]).fileName().startsWith(QStringLiteral("001 The reef is alive")), qPrintable(files[0]));
 
         // Saved, then opened in a second window: the same segments and audio.
         const QString file = app.dir.filePath(QStringLiteral("book.reefproj"));
-        QVERIFY2(w.saveProject(file, &error), qPrintable(error));
+        QVERIFY2(w.studio().saveProject(file, &error), qPrintable(error));
         QVERIFY(!project.isModified());
         App second;
-        QVERIFY2(second.window->openProject(file, &error), qPrintable(error));
+        QVERIFY2(second.window->studio().openProject(file, &error), qPrintable(error));
         QCOMPARE(second.window->project().segmentCount(), 3);
         QCOMPARE(second.window->project().segmentAudio(1), project.segmentAudio(1));
         // A corrupt project file is refused with its name, and the open project stays as it was.
         const QString bad = writeFile(app.dir, QStringLiteral("bad.reefproj"), "{\"format\": \"reef-project\", \"version\": ");
-        QVERIFY(!second.window->openProject(bad, &error));
+        QVERIFY(!second.window->studio().openProject(bad, &error));
         QVERIFY2(error.contains(QStringLiteral("bad.reefproj")), qPrintable(error));
         QCOMPARE(second.window->project().segmentCount(), 3);
         QCOMPARE(second.window->project().filePath(), file);

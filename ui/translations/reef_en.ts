@@ -20,20 +20,6 @@
             <numerusform>Opened %1 (%n characters)</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>Wrote %n file(s) to %1</source>
-        <translation>
-            <numerusform>Wrote %n file to %1</numerusform>
-            <numerusform>Wrote %n files to %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n segment(s) without audio skipped</source>
-        <translation>
-            <numerusform>; %n segment without audio skipped</numerusform>
-            <numerusform>; %n segments without audio skipped</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>reef::ui::ProjectView</name>
@@ -73,6 +59,23 @@
         <translation>
             <numerusform>%n finished</numerusform>
             <numerusform>%n finished</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::StudioController</name>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1</source>
+        <translation>
+            <numerusform>Wrote %n file to %1</numerusform>
+            <numerusform>Wrote %n files to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n segment(s) without audio skipped</source>
+        <translation>
+            <numerusform>; %n segment without audio skipped</numerusform>
+            <numerusform>; %n segments without audio skipped</numerusform>
         </translation>
     </message>
 </context>

@@ -686,16 +686,8 @@
         <translation>停止しました。</translation>
     </message>
     <message>
-        <source>Could not encode the reference clip: %1</source>
-        <translation>参照音声をエンコードできませんでした：%1</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;No model is configured&lt;/b&gt; and Reef could not create its demo model: %1&lt;br&gt;Open a fish-speech model folder with File → Open model folder….</source>
         <translation>&lt;b&gt;モデルが設定されていません&lt;/b&gt;。また、Reef はデモモデルを作成できませんでした：%1&lt;br&gt;「ファイル → モデルフォルダーを開く…」で fish-speech のモデルフォルダーを開いてください。</translation>
-    </message>
-    <message>
-        <source>Choose a model folder first (File → Open model folder…).</source>
-        <translation>先にモデルフォルダーを選んでください（ファイル → モデルフォルダーを開く…）。</translation>
     </message>
     <message>
         <source>Open a fish-speech model folder</source>
@@ -722,28 +714,8 @@
         <translation>ベンチマークを実行中です</translation>
     </message>
     <message>
-        <source>Done (%1): %2</source>
-        <translation>完了（%1）：%2</translation>
-    </message>
-    <message>
-        <source>no take at row %1</source>
-        <translation>%1 行目にテイクがありません</translation>
-    </message>
-    <message>
-        <source>Wrote %1</source>
-        <translation>%1 に書き込みました</translation>
-    </message>
-    <message>
-        <source>Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it to another folder.</source>
-        <translation>音声を %1 にエクスポートできませんでした：%2。何も書き込まれていません。テイクは保持されているので、別のフォルダーにエクスポートできます。</translation>
-    </message>
-    <message>
         <source>Export failed</source>
         <translation>エクスポートに失敗しました</translation>
-    </message>
-    <message>
-        <source>Cannot read the reference clip: %1</source>
-        <translation>参照音声を読み込めません：%1</translation>
     </message>
     <message>
         <source>Views</source>
@@ -756,10 +728,6 @@
     <message>
         <source>Queue</source>
         <translation>キュー</translation>
-    </message>
-    <message>
-        <source>unknown audio format (use .wav, .flac, .ogg or .mp3)</source>
-        <translation>不明な音声形式です（.wav、.flac、.ogg、.mp3 のいずれかを使用してください）</translation>
     </message>
     <message>
         <source>Export audio</source>
@@ -892,22 +860,6 @@
         <translation>キーボードショートカット(&amp;K)</translation>
     </message>
     <message>
-        <source>Pronunciation dictionary: spoken as “%1”</source>
-        <translation>発音辞書：「%1」と読み上げます</translation>
-    </message>
-    <message>
-        <source>A segment was deleted while it was being generated; its audio was dropped.</source>
-        <translation>生成中にセグメントが削除されたため、その音声は破棄されました。</translation>
-    </message>
-    <message>
-        <source>Segment %1 done: %2 frames, %3 s of audio</source>
-        <translation>セグメント %1 完了：%2 フレーム、音声 %3 秒</translation>
-    </message>
-    <message>
-        <source>Settings of take %1 are now the current ones (seed %2).</source>
-        <translation>テイク %1 の設定を現在の設定にしました（シード %2）。</translation>
-    </message>
-    <message>
         <source>Unsaved project</source>
         <translation>未保存のプロジェクト</translation>
     </message>
@@ -918,18 +870,6 @@
     <message>
         <source>Untitled project</source>
         <translation>無題のプロジェクト</translation>
-    </message>
-    <message>
-        <source>Opened the project %1</source>
-        <translation>プロジェクト %1 を開きました</translation>
-    </message>
-    <message>
-        <source>The project was not saved: %1</source>
-        <translation>プロジェクトは保存されませんでした：%1</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 を保存しました</translation>
     </message>
     <message>
         <source>Open a project</source>
@@ -956,24 +896,8 @@
         <translation>プロジェクトを保存できません</translation>
     </message>
     <message>
-        <source>Nothing to play yet: generate it first.</source>
-        <translation>まだ再生するものがありません。先に生成してください。</translation>
-    </message>
-    <message>
         <source>Format:</source>
         <translation>形式：</translation>
-    </message>
-    <message numerus="yes">
-        <source>Wrote %n file(s) to %1</source>
-        <translation>
-            <numerusform>%1 に %n 個のファイルを書き込みました</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n segment(s) without audio skipped</source>
-        <translation>
-            <numerusform>（音声のないセグメント %n 個をスキップ）</numerusform>
-        </translation>
     </message>
     <message>
         <source>Export the project</source>
@@ -1002,14 +926,6 @@
     <message>
         <source>&lt;b&gt;The take history could not be read.&lt;/b&gt; %1&lt;br&gt;New takes are saved; the old index is kept aside, not deleted.</source>
         <translation>&lt;b&gt;テイク履歴を読み込めませんでした。&lt;/b&gt;%1&lt;br&gt;新しいテイクは保存されます。古いインデックスは削除されず、別に保管されています。</translation>
-    </message>
-    <message>
-        <source>Pronunciation dictionary not loaded: %1</source>
-        <translation>発音辞書が読み込まれませんでした：%1</translation>
-    </message>
-    <message>
-        <source>Pronunciation dictionary not saved: %1</source>
-        <translation>発音辞書が保存されませんでした：%1</translation>
     </message>
 </context>
 <context>
@@ -1598,6 +1514,97 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Space&lt;/b&gt; plays or pauses unless you are typing text or a button has the focus (then Space presses it). &lt;b&gt;Tab&lt;/b&gt; and &lt;b&gt;Shift+Tab&lt;/b&gt; move between controls; &lt;b&gt;Alt&lt;/b&gt; with an underlined letter opens a menu or jumps to a field.&lt;/p&gt;&lt;p&gt;Generate works on the Synthesis tab&apos;s text; on the Project tab it generates the selected segment.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Space&lt;/b&gt; で再生または一時停止します。ただし、テキストを入力中のときやボタンにフォーカスがあるとき（Space でそのボタンが押されます）は除きます。&lt;b&gt;Tab&lt;/b&gt; と &lt;b&gt;Shift+Tab&lt;/b&gt; でコントロール間を移動し、&lt;b&gt;Alt&lt;/b&gt; と下線付きの文字でメニューを開いたり入力欄に移動したりできます。&lt;/p&gt;&lt;p&gt;「生成」は「合成」タブのテキストに対して動作します。「プロジェクト」タブでは選択中のセグメントを生成します。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::StudioController</name>
+    <message>
+        <source>Could not encode the reference clip: %1</source>
+        <translation>参照音声をエンコードできませんでした：%1</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not loaded: %1</source>
+        <translation>発音辞書が読み込まれませんでした：%1</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not saved: %1</source>
+        <translation>発音辞書が保存されませんでした：%1</translation>
+    </message>
+    <message>
+        <source>Choose a model folder first (File → Open model folder…).</source>
+        <translation>先にモデルフォルダーを選んでください（ファイル → モデルフォルダーを開く…）。</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary: spoken as “%1”</source>
+        <translation>発音辞書：「%1」と読み上げます</translation>
+    </message>
+    <message>
+        <source>A segment was deleted while it was being generated; its audio was dropped.</source>
+        <translation>生成中にセグメントが削除されたため、その音声は破棄されました。</translation>
+    </message>
+    <message>
+        <source>Segment %1 done: %2 frames, %3 s of audio</source>
+        <translation>セグメント %1 完了：%2 フレーム、音声 %3 秒</translation>
+    </message>
+    <message>
+        <source>Done (%1): %2</source>
+        <translation>完了（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Settings of take %1 are now the current ones (seed %2).</source>
+        <translation>テイク %1 の設定を現在の設定にしました（シード %2）。</translation>
+    </message>
+    <message>
+        <source>Nothing to play yet: generate it first.</source>
+        <translation>まだ再生するものがありません。先に生成してください。</translation>
+    </message>
+    <message>
+        <source>Cannot read the reference clip: %1</source>
+        <translation>参照音声を読み込めません：%1</translation>
+    </message>
+    <message>
+        <source>Opened the project %1</source>
+        <translation>プロジェクト %1 を開きました</translation>
+    </message>
+    <message>
+        <source>The project was not saved: %1</source>
+        <translation>プロジェクトは保存されませんでした：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>無題のプロジェクト</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 に書き込みました</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1</source>
+        <translation>
+            <numerusform>%1 に %n 個のファイルを書き込みました</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n segment(s) without audio skipped</source>
+        <translation>
+            <numerusform>（音声のないセグメント %n 個をスキップ）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown audio format (use .wav, .flac, .ogg or .mp3)</source>
+        <translation>不明な音声形式です（.wav、.flac、.ogg、.mp3 のいずれかを使用してください）</translation>
+    </message>
+    <message>
+        <source>no take at row %1</source>
+        <translation>%1 行目にテイクがありません</translation>
+    </message>
+    <message>
+        <source>Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it to another folder.</source>
+        <translation>音声を %1 にエクスポートできませんでした：%2。何も書き込まれていません。テイクは保持されているので、別のフォルダーにエクスポートできます。</translation>
     </message>
 </context>
 <context>

@@ -686,16 +686,8 @@
         <translation>已停止。</translation>
     </message>
     <message>
-        <source>Could not encode the reference clip: %1</source>
-        <translation>无法编码参考音频：%1</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;No model is configured&lt;/b&gt; and Reef could not create its demo model: %1&lt;br&gt;Open a fish-speech model folder with File → Open model folder….</source>
         <translation>&lt;b&gt;尚未配置模型&lt;/b&gt;，且 Reef 无法创建演示模型：%1&lt;br&gt;请通过“文件 → 打开模型文件夹…”打开 fish-speech 模型文件夹。</translation>
-    </message>
-    <message>
-        <source>Choose a model folder first (File → Open model folder…).</source>
-        <translation>请先选择模型文件夹（文件 → 打开模型文件夹…）。</translation>
     </message>
     <message>
         <source>Open a fish-speech model folder</source>
@@ -722,28 +714,8 @@
         <translation>基准测试正在运行</translation>
     </message>
     <message>
-        <source>Done (%1): %2</source>
-        <translation>完成（%1）：%2</translation>
-    </message>
-    <message>
-        <source>no take at row %1</source>
-        <translation>第 %1 行没有生成结果</translation>
-    </message>
-    <message>
-        <source>Wrote %1</source>
-        <translation>已写入 %1</translation>
-    </message>
-    <message>
-        <source>Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it to another folder.</source>
-        <translation>无法将音频导出到 %1：%2。未写入任何内容；生成结果仍然保留，可以将其导出到其他文件夹。</translation>
-    </message>
-    <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>Cannot read the reference clip: %1</source>
-        <translation>无法读取参考音频：%1</translation>
     </message>
     <message>
         <source>Views</source>
@@ -756,10 +728,6 @@
     <message>
         <source>Queue</source>
         <translation>队列</translation>
-    </message>
-    <message>
-        <source>unknown audio format (use .wav, .flac, .ogg or .mp3)</source>
-        <translation>未知的音频格式（请使用 .wav、.flac、.ogg 或 .mp3）</translation>
     </message>
     <message>
         <source>Export audio</source>
@@ -892,22 +860,6 @@
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <source>Pronunciation dictionary: spoken as “%1”</source>
-        <translation>发音词典：读作“%1”</translation>
-    </message>
-    <message>
-        <source>A segment was deleted while it was being generated; its audio was dropped.</source>
-        <translation>有片段在生成过程中被删除，其音频已丢弃。</translation>
-    </message>
-    <message>
-        <source>Segment %1 done: %2 frames, %3 s of audio</source>
-        <translation>片段 %1 已完成：%2 帧，%3 秒音频</translation>
-    </message>
-    <message>
-        <source>Settings of take %1 are now the current ones (seed %2).</source>
-        <translation>生成结果 %1 的设置已设为当前设置（种子 %2）。</translation>
-    </message>
-    <message>
         <source>Unsaved project</source>
         <translation>项目未保存</translation>
     </message>
@@ -918,18 +870,6 @@
     <message>
         <source>Untitled project</source>
         <translation>未命名项目</translation>
-    </message>
-    <message>
-        <source>Opened the project %1</source>
-        <translation>已打开项目 %1</translation>
-    </message>
-    <message>
-        <source>The project was not saved: %1</source>
-        <translation>项目未保存：%1</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Open a project</source>
@@ -956,24 +896,8 @@
         <translation>无法保存项目</translation>
     </message>
     <message>
-        <source>Nothing to play yet: generate it first.</source>
-        <translation>还没有可播放的内容：请先生成。</translation>
-    </message>
-    <message>
         <source>Format:</source>
         <translation>格式：</translation>
-    </message>
-    <message numerus="yes">
-        <source>Wrote %n file(s) to %1</source>
-        <translation>
-            <numerusform>已将 %n 个文件写入 %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n segment(s) without audio skipped</source>
-        <translation>
-            <numerusform>；已跳过 %n 个没有音频的片段</numerusform>
-        </translation>
     </message>
     <message>
         <source>Export the project</source>
@@ -1002,14 +926,6 @@
     <message>
         <source>&lt;b&gt;The take history could not be read.&lt;/b&gt; %1&lt;br&gt;New takes are saved; the old index is kept aside, not deleted.</source>
         <translation>&lt;b&gt;无法读取生成结果历史。&lt;/b&gt;%1&lt;br&gt;新的生成结果会正常保存；旧的索引已另行保留，不会被删除。</translation>
-    </message>
-    <message>
-        <source>Pronunciation dictionary not loaded: %1</source>
-        <translation>发音词典未加载：%1</translation>
-    </message>
-    <message>
-        <source>Pronunciation dictionary not saved: %1</source>
-        <translation>发音词典未保存：%1</translation>
     </message>
 </context>
 <context>
@@ -1598,6 +1514,97 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Space&lt;/b&gt; plays or pauses unless you are typing text or a button has the focus (then Space presses it). &lt;b&gt;Tab&lt;/b&gt; and &lt;b&gt;Shift+Tab&lt;/b&gt; move between controls; &lt;b&gt;Alt&lt;/b&gt; with an underlined letter opens a menu or jumps to a field.&lt;/p&gt;&lt;p&gt;Generate works on the Synthesis tab&apos;s text; on the Project tab it generates the selected segment.&lt;/p&gt;</source>
         <translation>&lt;p&gt;按 &lt;b&gt;Space&lt;/b&gt; 可播放或暂停，除非你正在输入文本或焦点在按钮上（此时 Space 会按下该按钮）。&lt;b&gt;Tab&lt;/b&gt; 和 &lt;b&gt;Shift+Tab&lt;/b&gt; 在控件之间移动；&lt;b&gt;Alt&lt;/b&gt; 加带下划线的字母可打开菜单或跳转到对应字段。&lt;/p&gt;&lt;p&gt;“生成”作用于“合成”标签页中的文本；在“项目”标签页中则生成所选片段。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::StudioController</name>
+    <message>
+        <source>Could not encode the reference clip: %1</source>
+        <translation>无法编码参考音频：%1</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not loaded: %1</source>
+        <translation>发音词典未加载：%1</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary not saved: %1</source>
+        <translation>发音词典未保存：%1</translation>
+    </message>
+    <message>
+        <source>Choose a model folder first (File → Open model folder…).</source>
+        <translation>请先选择模型文件夹（文件 → 打开模型文件夹…）。</translation>
+    </message>
+    <message>
+        <source>Pronunciation dictionary: spoken as “%1”</source>
+        <translation>发音词典：读作“%1”</translation>
+    </message>
+    <message>
+        <source>A segment was deleted while it was being generated; its audio was dropped.</source>
+        <translation>有片段在生成过程中被删除，其音频已丢弃。</translation>
+    </message>
+    <message>
+        <source>Segment %1 done: %2 frames, %3 s of audio</source>
+        <translation>片段 %1 已完成：%2 帧，%3 秒音频</translation>
+    </message>
+    <message>
+        <source>Done (%1): %2</source>
+        <translation>完成（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Settings of take %1 are now the current ones (seed %2).</source>
+        <translation>生成结果 %1 的设置已设为当前设置（种子 %2）。</translation>
+    </message>
+    <message>
+        <source>Nothing to play yet: generate it first.</source>
+        <translation>还没有可播放的内容：请先生成。</translation>
+    </message>
+    <message>
+        <source>Cannot read the reference clip: %1</source>
+        <translation>无法读取参考音频：%1</translation>
+    </message>
+    <message>
+        <source>Opened the project %1</source>
+        <translation>已打开项目 %1</translation>
+    </message>
+    <message>
+        <source>The project was not saved: %1</source>
+        <translation>项目未保存：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>未命名项目</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个文件写入 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n segment(s) without audio skipped</source>
+        <translation>
+            <numerusform>；已跳过 %n 个没有音频的片段</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown audio format (use .wav, .flac, .ogg or .mp3)</source>
+        <translation>未知的音频格式（请使用 .wav、.flac、.ogg 或 .mp3）</translation>
+    </message>
+    <message>
+        <source>no take at row %1</source>
+        <translation>第 %1 行没有生成结果</translation>
+    </message>
+    <message>
+        <source>Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it to another folder.</source>
+        <translation>无法将音频导出到 %1：%2。未写入任何内容；生成结果仍然保留，可以将其导出到其他文件夹。</translation>
     </message>
 </context>
 <context>

@@ -47,11 +47,7 @@ MainWindow::MainWindow(EngineController& engine, Settings& settings, PlaybackCon
                        VoiceListModel& voices, QWidget* parent)
     : QMainWindow(parent), m_engine(engine), m_settings(settings), m_playback(playback), m_voices(voices) {
     setWindowTitle(QStringLiteral("Reef"));
-    m_perf = new PerfHistoryModel(1200, this);
-    m_takes = new TakesModel(50, this);
-    m_project = new ProjectModel(this);
-    m_queue = new SynthesisQueue(&m_engine, this);
-    m_dictionary = new PronunciationDictionary(this);
+    m_studio = new StudioController(engine, settings, playback, voices, this);
     setupUi();
     setupMenus();
     setAcceptDrops(true);   // text files and reference clips (main_window_files.cpp)
@@ -78,8 +74,8 @@ MainWindow::~MainWindow() {
 void MainWindow::setupUi() {
     m_banner = new Banner;
     m_synthesis = new SynthesisPanel(m_voices);
-    m_chart = new PerfChartWidget(*m_perf);
-    m_takesView = new TakesView(*m_takes);
+    m_chart = new PerfChartWidget(m_studio->perf());
+    m_takesView = new TakesView(m_studio->takes());
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_synthesis);
     split->addWidget(m_chart);
@@ -91,7 +87,7 @@ void MainWindow::setupUi() {
     m_compare = new CompareView(m_engine, m_settings, m_playback);
     m_tabs = new QTabWidget;
     m_tabs->setAccessibleName(tr("Views"));
-    m_projectView = new ProjectView(*m_project, m_voices);
+    m_projectView = new ProjectView(m_studio->project(), m_voices);
     m_tabs->addTab(split, tr("Synthesis"));
     m_tabs->addTab(m_projectView, tr("Project"));
     m_tabs->addTab(m_compare, tr("Compare"));
@@ -110,7 +106,7 @@ void MainWindow::setupUi() {
     dock->setWidget(m_settingsPanel);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, dock);
-    m_queueView = new QueueView(*m_queue);
+    m_queueView = new QueueView(m_studio->queue());
     auto* queueDock = new QDockWidget(tr("Queue"), this);
     queueDock->setObjectName(QStringLiteral("queueDock"));
     queueDock->setWidget(m_queueView);
@@ -131,33 +127,31 @@ void MainWindow::setupUi() {
     connect(m_synthesis, &SynthesisPanel::manageVoicesRequested, this, &MainWindow::manageVoices);
     connect(m_settingsPanel, &SettingsPanel::loadRequested, this, &MainWindow::loadModel);
     connect(m_player, &PlayerBar::exportRequested, this, [this] { exportInteractive(&m_playback.samples(), -1); });
-    connect(m_takesView, &TakesView::replayRequested, this, [this](int row) {
-        if (row < 0)
-            return;
-        m_playback.setClip(m_takes->take(row).audio);
-        m_playback.play();
-    });
+    connect(m_takesView, &TakesView::replayRequested, m_studio, &StudioController::replayTake);
     connect(m_takesView, &TakesView::exportRequested, this, [this](int row) {
         if (row >= 0)
-            exportInteractive(&m_takes->take(row).audio, row);
+            exportInteractive(&m_studio->takes().take(row).audio, row);
     });
     connect(m_takesView, &TakesView::reuseRequested, this, &MainWindow::reuseTakeSettings);
     connect(m_takesView, &TakesView::exportAllRequested, this, &MainWindow::exportAllTakesInteractive);
-    connect(m_projectView, &ProjectView::generateRequested, this, &MainWindow::generateSegments);
-    connect(m_projectView, &ProjectView::playSegmentRequested, this,
-            [this](int row) { playClip(m_project->segmentAudio(row)); });
+    connect(m_projectView, &ProjectView::generateRequested, m_studio, &StudioController::generateSegments);
+    connect(m_projectView, &ProjectView::playSegmentRequested, m_studio, &StudioController::playSegment);
     connect(m_projectView, &ProjectView::playProjectRequested, this,
-            [this] { playClip(m_project->renderProject(m_projectView->crossfadeMs())); });
+            [this] { m_studio->playProject(m_projectView->crossfadeMs()); });
     connect(m_projectView, &ProjectView::exportProjectRequested, this, &MainWindow::exportProjectInteractive);
     connect(m_projectView, &ProjectView::exportSegmentsRequested, this, &MainWindow::exportSegmentsInteractive);
     connect(m_projectView, &ProjectView::pinSettingsRequested, this,
-            [this](int row) { m_project->setSegmentSampling(row, m_settings.sampling()); });
-    connect(m_project, &ProjectModel::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(m_project, &QAbstractItemModel::modelReset, this, &MainWindow::updateTitle);
-    connect(m_queue, &SynthesisQueue::itemStarted, this, &MainWindow::onQueueItemStarted);
-    connect(m_queue, &SynthesisQueue::itemFinished, this, &MainWindow::onQueueItemFinished);
+            [this](int row) { m_studio->project().setSegmentSampling(row, m_settings.sampling()); });
+    connect(m_studio, &StudioController::documentChanged, this, &MainWindow::updateTitle);
+    connect(m_studio, &StudioController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_studio, &StudioController::jobFinished, this, [this](const QString& summary) { m_synthesis->finishProgress(summary); });
+    connect(m_studio, &StudioController::historyUnreadable, this, [this](const QString& error) {
+        m_banner->showMessage(tr("<b>The take history could not be read.</b> %1<br>New takes are saved; the old "
+                                 "index is kept aside, not deleted.").arg(error.toHtmlEscaped()),
+                              Banner::Kind::Error);
+    });
     connect(&m_playback, &PlaybackController::playbackError, this,
-            [this](const QString& reason) { statusBar()->showMessage(tr("Playback: %1").arg(reason), 8000); });
+            [this](const QString& reason) { showStatus(tr("Playback: %1").arg(reason), 8000); });
 }
 
 void MainWindow::connectEngine() {
@@ -176,64 +170,39 @@ void MainWindow::connectEngine() {
                                   .arg(reason.toHtmlEscaped(), still),
                               Banner::Kind::Error, Banner::Topic::Model);
     });
-    connect(&e, &EngineController::synthesisStarted, this, [this](quint64 id) {
+    connect(&e, &EngineController::synthesisStarted, this, [this] {
         m_banner->dismissTopic(Banner::Topic::Synthesis);  // the last failure is no longer news
-        m_perf->startRun(id);
-        m_playback.beginStream(id);
-        m_synthesis->startProgress(m_lastRequest.sampling.max_new_frames);
+        m_synthesis->startProgress(m_studio->runningRequest().sampling.max_new_frames);
     });
     connect(&e, &EngineController::progress, this,
             [this](quint64, int frames, double ms) { m_synthesis->setProgress(frames, ms); });
     connect(&e, &EngineController::status, this,
             [this](quint64, const QString& message) { m_synthesis->showMessage(message); });
-    connect(&e, &EngineController::audioChunk, &m_playback, &PlaybackController::appendChunk);
-    connect(&e, &EngineController::perfSample, m_perf, &PerfHistoryModel::addSample);
-    connect(&e, &EngineController::synthesisFinished, this, &MainWindow::onEngineFinished);
     connect(&e, &EngineController::synthesisFailed, this, [this](quint64, const QString& reason) {
-        m_playback.endStream();
         m_synthesis->finishProgress(tr("Failed: %1").arg(reason), /*completed=*/false);
         m_banner->showMessage(tr("<b>Synthesis failed.</b> %1").arg(reason.toHtmlEscaped()), Banner::Kind::Error,
                               Banner::Topic::Synthesis);
     });
-    connect(&e, &EngineController::synthesisCancelled, this, [this](quint64) {
-        m_playback.endStream();
-        m_synthesis->finishProgress(tr("Stopped."), /*completed=*/false);
-    });
-    connect(&e, &EngineController::referenceEncoded, this, [this](quint64 id, const Codes& codes) {
-        const QString voice = m_encoding.take(id);
-        QString error;
-        if (!voice.isEmpty() && !m_voices.setCodes(voice, codes, &error))
-            statusBar()->showMessage(error, 8000);
-    });
-    connect(&e, &EngineController::referenceFailed, this, [this](quint64 id, const QString& reason) {
-        m_encoding.remove(id);
-        statusBar()->showMessage(tr("Could not encode the reference clip: %1").arg(reason), 8000);
-    });
+    connect(&e, &EngineController::synthesisCancelled, this,
+            [this] { m_synthesis->finishProgress(tr("Stopped."), /*completed=*/false); });
 }
 
 void MainWindow::startUp(const QString& dataDir) {
-    openDataDir(dataDir);
-    if (m_settings.modelDir().isEmpty()) {
-        QString error;
-        const QString demo = ensureDemoModel(dataDir, &error);
-        if (demo.isEmpty()) {
-            m_banner->showMessage(tr("<b>No model is configured</b> and Reef could not create its demo model: %1<br>"
-                                     "Open a fish-speech model folder with File → Open model folder….")
-                                      .arg(error.toHtmlEscaped()),
-                                  Banner::Kind::Error);
-            return;
-        }
-        m_settings.setModelDir(demo);
+    QString error;
+    if (!m_studio->prepareModel(dataDir, &error)) {
+        m_banner->showMessage(tr("<b>No model is configured</b> and Reef could not create its demo model: %1<br>"
+                                 "Open a fish-speech model folder with File → Open model folder….")
+                                  .arg(error.toHtmlEscaped()),
+                              Banner::Kind::Error);
+        return;
     }
     loadModel();
 }
 
 void MainWindow::loadModel() {
-    if (m_settings.modelDir().isEmpty()) {
-        m_banner->showMessage(tr("Choose a model folder first (File → Open model folder…)."), Banner::Kind::Error);
-        return;
-    }
-    m_engine.loadModel(m_settings.engineConfig());
+    QString error;
+    if (!m_studio->loadModel(&error))
+        m_banner->showMessage(error, Banner::Kind::Error);
 }
 
 void MainWindow::openModelFolder() {
@@ -253,12 +222,11 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
                               Banner::Kind::Info);
     else
         m_banner->dismiss();
-    statusBar()->showMessage(tr("Loaded %1 (%2 M parameters) from %3")
+    showStatus(tr("Loaded %1 (%2 M parameters) from %3")
                                  .arg(QString::fromStdString(info.name))
                                  .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
                                  .arg(QString::fromStdString(info.model_dir)),
-                             8000);
-    encodePendingVoices();
+               8000);
 }
 
 void MainWindow::updateState() {
@@ -282,125 +250,29 @@ void MainWindow::updateState() {
 void MainWindow::generate() {
     // On the Project tab, Generate (Ctrl+Enter) re-generates the selected segment.
     if (m_tabs->currentWidget() == m_projectView && m_projectView->currentRow() >= 0) {
-        generateSegments({m_projectView->currentRow()});
+        m_studio->generateSegments({m_projectView->currentRow()});
         return;
     }
     const QString text = m_synthesis->text();
     if (text.isEmpty()) {   // the button is disabled then; this guards the shortcut and direct calls
         m_synthesis->showMessage(SynthesisPanel::emptyTextReason());
-        statusBar()->showMessage(SynthesisPanel::emptyTextReason(), 5000);
+        showStatus(SynthesisPanel::emptyTextReason(), 5000);
         return;
     }
     const int row = m_synthesis->voiceRow();
-    enqueue(text, row >= 0 ? m_voices.voice(row).id : QString(), m_settings.sampling(),
-            QVariantMap{{QStringLiteral("kind"), QStringLiteral("take")}});
+    m_studio->generateText(text, row >= 0 ? m_voices.voice(row).id : QString());
 }
 
-void MainWindow::onEngineFinished(const SynthesisResult& result) {
-    // Streamed chunks already hold the audio; a run without streaming delivers it only here.
-    if (m_playback.samples().size() != result.audio.size()) {
-        m_playback.setClip(result.audio);
-        if (m_settings.autoplay())
-            m_playback.play();
-    }
-    m_playback.endStream();
-}
-
-std::optional<audio::ExportFormat> MainWindow::exportFormatOrError(const QString& path, const QString& filter,
-                                                                   QString* error) {
-    const std::optional<audio::ExportFormat> format = exportFormatForPath(path, filter);
-    if (!format && error)
-        *error = tr("unknown audio format (use .wav, .flac, .ogg or .mp3)");
-    return format;
-}
-
-bool MainWindow::exportAudio(const QString& path, QString* error, const QString& selectedFilter) {
-    const std::optional<audio::ExportFormat> format = exportFormatOrError(path, selectedFilter, error);
-    if (!format)
-        return false;
-    AudioExportMeta meta;
-    meta.text = m_synthesis->text();
-    meta.model = QString::fromStdString(m_engine.modelInfo().name);
-    return exportAudioFile(path, m_playback.samples(), *format, meta, error);
-}
-
-bool MainWindow::exportTake(int row, const QString& path, QString* error, const QString& selectedFilter) {
-    if (row < 0 || row >= m_takes->rowCount()) {
-        if (error)
-            *error = tr("no take at row %1").arg(row);
-        return false;
-    }
-    const std::optional<audio::ExportFormat> format = exportFormatOrError(path, selectedFilter, error);
-    if (!format)
-        return false;
-    const Take& t = m_takes->take(row);
-    AudioExportMeta meta;
-    meta.text = t.text;
-    meta.model = t.modelName;
-    meta.settings = t.settingsSummary();
-    meta.seed = t.sampling.seed;
-    return exportAudioFile(path, t.audio, *format, meta, error);
-}
-
-bool MainWindow::exportTo(int takeRow, const QString& path, QString* error, const QString& selectedFilter) {
-    QString why;
-    const bool ok = takeRow >= 0 ? exportTake(takeRow, path, &why, selectedFilter) : exportAudio(path, &why, selectedFilter);
-    if (ok) {
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-        return true;
-    }
-    // Exports write a temp file and rename it, so a failure leaves no partial file behind.
-    why = tr("Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it "
-             "to another folder.").arg(QDir::toNativeSeparators(path), why);
-    statusBar()->showMessage(why, 10000);
-    if (error)
-        *error = why;
-    return false;
-}
-
-void MainWindow::exportInteractive(const std::vector<float>* audio, int takeRow) {
-    if (!audio || audio->empty())
-        return;
-    QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export audio"), QStringLiteral("reef-take.wav"),
-                                                exportFileFilter(), &filter);
-    if (path.isEmpty())
-        return;
-    if (const auto format = exportFormatForPath(path, filter))
-        path = withExportSuffix(path, *format);
-    QString error;
-    if (!exportTo(takeRow, path, &error, filter))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
+void MainWindow::showStatus(const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); }
 
 void MainWindow::manageVoices() {
     VoiceLibraryDialog dialog(m_voices, this);
-    connect(&dialog, &VoiceLibraryDialog::voiceAdded, this, &MainWindow::encodeVoice);
+    connect(&dialog, &VoiceLibraryDialog::voiceAdded, m_studio, &StudioController::encodeVoice);
     dialog.exec();
-}
-
-void MainWindow::encodeVoice(const QString& voiceId) {
-    const int row = m_voices.rowOfId(voiceId);
-    if (row < 0 || m_voices.voice(row).hasCodes() || !m_engine.isModelLoaded())
-        return;   // encoded later, once a model is loaded
-    QString error;
-    std::vector<float> audio = loadMono44k(m_voices.voice(row).clipPath, &error);
-    if (audio.empty()) {
-        statusBar()->showMessage(tr("Cannot read the reference clip: %1").arg(error), 8000);
-        return;
-    }
-    m_encoding.insert(m_engine.encodeReference(std::move(audio)), voiceId);
-}
-
-void MainWindow::encodePendingVoices() {
-    for (int r = 0; r < m_voices.rowCount(); ++r)
-        if (!m_voices.voice(r).hasCodes())
-            encodeVoice(m_voices.voice(r).id);
 }
 
 QString MainWindow::statusDeviceText() const { return m_deviceLabel->text(); }
 QString MainWindow::statusStateText() const { return m_stateLabel->text(); }
-QString MainWindow::lastAttentionText() const { return m_lastAttention; }
 QPushButton* MainWindow::generateButton() const { return m_synthesis->generateButton(); }
 QPushButton* MainWindow::stopButton() const { return m_synthesis->stopButton(); }
 QPlainTextEdit* MainWindow::textEdit() const { return m_synthesis->textEdit(); }

@@ -1,13 +1,12 @@
-// The window shell: composes the panels and wires them to the engine controller, the settings,
-// the player and the models. Holds no engine logic of its own.
+// The window shell: lays out the panels and wires them to the StudioController (projects, queue,
+// takes, history, requests), the engine controller, the settings and the player. It holds no
+// studio logic of its own: what it adds are dialogs, banners and the status bar.
 #pragma once
-#include <QHash>
 #include <QMainWindow>
-#include <QVariantMap>
-#include <memory>
 #include <optional>
 
 #include "audio/wav_file.h"
+#include "qt/studio_controller.h"
 #include "reef/engine_types.h"
 
 class QAction;
@@ -51,12 +50,11 @@ public:
     // First start: opens the take history and the pronunciation dictionary under dataDir; with no
     // model configured, creates and opens the demo model there.
     void startUp(const QString& dataDir);
-    // Only the history and the dictionary (what startUp does besides the model).
-    void openDataDir(const QString& dataDir);
 
+    StudioController& studio() const { return *m_studio; }
     QString statusDeviceText() const;
     QString statusStateText() const;
-    QString lastAttentionText() const;   // "attention: slow-prefill math, …" of the last run (shown under Done)
+    QString lastAttentionText() const { return m_studio->lastAttention(); }
     QPushButton* generateButton() const;
     QPushButton* stopButton() const;
     QPlainTextEdit* textEdit() const;
@@ -65,32 +63,18 @@ public:
     SettingsPanel* settingsPanel() const { return m_settingsPanel; }
     PlayerBar* playerBar() const { return m_player; }
     PerfChartWidget* perfChart() const { return m_chart; }
-    PerfHistoryModel& perfModel() const { return *m_perf; }
-    TakesModel& takesModel() const { return *m_takes; }
+    PerfHistoryModel& perfModel() const { return m_studio->perf(); }
+    TakesModel& takesModel() const { return m_studio->takes(); }
     CompareView* compareView() const { return m_compare; }
-    ProjectModel& project() const { return *m_project; }
+    ProjectModel& project() const { return m_studio->project(); }
     ProjectView* projectView() const { return m_projectView; }
-    SynthesisQueue& queue() const { return *m_queue; }
+    SynthesisQueue& queue() const { return m_studio->queue(); }
     QueueView* queueView() const { return m_queueView; }
-    PronunciationDictionary& dictionary() const { return *m_dictionary; }
-    TakeHistory* history() const { return m_history.get(); }
-
-    // Queues (re-)generation of these project segments, in order.
-    void generateSegments(const QList<int>& rows);
-    bool openProject(const QString& path, QString* error);
-    bool saveProject(const QString& path, QString* error);
-    // The project as one file / one file per segment (what the export dialogs call).
-    bool exportProjectTo(const QString& path, audio::ExportFormat format, QString* error);
-    QStringList exportSegmentsTo(const QString& dir, audio::ExportFormat format, QString* error);
-    void reuseTakeSettings(int row);
+    PronunciationDictionary& dictionary() const { return m_studio->dictionary(); }
     QTabWidget* tabs() const { return m_tabs; }
 
-    // The player's current clip / a take into path, in the format its suffix (or the save dialog's
-    // selected filter) names: WAV, FLAC, Ogg Vorbis, MP3 where libsndfile writes it.
-    bool exportAudio(const QString& path, QString* error, const QString& selectedFilter = {});
-    bool exportTake(int row, const QString& path, QString* error, const QString& selectedFilter = {});
-    // What the Export dialogs call with the chosen path (takeRow -1 = the player's clip): writes the
-    // file, or puts a clear message in the status bar and *error; never leaves a partial file.
+    // What the Export dialogs call with the chosen path (takeRow -1 = the player's clip, labelled
+    // with the editor's text): see StudioController::exportTo.
     bool exportTo(int takeRow, const QString& path, QString* error, const QString& selectedFilter = {});
 
     // Puts a .txt/.md file's text in the editor (File → Open text file…, or dropped on the window);
@@ -125,37 +109,23 @@ private:
     void connectEngine();
     void updateState();
     void onModelLoaded(const ModelInfo& info);
-    void onEngineFinished(const SynthesisResult& result);
-    quint64 enqueue(const QString& text, const QString& voiceId, const SamplingParams& sampling, QVariantMap tag);
-    void onQueueItemStarted(quint64 id, const QVariant& tag);
-    void onQueueItemFinished(quint64 id, const QVariant& tag, const SynthesisResult& result);
+    void reuseTakeSettings(int row);
     bool maybeSaveProject();   // false: the user cancelled
     void openProjectInteractive();
     bool saveProjectInteractive(bool saveAs);
     void updateTitle();
-    void playClip(const std::vector<float>& samples);
+    void showStatus(const QString& text, int timeoutMs);
     std::optional<audio::ExportFormat> askFormat(const QString& title);
-    // The format a path (and the save dialog's filter) names, or nullopt with the reason in *error.
-    static std::optional<audio::ExportFormat> exportFormatOrError(const QString& path, const QString& filter,
-                                                                  QString* error);
     void exportProjectInteractive();
     void exportSegmentsInteractive();
     void exportAllTakesInteractive();
-    void encodeVoice(const QString& voiceId);
-    void encodePendingVoices();
     void exportInteractive(const std::vector<float>* audio, int takeRow);
 
     EngineController& m_engine;
     Settings& m_settings;
     PlaybackController& m_playback;
     VoiceListModel& m_voices;
-    PerfHistoryModel* m_perf = nullptr;
-    TakesModel* m_takes = nullptr;
-    ProjectModel* m_project = nullptr;
-    SynthesisQueue* m_queue = nullptr;
-    PronunciationDictionary* m_dictionary = nullptr;
-    std::unique_ptr<TakeHistory> m_history;
-    QString m_dataDir;
+    StudioController* m_studio = nullptr;
 
     Banner* m_banner = nullptr;
     QTabWidget* m_tabs = nullptr;
@@ -174,10 +144,6 @@ private:
     QAction* m_generateAction = nullptr;
     QAction* m_stopAction = nullptr;
     QAction* m_playAction = nullptr;
-
-    SynthesisRequest m_lastRequest;     // what the running synthesis was asked for (for its progress)
-    QString m_lastAttention;
-    QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
 };
 
 }  // namespace reef::ui

@@ -114,7 +114,7 @@ void MainWindow::addDroppedClip(const QString& path) {
         return;
     }
     statusBar()->showMessage(tr("Added the voice \"%1\"; pick it under Voice to speak with it.").arg(name), 8000);
-    encodeVoice(id);
+    m_studio->encodeVoice(id);
 }
 
 }  // namespace reef::ui

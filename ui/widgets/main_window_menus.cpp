@@ -60,14 +60,14 @@ void MainWindow::setupMenus() {
     m_stopAction = speech->addAction(tr("&Stop"), &m_engine, &EngineController::cancel);
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     QAction* missing = speech->addAction(tr("Generate &missing segments"), this,
-                                         [this] { generateSegments(m_project->segmentsNeedingAudio()); });
+                                         [this] { m_studio->generateSegments(m_studio->project().segmentsNeedingAudio()); });
     missing->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
     QAction* regenerate = speech->addAction(tr("&Re-generate segment"), this, [this] {
         if (m_projectView->currentRow() >= 0)
-            generateSegments({m_projectView->currentRow()});
+            m_studio->generateSegments({m_projectView->currentRow()});
     });
     regenerate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    QAction* cancelAll = speech->addAction(tr("&Cancel the whole queue"), m_queue, &SynthesisQueue::cancelAll);
+    QAction* cancelAll = speech->addAction(tr("&Cancel the whole queue"), &m_studio->queue(), &SynthesisQueue::cancelAll);
     cancelAll->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Escape));
     speech->addSeparator();
     m_playAction = speech->addAction(tr("&Play / pause"), &m_playback, &PlaybackController::togglePlay);

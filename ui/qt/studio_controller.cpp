@@ -1,0 +1,267 @@
+// StudioController: the data folder, the model, generating (requests, the queue, finished takes),
+// playback of what was made and the voices' encoding. Files and exports: studio_files.cpp.
+#include "qt/studio_controller.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include "qt/engine_controller.h"
+#include "qt/file_export.h"
+#include "qt/perf_history_model.h"
+#include "qt/playback_controller.h"
+#include "qt/project.h"
+#include "qt/pronunciation_dictionary.h"
+#include "qt/reference_audio.h"
+#include "qt/settings.h"
+#include "qt/synthesis_queue.h"
+#include "qt/take_history.h"
+#include "qt/takes_model.h"
+#include "qt/voice_list_model.h"
+
+namespace reef::ui {
+namespace {
+
+QString firstWords(const QString& text) {
+    const QString t = text.simplified();
+    return t.size() > 60 ? t.left(59) + QStringLiteral("…") : t;
+}
+
+}  // namespace
+
+StudioController::StudioController(EngineController& engine, Settings& settings, PlaybackController& playback,
+                                   VoiceListModel& voices, QObject* parent)
+    : QObject(parent), m_engine(engine), m_settings(settings), m_playback(playback), m_voices(voices) {
+    m_perf = new PerfHistoryModel(1200, this);
+    m_takes = new TakesModel(50, this);
+    m_project = new ProjectModel(this);
+    m_queue = new SynthesisQueue(&m_engine, this);
+    m_dictionary = new PronunciationDictionary(this);
+
+    connect(m_queue, &SynthesisQueue::itemStarted, this, &StudioController::onQueueItemStarted);
+    connect(m_queue, &SynthesisQueue::itemFinished, this, &StudioController::onQueueItemFinished);
+    connect(m_project, &ProjectModel::modifiedChanged, this, &StudioController::documentChanged);
+    connect(m_project, &QAbstractItemModel::modelReset, this, &StudioController::documentChanged);
+
+    // Whatever the engine synthesises streams into the player and the perf chart.
+    connect(&engine, &EngineController::synthesisStarted, this, [this](quint64 id) {
+        m_perf->startRun(id);
+        m_playback.beginStream(id);
+    });
+    connect(&engine, &EngineController::audioChunk, &m_playback, &PlaybackController::appendChunk);
+    connect(&engine, &EngineController::perfSample, m_perf, &PerfHistoryModel::addSample);
+    connect(&engine, &EngineController::synthesisFinished, this, &StudioController::onSynthesisFinished);
+    connect(&engine, &EngineController::synthesisFailed, this, [this] { m_playback.endStream(); });
+    connect(&engine, &EngineController::synthesisCancelled, this, [this] { m_playback.endStream(); });
+    connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
+    connect(&engine, &EngineController::referenceEncoded, this, [this](quint64 id, const Codes& codes) {
+        const QString voice = m_encoding.take(id);
+        QString error;
+        if (!voice.isEmpty() && !m_voices.setCodes(voice, codes, &error))
+            Q_EMIT statusMessage(error, 8000);
+    });
+    connect(&engine, &EngineController::referenceFailed, this, [this](quint64 id, const QString& reason) {
+        m_encoding.remove(id);
+        Q_EMIT statusMessage(tr("Could not encode the reference clip: %1").arg(reason), 8000);
+    });
+}
+
+StudioController::~StudioController() = default;
+
+// --- the data folder and the model --------------------------------------------------------------
+
+void StudioController::openDataDir(const QString& dataDir) {
+    m_dataDir = dataDir;
+    m_history = std::make_unique<TakeHistory>(QDir(dataDir).filePath(QStringLiteral("history")), *m_takes,
+                                              qint64(m_settings.historyLimitMb()) << 20);
+    connect(m_history.get(), &TakeHistory::warning, this,
+            [this](const QString& message) { Q_EMIT statusMessage(message, 10000); });
+    connect(&m_settings, &Settings::historyLimitMbChanged, m_history.get(),
+            [this](int mb) { m_history->setLimitBytes(qint64(mb) << 20); });
+    QString error;
+    if (!m_history->load(&error))
+        Q_EMIT historyUnreadable(error);
+
+    const QString dictionary = QDir(dataDir).filePath(QStringLiteral("dictionary.json"));
+    if (QFileInfo::exists(dictionary) && !m_dictionary->load(dictionary, &error))
+        Q_EMIT statusMessage(tr("Pronunciation dictionary not loaded: %1").arg(error), 10000);
+    connect(m_dictionary, &PronunciationDictionary::changed, this, [this, dictionary] {
+        QString why;
+        if (!m_dictionary->save(dictionary, &why))
+            Q_EMIT statusMessage(tr("Pronunciation dictionary not saved: %1").arg(why), 10000);
+    });
+}
+
+bool StudioController::prepareModel(const QString& dataDir, QString* error) {
+    openDataDir(dataDir);
+    if (!m_settings.modelDir().isEmpty())
+        return true;
+    const QString demo = ensureDemoModel(dataDir, error);
+    if (demo.isEmpty())
+        return false;
+    m_settings.setModelDir(demo);
+    return true;
+}
+
+bool StudioController::loadModel(QString* error) {
+    if (m_settings.modelDir().isEmpty()) {
+        if (error)
+            *error = tr("Choose a model folder first (File → Open model folder…).");
+        return false;
+    }
+    m_engine.loadModel(m_settings.engineConfig());
+    return true;
+}
+
+// --- generating ---------------------------------------------------------------------------------
+
+quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling) {
+    SynthesisRequest r;
+    // The dictionary's replacements are what the model reads; the take keeps the text as written.
+    r.text = m_dictionary->apply(job.text).toStdString();
+    r.sampling = sampling;
+    r.stream_chunk_frames = m_settings.streamChunkFrames();
+    if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
+        r.references.push_back(m_voices.reference(row));
+        job.voiceName = m_voices.voice(row).name;
+    }
+    const QString title = firstWords(job.text);
+    return m_queue->enqueue(title, std::move(r), QVariant::fromValue(job));
+}
+
+quint64 StudioController::generateText(const QString& text, const QString& voiceId) {
+    StudioJob job;
+    job.kind = StudioJob::Kind::Take;
+    job.text = text;
+    job.voiceId = voiceId;
+    return enqueue(std::move(job), m_settings.sampling());
+}
+
+QList<quint64> StudioController::generateSegments(const QList<int>& rows) {
+    QList<quint64> ids;
+    for (int row : rows) {
+        if (row < 0 || row >= m_project->segmentCount())
+            continue;
+        const Segment& s = m_project->segment(row);
+        StudioJob job;
+        job.kind = StudioJob::Kind::Segment;
+        job.text = s.text;
+        job.voiceId = m_project->effectiveVoice(row);
+        job.segmentId = s.id;
+        ids << enqueue(std::move(job), s.sampling.value_or(m_settings.sampling()));
+    }
+    return ids;
+}
+
+void StudioController::onQueueItemStarted(quint64 id, const QVariant& tag) {
+    const QueueItem* item = m_queue->item(id);
+    if (!item)
+        return;
+    m_runningRequest = item->request;
+    const QString spoken = QString::fromStdString(item->request.text);
+    if (spoken != tag.value<StudioJob>().text)
+        Q_EMIT statusMessage(tr("Pronunciation dictionary: spoken as “%1”").arg(firstWords(spoken)), 8000);
+}
+
+void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, const SynthesisResult& result) {
+    const QueueItem* item = m_queue->item(id);
+    if (!item)
+        return;
+    const StudioJob job = tag.value<StudioJob>();
+    if (job.kind == StudioJob::Kind::Segment) {
+        SegmentTake take = takeFromResult(item->request, result, job.voiceId);
+        take.text = job.text;   // as written: the request's is the dictionary's spoken form
+        if (!m_project->addTake(job.segmentId, std::move(take)))
+            Q_EMIT statusMessage(tr("A segment was deleted while it was being generated; its audio was dropped."), 8000);
+        const int row = m_project->rowForId(job.segmentId);
+        Q_EMIT jobFinished(tr("Segment %1 done: %2 frames, %3 s of audio")
+                               .arg(row + 1)
+                               .arg(result.metrics.frames)
+                               .arg(result.metrics.audio_seconds, 0, 'f', 1));
+        return;
+    }
+    Take take;
+    take.created = QDateTime::currentDateTime();
+    take.text = job.text;
+    take.voice = job.voiceName;
+    take.modelName = QString::fromStdString(m_engine.modelInfo().name);
+    take.config = m_settings.engineConfig();
+    take.sampling = item->request.sampling;
+    take.metrics = result.metrics;
+    take.audio = result.audio;
+    const QString summary = take.statsSummary();
+    const QString attention = take.backendSummary();
+    m_takes->addTake(std::move(take));
+    // Second line: which SDPA backend ran at each attention call site (also in the take's tooltip).
+    m_lastAttention = attention;
+    Q_EMIT jobFinished(tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary) +
+                       (attention.isEmpty() ? QString() : QStringLiteral("\n") + attention));
+}
+
+std::optional<QString> StudioController::reuseTakeSettings(int row) {
+    if (row < 0 || row >= m_takes->rowCount())
+        return std::nullopt;
+    const Take& take = m_takes->take(row);
+    applyTakeSettings(take, m_settings);
+    Q_EMIT statusMessage(tr("Settings of take %1 are now the current ones (seed %2).").arg(take.number).arg(take.sampling.seed),
+                         6000);
+    if (take.voice.isEmpty())
+        return QString();
+    for (int r = 0; r < m_voices.rowCount(); ++r)
+        if (m_voices.voice(r).name == take.voice)
+            return m_voices.voice(r).id;
+    return std::nullopt;
+}
+
+// --- playback -----------------------------------------------------------------------------------
+
+void StudioController::onSynthesisFinished(const SynthesisResult& result) {
+    // Streamed chunks already hold the audio; a run without streaming delivers it only here.
+    if (m_playback.samples().size() != result.audio.size()) {
+        m_playback.setClip(result.audio);
+        if (m_settings.autoplay())
+            m_playback.play();
+    }
+    m_playback.endStream();
+}
+
+bool StudioController::playClip(const std::vector<float>& samples) {
+    if (samples.empty()) {
+        Q_EMIT statusMessage(tr("Nothing to play yet: generate it first."), 5000);
+        return false;
+    }
+    m_playback.setClip(samples);
+    m_playback.play();
+    return true;
+}
+
+void StudioController::playSegment(int row) { playClip(m_project->segmentAudio(row)); }
+void StudioController::playProject(int crossfadeMs) { playClip(m_project->renderProject(crossfadeMs)); }
+
+void StudioController::replayTake(int row) {
+    if (row >= 0 && row < m_takes->rowCount())
+        playClip(m_takes->take(row).audio);
+}
+
+// --- voices -------------------------------------------------------------------------------------
+
+void StudioController::encodeVoice(const QString& voiceId) {
+    const int row = m_voices.rowOfId(voiceId);
+    if (row < 0 || m_voices.voice(row).hasCodes() || !m_engine.isModelLoaded())
+        return;   // encoded later, once a model is loaded
+    QString error;
+    std::vector<float> audio = loadMono44k(m_voices.voice(row).clipPath, &error);
+    if (audio.empty()) {
+        Q_EMIT statusMessage(tr("Cannot read the reference clip: %1").arg(error), 8000);
+        return;
+    }
+    m_encoding.insert(m_engine.encodeReference(std::move(audio)), voiceId);
+}
+
+void StudioController::encodePendingVoices() {
+    for (int r = 0; r < m_voices.rowCount(); ++r)
+        if (!m_voices.voice(r).hasCodes())
+            encodeVoice(m_voices.voice(r).id);
+}
+
+}  // namespace reef::ui
