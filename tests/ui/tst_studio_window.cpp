@@ -39,6 +39,7 @@
 #include "widgets/queue_view.h"
 #include "widgets/shortcuts_dialog.h"
 #include "widgets/synthesis_panel.h"
+#include "reef/sampling_settings.h"
 
 using namespace reef;
 using namespace reef::ui;
@@ -115,6 +116,21 @@ class TstStudioWindow : public QObject {
         saveScreen(app.window.get(), "main_window_zh_CN.png");
     }
 private Q_SLOTS:
+    // The Settings panel shows the engine's own sampling labels, meanings and special values through
+    // tr(); the panel lists them for lupdate by hand. When the engine's text changes and that list
+    // is not updated, the translation goes missing: caught here from the engine's table itself.
+    void everyEngineSamplingStringIsTranslated() {
+        for (const QString& language : {QStringLiteral("zh_CN"), QStringLiteral("ja")})
+            for (const reef::SamplingSetting& s : reef::sampling_settings()) {
+                QStringList texts{QString::fromUtf8(s.label), QString::fromUtf8(s.meaning)};
+                if (s.at_min)
+                    texts << QString::fromUtf8(s.at_min);
+                for (const QString& text : texts)
+                    QVERIFY2(!tsTranslation(language, QStringLiteral("reef::ui::SettingsPanel"), text).isEmpty(),
+                             qPrintable(QStringLiteral("%1 lacks \"%2\" (settings_panel.cpp kSamplingStrings)").arg(language, text)));
+            }
+    }
+
     void keyboardAloneGeneratesStopsAndPlays() {
         App app;
         app.script->frames = 100000;
