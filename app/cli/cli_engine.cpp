@@ -23,8 +23,12 @@ void fail(const std::string& message, int exit_code) {
     throw CLI::RuntimeError(exit_code);
 }
 
-ModelInfo load_or_fail(Engine& engine, const EngineConfig& config) {
+ModelInfo load_or_fail(TtsBackend& engine, const EngineConfig& config) {
     auto info = unwrap(engine.load(config));
+    if (info.model_type.rfind("remote:", 0) == 0) {
+        std::cerr << "connected to " << info.name << "\n";
+        return info;
+    }
     std::cerr << "loaded " << info.name << " (" << info.model_type << ", " << info.n_parameters / 1e6
               << " M parameters" << (info.codec_parameters ? ", codec " + std::to_string(double(info.codec_parameters) / 1e6) + " M" : "")
               << ") on " << to_string(info.device) << " " << to_string(info.precision) << "\n";
@@ -33,6 +37,14 @@ ModelInfo load_or_fail(Engine& engine, const EngineConfig& config) {
 }
 
 void print_metrics(const RunMetrics& m) {
+    if (m.stop_reason == "server") {   // the remote backend: what the client saw of the server
+        std::fprintf(stderr,
+                     "%.2f s audio | first byte %.1f ms | first audio %.1f ms | total %.1f ms | RTF %.3f (%.2fx real "
+                     "time), measured here\n",
+                     m.audio_seconds, m.cold_first_frame_ms, m.time_to_first_audio_ms, m.total_ms, m.real_time_factor,
+                     m.real_time_factor > 0 ? 1.0 / m.real_time_factor : 0.0);
+        return;
+    }
     std::fprintf(stderr,
                  "frames %d (%.2f s audio) | prompt %d tokens | prefill %.1f ms | first frame %.1f ms | "
                  "first audio %.1f ms\nwarm %.2f frames/s | decode %.1f ms | codec %.1f ms | total %.1f ms | "

@@ -19,7 +19,7 @@ T unwrap(Result<T> r) {
     return std::move(r.value());
 }
 
-ModelInfo load_or_fail(Engine& engine, const EngineConfig& config);
+ModelInfo load_or_fail(TtsBackend& engine, const EngineConfig& config);
 void print_metrics(const RunMetrics& m);
 // Callbacks::on_status for a terminal: prints a status line when its text changes (the trailing
 // "(N s)" aside) and every 10 s while it does not.

@@ -8,6 +8,9 @@
 #include "cli_common.h"
 #include "cli_engine.h"
 #include "npy.h"
+#ifdef REEF_WITH_REMOTE
+#include "reef/remote.h"
+#endif
 #ifdef REEF_HAVE_AUDIO
 #include "audio/resample.h"
 #include "audio/wav_file.h"
@@ -24,6 +27,8 @@ struct SynthOptions {
     std::vector<std::string> references, reference_texts, reference_codes;
     bool play = false;
     int stream_chunk = 16;
+    // --server: speech from a fish-speech / SGLang-Omni / vLLM-Omni server instead of this machine.
+    std::string server, flavour = "auto", api_key, server_model, voice;
 };
 
 bool writable_target(const std::string& path) {
@@ -40,7 +45,7 @@ std::string read_text(const SynthOptions& o) {
     return s.str();
 }
 
-std::vector<ReferenceVoice> load_references(Engine& engine, const SynthOptions& o) {
+std::vector<ReferenceVoice> load_references(TtsBackend& engine, const SynthOptions& o) {
     const size_t n = o.references.size() + o.reference_codes.size();
     if (o.reference_texts.size() != n)
         fail("give one --reference-text per --reference/--reference-codes (" + std::to_string(n) + " clips, " +
@@ -51,6 +56,11 @@ std::vector<ReferenceVoice> load_references(Engine& engine, const SynthOptions& 
         ReferenceVoice r;
         r.text = o.reference_texts[t++];
         r.audio_path = path;
+        if (!o.server.empty()) {   // the server takes the clip itself
+            if (!std::filesystem::is_regular_file(path)) fail("reference clip not found: " + path);
+            refs.push_back(std::move(r));
+            continue;
+        }
 #ifdef REEF_HAVE_AUDIO
         std::vector<float> pcm;
         try {
@@ -75,7 +85,7 @@ std::vector<ReferenceVoice> load_references(Engine& engine, const SynthOptions& 
 }
 
 void add_common(CLI::App* cmd, SynthOptions& o) {
-    o.engine.add_to(cmd);
+    o.engine.add_to(cmd, /*model_required=*/false);   // --model or --server, checked in the callback
     o.sampling.add_to(cmd);
     auto* text = cmd->add_option("--text,-t", o.text, "text to speak (speaker tags like <|speaker:0|> allowed)");
     auto* file = cmd->add_option("--text-file", o.text_file, "read the text from a file");
@@ -83,9 +93,40 @@ void add_common(CLI::App* cmd, SynthOptions& o) {
     cmd->add_option("--reference,-r", o.references, "reference clip for voice cloning (WAV/FLAC/OGG); repeatable");
     cmd->add_option("--reference-codes", o.reference_codes, "reference codes (.npy from reef-cli encode); repeatable");
     cmd->add_option("--reference-text", o.reference_texts, "transcript of each reference, in order; repeatable");
+#ifdef REEF_WITH_REMOTE
+    cmd->add_option("--server", o.server,
+                    "make the speech on a server instead: its URL (fish-speech's api_server, SGLang-Omni, vLLM-Omni, "
+                    "Fish Audio's API); the model options are then the server's");
+    cmd->add_option("--flavour", o.flavour,
+                    "the server's protocol: auto (asked from the server), fish-speech, sglang-omni, vllm-omni, or "
+                    "openai (either OpenAI-compatible one)")
+        ->check(CLI::IsMember({"auto", "fish-speech", "sglang-omni", "vllm-omni", "openai"}))
+        ->capture_default_str();
+    cmd->add_option("--api-key", o.api_key, "the server's key (Bearer); default: $REEF_API_KEY")->envname("REEF_API_KEY");
+    cmd->add_option("--server-model", o.server_model,
+                    "OpenAI-compatible servers: the model name (default: the server's first); Fish Audio: its model header");
+    cmd->add_option("--voice", o.voice, "OpenAI-compatible servers: a voice stored on the server");
+#endif
 }
 
-SynthesisRequest make_request(Engine& engine, const SynthOptions& o, bool decode_audio) {
+// The native engine, or with --server the remote backend for that server.
+std::unique_ptr<TtsBackend> make_backend(const SynthOptions& o) {
+    if (o.server.empty()) return std::make_unique<Engine>();
+#ifdef REEF_WITH_REMOTE
+    ServerProfile p;
+    p.url = o.server;
+    p.flavour = *parse_remote_flavour(o.flavour);
+    p.openai_only = remote_flavour_openai(o.flavour);
+    p.api_key = o.api_key;
+    p.model = o.server_model;
+    p.voice = o.voice;
+    return make_remote_backend(p);
+#else
+    fail("this build has no remote backend (it needs libcurl)");
+#endif
+}
+
+SynthesisRequest make_request(TtsBackend& engine, const SynthOptions& o, bool decode_audio) {
     SynthesisRequest req;
     req.id = 1;
     req.text = read_text(o);
@@ -111,10 +152,13 @@ void register_synth(CLI::App& app) {
     cmd->callback([o] {
         const auto command_start = std::chrono::steady_clock::now();
         if (o->out.empty() && !o->play) fail("give --out FILE.wav and/or --play");
+        if (!o->server.empty() && !o->codes_out.empty()) fail("--codes-out: a server sends audio, not codes");
+        if (o->server.empty() && o->engine.model_dir.empty()) fail("give --model DIR (or --server URL)");
         for (const std::string& path : {o->out, o->codes_out})  // fail before minutes of generation, not after
             if (!path.empty() && !writable_target(path)) fail("cannot write " + path + ": its folder does not exist");
         install_interrupt_handler();
-        Engine engine;
+        std::unique_ptr<TtsBackend> backend = make_backend(*o);
+        TtsBackend& engine = *backend;
         const ModelInfo info = load_or_fail(engine, o->engine.to_config());
         SynthesisRequest req = make_request(engine, *o, true);
         Callbacks cb;
@@ -165,6 +209,7 @@ void register_generate(CLI::App& app) {
     cmd->add_option("--out,-o", opts->out, "codes file to write (.npy)")->required();
     cmd->callback([opts] {
         install_interrupt_handler();
+        if (opts->engine.model_dir.empty()) fail("give --model DIR");
         Engine engine;
         EngineConfig config = opts->engine.to_config();
         load_or_fail(engine, config);

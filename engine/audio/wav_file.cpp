@@ -215,15 +215,11 @@ void write_wav(const std::string& path, const std::vector<float>& samples, int s
                 format == WavFormat::Pcm16 ? ExportFormat::WavPcm16 : ExportFormat::WavFloat, meta);
 }
 
-AudioData read_audio(const std::string& path, double max_seconds) {
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (ec || !fs::exists(st)) throw AudioError("audio file not found: " + path);
-    // sf_open on a FIFO or a device blocks or never ends.
-    if (!fs::is_regular_file(st)) throw AudioError("cannot read " + path + ": not a regular file");
-    SF_INFO info{};
-    SndFileCloser in{sf_open(path.c_str(), SFM_READ, &info)};
-    if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
+namespace {
+
+// The checks and block reading shared by files and bytes in memory; name is what messages call it.
+AudioData read_opened(SNDFILE* f, const SF_INFO& info, const std::string& name, double max_seconds) {
+    const std::string& path = name;
     if (info.channels <= 0 || info.samplerate <= 0) throw AudioError("cannot read " + path + ": no audio channels");
     if (info.channels > kMaxAudioChannels)
         throw AudioError("cannot read " + path + ": " + std::to_string(info.channels) + " channels, more than " +
@@ -233,7 +229,7 @@ AudioData read_audio(const std::string& path, double max_seconds) {
                          " Hz is out of range (" + std::to_string(kMinAudioSampleRate) + " to " +
                          std::to_string(kMaxAudioSampleRate) + " Hz)");
     if (info.frames <= 0) throw AudioError("cannot read " + path + ": the file holds no audio frames");
-    if (const std::string note = truncation_note(in.f); !note.empty()) throw AudioError("cannot read " + path + ": " + note);
+    if (const std::string note = truncation_note(f); !note.empty()) throw AudioError("cannot read " + path + ": " + note);
     const double seconds = double(info.frames) / info.samplerate;
     if (seconds > max_seconds) {
         char msg[96];
@@ -255,15 +251,63 @@ AudioData read_audio(const std::string& path, double max_seconds) {
     sf_count_t got = 0;
     while (got < info.frames) {
         const sf_count_t want = std::min<sf_count_t>(kBlock, info.frames - got);
-        const sf_count_t n = sf_readf_float(in.f, block.data(), want);
+        const sf_count_t n = sf_readf_float(f, block.data(), want);
         if (n <= 0) break;
         data.samples.insert(data.samples.end(), block.begin(), block.begin() + std::ptrdiff_t(n * info.channels));
         got += n;
     }
     if (got != info.frames)
         throw AudioError("cannot read " + path + ": truncated or corrupt after " + std::to_string(got) + " of " +
-                         std::to_string(info.frames) + " frames (" + sf_strerror(in.f) + ")");
+                         std::to_string(info.frames) + " frames (" + sf_strerror(f) + ")");
     return data;
+}
+
+// libsndfile's virtual I/O over a byte string.
+struct MemoryFile {
+    const std::string* bytes;
+    sf_count_t at = 0;
+};
+sf_count_t mem_length(void* user) { return sf_count_t(static_cast<MemoryFile*>(user)->bytes->size()); }
+sf_count_t mem_seek(sf_count_t offset, int whence, void* user) {
+    auto* m = static_cast<MemoryFile*>(user);
+    const sf_count_t size = sf_count_t(m->bytes->size());
+    sf_count_t to = whence == SEEK_SET ? offset : whence == SEEK_CUR ? m->at + offset : size + offset;
+    m->at = std::clamp<sf_count_t>(to, 0, size);
+    return m->at;
+}
+sf_count_t mem_read(void* ptr, sf_count_t count, void* user) {
+    auto* m = static_cast<MemoryFile*>(user);
+    const sf_count_t n = std::min<sf_count_t>(count, sf_count_t(m->bytes->size()) - m->at);
+    if (n <= 0) return 0;
+    std::memcpy(ptr, m->bytes->data() + m->at, size_t(n));
+    m->at += n;
+    return n;
+}
+sf_count_t mem_write(const void*, sf_count_t, void*) { return 0; }
+sf_count_t mem_tell(void* user) { return static_cast<MemoryFile*>(user)->at; }
+
+}  // namespace
+
+AudioData read_audio(const std::string& path, double max_seconds) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) throw AudioError("audio file not found: " + path);
+    // sf_open on a FIFO or a device blocks or never ends.
+    if (!fs::is_regular_file(st)) throw AudioError("cannot read " + path + ": not a regular file");
+    SF_INFO info{};
+    SndFileCloser in{sf_open(path.c_str(), SFM_READ, &info)};
+    if (!in.f) throw AudioError("cannot read " + path + ": " + sf_strerror(nullptr));
+    return read_opened(in.f, info, path, max_seconds);
+}
+
+AudioData read_audio_bytes(const std::string& bytes, const std::string& name, double max_seconds) {
+    if (bytes.empty()) throw AudioError("cannot read " + name + ": it is empty");
+    SF_VIRTUAL_IO io{mem_length, mem_seek, mem_read, mem_write, mem_tell};
+    MemoryFile file{&bytes};
+    SF_INFO info{};
+    SndFileCloser in{sf_open_virtual(&io, SFM_READ, &info, &file)};
+    if (!in.f) throw AudioError("cannot read " + name + ": " + sf_strerror(nullptr));
+    return read_opened(in.f, info, name, max_seconds);
 }
 
 AudioMetadata read_metadata(const std::string& path) {

@@ -66,6 +66,8 @@ inline constexpr unsigned long long kMaxDecodedAudioBytes = 4ull << 30;
 // of range, truncated data, longer than max_seconds, or more than kMaxDecodedAudioBytes decoded.
 // Memory grows with the frames actually decoded, never with the count the header claims.
 AudioData read_audio(const std::string& path, double max_seconds = 600.0);
+// The same for a whole file held in memory (a server's answer); name is what messages call it.
+AudioData read_audio_bytes(const std::string& bytes, const std::string& name, double max_seconds = 600.0);
 
 // The strings write_audio stored, from any format libsndfile reads them from; empty where absent.
 AudioMetadata read_metadata(const std::string& path);
