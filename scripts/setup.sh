@@ -23,7 +23,7 @@ REEF_APT_PACKAGES=(
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n   # lrelease for ui/translations, Qt's own zh/ja strings
   portaudio19-dev libsndfile1-dev libsoxr-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
-  libcurl4-openssl-dev                                 # the remote backend's HTTP client (TLS, chunked, timeouts)
+  libcurl4-openssl-dev libcpp-httplib-dev              # the remote backend's HTTP client; reef-cli serve's server
   xvfb xauth
   help2man librsvg2-bin appstream desktop-file-utils   # man page, icons, and checking the install tree
   cmark-gfm                                            # renders the PR report in its test

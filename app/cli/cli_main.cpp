@@ -5,6 +5,7 @@
 
 namespace reef::cli {
 void register_soak(CLI::App& app);  // cmd_soak.cpp (issue #13's soak and cancel figures)
+void register_serve(CLI::App& app);  // serve/cmd_serve.cpp (the engine over HTTP)
 }
 
 int main(int argc, char** argv) {
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
     reef::cli::register_sdpa_bench(app);
     reef::cli::register_compile(app);
     reef::cli::register_soak(app);
+#ifdef REEF_HAVE_SERVE
+    reef::cli::register_serve(app);
+#endif
     reef::cli::record_command_line(argc, argv);
     try {
         app.parse(argc, argv);

@@ -2,10 +2,7 @@
 // SGLang-Omni's and vLLM-Omni's documented wire formats, and against servers that misbehave. The
 // audio is a tone the server computes; the test computes it again here and compares every sample.
 // What the client sent is read back from the server's record, not asked of the client.
-#include <fcntl.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <netinet/in.h>
 #include <unistd.h>
 
@@ -14,10 +11,9 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <sstream>
-#include <thread>
 
 #include "check.h"
+#include "child_server.h"
 #include "reef/remote.h"
 #include "remote/base64.h"
 #include "remote/sse_parser.h"
@@ -39,53 +35,24 @@ std::vector<float> expected_tone(int n = kToneSamples) {
     return out;
 }
 
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using reef_test::slurp;
 
-// The replay server as a child process; it exits when its stdin closes (this process ending).
+// The replay server; it exits when its stdin closes (this process ending).
 class ReplayServer {
 public:
-    ReplayServer() {
-        m_dir = reef_test::temp_dir("remote-replay");
-        const std::string script = std::string(std::getenv("REEF_SOURCE_DIR")) + "/tests/remote/replay_server.py";
-        const std::string port_file = (m_dir / "port").string();
-        int fds[2];
-        if (pipe(fds) != 0) throw std::runtime_error("pipe");
-        m_pid = fork();
-        if (m_pid == 0) {
-            dup2(fds[0], 0);
-            close(fds[1]);
-            execlp("python3", "python3", script.c_str(), "--port-file", port_file.c_str(), "--record-dir",
-                   m_dir.string().c_str(), (char*)nullptr);
-            _exit(127);
-        }
-        close(fds[0]);
-        m_stdin = fds[1];
-        for (int i = 0; i < 200 && !std::filesystem::exists(port_file); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        m_port = std::stoi(slurp(port_file));
-    }
-    ~ReplayServer() {
-        close(m_stdin);
-        kill(m_pid, SIGTERM);
-        waitpid(m_pid, nullptr, 0);
-    }
-    std::string url(const std::string& scenario) const {
-        return "http://127.0.0.1:" + std::to_string(m_port) + "/" + scenario;
-    }
+    ReplayServer()
+        : m_dir(reef_test::temp_dir("remote-replay")),
+          m_child({"python3", std::string(std::getenv("REEF_SOURCE_DIR")) + "/tests/remote/replay_server.py",
+                   "--port-file", (m_dir / "port").string(), "--record-dir", m_dir.string()},
+                  m_dir / "port", m_dir / "log", 20) {}
+    std::string url(const std::string& scenario) const { return m_child.url("/" + scenario); }
     std::string body(const std::string& scenario) const { return slurp(m_dir / (scenario + ".body")); }
     std::string headers(const std::string& scenario) const { return slurp(m_dir / (scenario + ".headers")); }
     const std::filesystem::path& dir() const { return m_dir; }
 
 private:
     std::filesystem::path m_dir;
-    pid_t m_pid = -1;
-    int m_stdin = -1;
-    int m_port = 0;
+    reef_test::ChildServer m_child;
 };
 
 ReplayServer& server() {

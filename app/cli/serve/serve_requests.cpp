@@ -1,0 +1,223 @@
+#include "serve/serve_requests.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "reef/sampling_settings.h"
+#include "remote/base64.h"
+
+namespace reef::cli {
+namespace {
+
+using nlohmann::json;
+
+EngineError bad(const std::string& message) { return EngineError{ErrorCode::InvalidArgument, message, {}}; }
+
+// A number field: absent or null keeps the default; anything but a number is refused.
+bool number(const json& body, const char* key, double* out, std::string* error) {
+    const auto it = body.find(key);
+    if (it == body.end() || it->is_null()) return true;
+    if (!it->is_number()) {
+        *error = std::string("\"") + key + "\" must be a number";
+        return false;
+    }
+    *out = it->get<double>();
+    return true;
+}
+
+bool string_field(const json& body, const char* key, std::string* out, std::string* error) {
+    const auto it = body.find(key);
+    if (it == body.end() || it->is_null()) return true;
+    if (!it->is_string()) {
+        *error = std::string("\"") + key + "\" must be a string";
+        return false;
+    }
+    *out = it->get<std::string>();
+    return true;
+}
+
+// Seeds: any 64-bit value, as an unsigned or a negative JSON/msgpack integer (two's complement).
+bool seed_field(const json& body, const char* key, SamplingParams& s, std::string* error) {
+    const auto it = body.find(key);
+    if (it == body.end() || it->is_null()) return true;
+    if (it->is_number_unsigned()) s.seed = it->get<uint64_t>();
+    else if (it->is_number_integer()) s.seed = uint64_t(it->get<int64_t>());
+    else {
+        *error = std::string("\"") + key + "\" must be an integer";
+        return false;
+    }
+    return true;
+}
+
+Result<SpeechJob> checked(SpeechJob job) {
+    if (job.text.find_first_not_of(" \t\r\n") == std::string::npos) return bad("\"text\" is empty");
+    if (const auto problem = sampling_problem(job.sampling)) return bad(*problem);
+    return job;
+}
+
+// Sampling fields shared by both bodies; names per protocol.
+bool sampling_fields(const json& b, SamplingParams& s, const char* max_tokens_key, std::string* error) {
+    double temperature = s.temperature, top_p = s.top_p, top_k = s.top_k, penalty = s.repetition_penalty,
+           max_new = s.max_new_frames;
+    const json* extra = b.contains("extra_params") && b["extra_params"].is_object() ? &b["extra_params"] : nullptr;
+    for (const json* src : {&b, extra}) {
+        if (!src) continue;
+        if (!number(*src, "temperature", &temperature, error) || !number(*src, "top_p", &top_p, error) ||
+            !number(*src, "top_k", &top_k, error) || !number(*src, "repetition_penalty", &penalty, error))
+            return false;
+    }
+    if (!number(b, max_tokens_key, &max_new, error) || !seed_field(b, "seed", s, error)) return false;
+    if (top_k != std::floor(top_k) || max_new != std::floor(max_new)) {
+        *error = std::string("\"top_k\" and \"") + max_tokens_key + "\" must be whole numbers";
+        return false;
+    }
+    s.temperature = float(temperature);
+    s.top_p = float(top_p);
+    s.top_k = int(std::clamp(top_k, -1.0, 1e9));
+    s.repetition_penalty = float(penalty);
+    s.max_new_frames = int(std::clamp(max_new, -1.0, 1e9));
+    return true;
+}
+
+}  // namespace
+
+Result<SpeechJob> parse_fish_tts(const json& b) {
+    if (!b.is_object()) return bad("the body must be an object (fish-speech's ServeTTSRequest)");
+    SpeechJob job;
+    std::string error, format = "wav";
+    if (!b.contains("text") || !b["text"].is_string()) return bad("\"text\" is required and must be a string");
+    job.text = b["text"].get<std::string>();
+    if (!string_field(b, "format", &format, &error)) return bad(error);
+    if (format != "wav" && format != "pcm")
+        return bad("\"format\" " + format + " is not served here: reef-cli serve answers wav (or pcm)");
+    job.format = format;
+    if (const auto s = b.find("streaming"); s != b.end() && !s->is_null()) {
+        if (!s->is_boolean()) return bad("\"streaming\" must be true or false");
+        job.streaming = s->get<bool>();
+    }
+    if (job.streaming && format != "wav") return bad("Streaming only supports WAV format");
+    if (const auto id = b.find("reference_id"); id != b.end() && !id->is_null())
+        return bad("\"reference_id\": reef-cli serve keeps no stored voices; send the clip in \"references\"");
+    double chunk = 200;
+    if (!number(b, "chunk_length", &chunk, &error)) return bad(error);
+    if (!sampling_fields(b, job.sampling, "max_new_tokens", &error)) return bad(error);
+    job.sampling.chunk_length = int(std::clamp(chunk, 0.0, 1e9));
+    if (const auto refs = b.find("references"); refs != b.end() && !refs->is_null()) {
+        if (!refs->is_array()) return bad("\"references\" must be a list of {audio, text}");
+        for (const json& r : *refs) {
+            if (!r.is_object() || !r.contains("audio") || !r.contains("text") || !r["text"].is_string())
+                return bad("each reference needs \"audio\" (bytes) and \"text\"");
+            std::string bytes;
+            const json& audio = r["audio"];
+            if (audio.is_binary()) {
+                bytes.assign(audio.get_binary().begin(), audio.get_binary().end());
+            } else if (audio.is_string()) {
+                // fish-speech's rule: a string over 255 characters is base64, a shorter one its bytes.
+                bytes = audio.get<std::string>();
+                if (bytes.size() > 255)
+                    if (auto decoded = remote::base64_decode(bytes)) bytes = std::move(*decoded);
+            } else {
+                return bad("a reference's \"audio\" must be bytes (msgpack bin) or a base64 string");
+            }
+            job.clips.emplace_back(std::move(bytes), r["text"].get<std::string>());
+        }
+    }
+    return checked(std::move(job));
+}
+
+Result<SpeechJob> parse_openai_speech(const json& b) {
+    if (!b.is_object()) return bad("the body must be a JSON object");
+    SpeechJob job;
+    std::string error, format = "wav", stream_format;
+    if (!b.contains("input") || !b["input"].is_string()) return bad("\"input\" is required and must be a string");
+    job.text = b["input"].get<std::string>();
+    if (!string_field(b, "response_format", &format, &error) || !string_field(b, "stream_format", &stream_format, &error))
+        return bad(error);
+    if (format != "wav" && format != "pcm")
+        return bad("\"response_format\" " + format + " is not served here: wav or pcm");
+    if (!stream_format.empty() && stream_format != "sse" && stream_format != "audio")
+        return bad("\"stream_format\" must be sse or audio");
+    job.format = format;
+    bool stream = false;
+    if (const auto s = b.find("stream"); s != b.end() && !s->is_null()) {
+        if (!s->is_boolean()) return bad("\"stream\" must be true or false");
+        stream = s->get<bool>();
+    }
+    // vLLM-Omni's rule: stream_format=audio streams raw bytes; stream or stream_format=sse, events.
+    job.streaming = stream || !stream_format.empty();
+    job.sse = job.streaming && stream_format != "audio";
+    if (!sampling_fields(b, job.sampling, "max_new_tokens", &error)) return bad(error);
+    if (const auto speed = b.find("speed"); speed != b.end() && speed->is_number() && speed->get<double>() != 1.0)
+        return bad("\"speed\" other than 1.0 is not served here");
+    auto add_clip = [&](const std::string& source, const std::string& text) -> std::optional<EngineError> {
+        // data:audio/wav;base64,... or bare base64; server paths and URLs are not fetched.
+        std::string b64 = source;
+        if (source.rfind("data:", 0) == 0) {
+            const size_t comma = source.find(',');
+            if (comma == std::string::npos || source.substr(0, comma).find(";base64") == std::string::npos)
+                return bad("a reference data URL must be base64 (data:audio/wav;base64,...)");
+            b64 = source.substr(comma + 1);
+        } else if (source.find("://") != std::string::npos || (!source.empty() && source[0] == '/')) {
+            return bad("reef-cli serve does not fetch reference clips from paths or URLs; send the clip inline "
+                       "(ref_audio as a base64 data URL)");
+        }
+        auto bytes = remote::base64_decode(b64);
+        if (!bytes || bytes->empty()) return bad("a reference clip is not valid base64");
+        job.clips.emplace_back(std::move(*bytes), text);
+        return std::nullopt;
+    };
+    if (const auto ref = b.find("ref_audio"); ref != b.end() && !ref->is_null()) {
+        if (!ref->is_string()) return bad("\"ref_audio\" must be a string (a base64 data URL)");
+        std::string text;
+        if (!string_field(b, "ref_text", &text, &error)) return bad(error);
+        if (text.empty()) return bad("voice cloning needs \"ref_text\", the clip's transcript");
+        if (auto e = add_clip(ref->get<std::string>(), text)) return *e;
+    }
+    if (const auto refs = b.find("references"); refs != b.end() && refs->is_array()) {
+        for (const json& r : *refs) {
+            if (!r.is_object() || !r.contains("text") || !r["text"].is_string())
+                return bad("each reference needs \"text\" and \"data\" (base64)");
+            std::string source = r.value("data", std::string());
+            if (source.empty()) source = r.value("ref_audio", r.value("audio", r.value("audio_path", std::string())));
+            if (auto e = add_clip(source, r["text"].get<std::string>())) return *e;
+        }
+    }
+    return checked(std::move(job));
+}
+
+std::string pcm16_bytes(const std::vector<float>& samples) {
+    std::string out(samples.size() * 2, '\0');
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const float x = std::clamp(samples[i], -1.0f, 1.0f);
+        const int16_t v = int16_t(std::lround(std::clamp(x * 32768.0f, -32768.0f, 32767.0f)));
+        out[2 * i] = char(uint16_t(v) & 0xFF);
+        out[2 * i + 1] = char(uint16_t(v) >> 8);
+    }
+    return out;
+}
+
+namespace {
+
+std::string le(uint32_t v, int bytes) {
+    std::string s;
+    for (int i = 0; i < bytes; ++i) s.push_back(char((v >> (8 * i)) & 0xFF));
+    return s;
+}
+
+std::string header(uint32_t data_bytes) {
+    const uint32_t riff = data_bytes == 0xFFFFFFFFu ? 0xFFFFFFFFu : 36 + data_bytes;
+    return "RIFF" + le(riff, 4) + "WAVE" + "fmt " + le(16, 4) + le(1, 2) + le(1, 2) + le(kSampleRate, 4) +
+           le(kSampleRate * 2, 4) + le(2, 2) + le(16, 2) + "data" + le(data_bytes, 4);
+}
+
+}  // namespace
+
+std::string wav_bytes(const std::vector<float>& samples) {
+    const std::string pcm = pcm16_bytes(samples);
+    return header(uint32_t(pcm.size())) + pcm;
+}
+
+std::string wav_stream_header() { return header(0xFFFFFFFFu); }
+
+}  // namespace reef::cli

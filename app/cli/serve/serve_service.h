@@ -1,0 +1,73 @@
+// reef-cli serve's engine side: one engine thread owns the Engine (all libtorch work stays on it)
+// and takes jobs from a bounded queue; HTTP handler threads submit jobs and read each job's audio
+// as it is made. A full queue is refused at once, never waited on.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "reef/engine.h"
+
+namespace reef::cli {
+
+// One request's life: what to make, then the audio pieces, the end and any error.
+class ServeJob {
+public:
+    SynthesisRequest request;
+    // Reference clips as the client sent them (file bytes), with their transcripts: decoded and
+    // encoded into codes on the engine thread.
+    std::vector<std::pair<std::string, std::string>> clips;
+
+    // Engine thread.
+    void push(std::vector<float> samples);
+    void finish(std::optional<EngineError> error);
+    // Handler threads: waits for the next piece; nullopt once the job has ended and nothing is left.
+    std::optional<std::vector<float>> next();
+    // The error the job ended with, once next() returned nullopt.
+    std::optional<EngineError> error() const;
+    void cancel() { m_cancelled = true; m_cv.notify_all(); }
+    bool cancelled() const { return m_cancelled; }
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<std::vector<float>> m_pieces;
+    bool m_done = false;
+    std::optional<EngineError> m_error;
+    std::atomic<bool> m_cancelled{false};
+};
+
+class ServeService {
+public:
+    // Loads the model on the engine thread; load_result() waits for it and says how that went.
+    ServeService(const EngineConfig& config, int queue_limit);
+    ~ServeService();
+    Result<ModelInfo> load_result() const;
+    // Queues the job; false when queue_limit jobs are already waiting or running.
+    bool submit(const std::shared_ptr<ServeJob>& job);
+    int queue_limit() const { return m_limit; }
+
+private:
+    void run(EngineConfig config);
+    void serve_one(ServeJob& job);
+
+    int m_limit;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<std::shared_ptr<ServeJob>> m_queue;
+    int m_busy = 0;   // queued + running
+    bool m_stop = false;
+    bool m_loaded = false;
+    std::optional<Result<ModelInfo>> m_load;
+    mutable std::condition_variable m_load_cv;
+    std::unique_ptr<Engine> m_engine;
+    std::thread m_thread;
+};
+
+}  // namespace reef::cli

@@ -1,0 +1,263 @@
+// reef-cli serve on the tiny demo model, driven by the remote backend through both protocols
+// (fish-speech's msgpack /v1/tts and the OpenAI-compatible /v1/audio/speech), streamed and whole,
+// with a cloned voice, cancelled mid-stream, four at once, with a full queue and a key: the audio
+// must equal what this process's own Engine makes for the same request (fp32, greedy), to within
+// the 16-bit wire format.
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+#include "audio/wav_file.h"
+#include "check.h"
+#include "child_server.h"
+#include "reef/engine.h"
+#include "reef/remote.h"
+
+using namespace reef;
+
+namespace {
+
+constexpr float kWireTolerance = 1.5f / 32768.0f;   // one 16-bit step, plus float rounding
+
+const std::filesystem::path& demo_dir() {
+    static const std::filesystem::path dir = [] {
+        const auto d = reef_test::temp_dir("serve-demo") / "demo";
+        const Status s = write_demo_model(d.string(), "tiny", "s2");
+        if (!s.ok()) throw std::runtime_error(s.error().to_string());
+        return d;
+    }();
+    return dir;
+}
+
+std::unique_ptr<reef_test::ChildServer> start_serve(const std::string& name, const std::vector<std::string>& extra = {}) {
+    const auto dir = reef_test::temp_dir("serve-" + name);
+    std::vector<std::string> argv = {std::getenv("REEF_CLI"), "serve", "-m", demo_dir().string(), "--port", "0",
+                                     "--port-file", (dir / "port").string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return std::make_unique<reef_test::ChildServer>(argv, dir / "port", dir / "log");
+}
+
+reef_test::ChildServer& shared_server() {
+    static auto s = start_serve("shared");
+    return *s;
+}
+
+SynthesisRequest request(const std::string& text, int frames = 40) {
+    SynthesisRequest r;
+    r.id = 3;
+    r.text = text;
+    r.sampling.temperature = 0;   // greedy: the same codes wherever they are made
+    r.sampling.seed = 11;
+    r.sampling.max_new_frames = frames;
+    r.sampling.chunk_length = 200;
+    return r;
+}
+
+// This process's engine: the independent side of every comparison.
+Engine& local_engine() {
+    static Engine e;
+    static bool loaded = [] {
+        EngineConfig c;
+        c.model_dir = demo_dir().string();
+        return e.load(c).ok();
+    }();
+    if (!loaded) throw std::runtime_error("the local engine did not load the demo model");
+    return e;
+}
+
+std::vector<float> local_audio(SynthesisRequest r, bool streamed, const std::string& clip = {}, const std::string& clip_text = {}) {
+    if (!clip.empty()) {
+        const audio::AudioData a = audio::read_audio(clip);
+        ReferenceVoice v;
+        v.text = clip_text;
+        v.codes = local_engine().encode_reference(a.samples).value();
+        r.references.push_back(v);
+    }
+    Callbacks cb;
+    std::vector<float> streamed_audio;
+    r.stream_chunk_frames = streamed ? 8 : 0;   // serve's --stream-chunk default
+    if (streamed) cb.on_audio_chunk = [&](const AudioChunk& c) {
+        streamed_audio.insert(streamed_audio.end(), c.samples.begin(), c.samples.end());
+    };
+    auto result = local_engine().synthesize(r, cb);
+    if (!result) throw std::runtime_error(result.error().to_string());
+    return streamed ? streamed_audio : result->audio;
+}
+
+struct Remote {
+    Result<SynthesisResult> result = EngineError{};
+    std::vector<float> streamed;
+    std::string model_type;
+};
+
+Remote remote(const std::string& url, RemoteFlavour flavour, bool openai_only, const SynthesisRequest& r, bool stream,
+              const std::string& key = {}, std::function<bool()> abort = {}) {
+    ServerProfile p;
+    p.url = url;
+    p.flavour = flavour;
+    p.openai_only = openai_only;
+    p.api_key = key;
+    auto backend = make_remote_backend(p);
+    Remote out;
+    auto info = backend->load(EngineConfig{});
+    if (!info) {
+        out.result = info.error();
+        return out;
+    }
+    out.model_type = info->model_type;
+    Callbacks cb;
+    if (stream)
+        cb.on_audio_chunk = [&](const AudioChunk& c) { out.streamed.insert(out.streamed.end(), c.samples.begin(), c.samples.end()); };
+    cb.should_abort = std::move(abort);
+    out.result = backend->synthesize(r, cb);
+    return out;
+}
+
+float max_diff(const std::vector<float>& a, const std::vector<float>& b) {
+    if (a.size() != b.size()) return INFINITY;
+    float d = 0;
+    for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+    return d;
+}
+
+void check_same(const Remote& got, const std::vector<float>& want, bool streamed) {
+    CHECK(got.result.ok());
+    if (!got.result.ok()) {
+        std::fprintf(stderr, "  error: %s\n", got.result.error().to_string().c_str());
+        return;
+    }
+    CHECK(!want.empty());
+    const float d = max_diff(got.result->audio, want);
+    std::fprintf(stderr, "  %zu samples, max |diff| %.3g\n", want.size(), double(d));
+    CHECK(d <= kWireTolerance);
+    if (streamed) CHECK(max_diff(got.streamed, want) <= kWireTolerance);
+}
+
+std::string write_clip() {
+    const auto path = reef_test::temp_dir("serve-clip") / "voice.wav";
+    std::vector<float> tone(44100 * 2);
+    for (size_t i = 0; i < tone.size(); ++i) tone[i] = 0.3f * std::sin(2.0f * float(M_PI) * 180.0f * float(i) / 44100.0f);
+    audio::write_wav(path.string(), tone, 44100, 1, audio::WavFormat::Pcm16, {});
+    return path.string();
+}
+
+}  // namespace
+
+TEST_CASE(both_protocols_stream_and_not_equal_the_local_engine) {
+    const std::string url = shared_server().url();
+    const SynthesisRequest r = request("Coral reefs shelter a quarter of all marine species.");
+    const std::vector<float> whole = local_audio(r, false), streamed = local_audio(r, true);
+    struct Way {
+        RemoteFlavour flavour;
+        bool openai_only;
+        const char* expect_type;
+    };
+    for (const Way& w : {Way{RemoteFlavour::Auto, false, "remote:fish-speech"}, Way{RemoteFlavour::Auto, true, nullptr},
+                         Way{RemoteFlavour::VllmOmni, false, "remote:vllm-omni"}}) {
+        for (const bool stream : {false, true}) {
+            std::fprintf(stderr, "  %s%s, %s\n", to_string(w.flavour), w.openai_only ? " (openai)" : "",
+                         stream ? "streamed" : "whole");
+            const Remote got = remote(url, w.flavour, w.openai_only, r, stream);
+            if (w.expect_type) CHECK(got.model_type == w.expect_type);
+            else CHECK(got.model_type.find("fish-speech") == std::string::npos);   // asked for openai: not fish
+            check_same(got, stream ? streamed : whole, stream);
+        }
+    }
+}
+
+TEST_CASE(a_cloned_voice_equals_the_local_clone) {
+    const std::string clip = write_clip();
+    SynthesisRequest r = request("A voice from a clip.");
+    const std::vector<float> want = local_audio(r, false, clip, "A low hum.");
+    r.references.push_back({"A low hum.", clip, {}});
+    for (RemoteFlavour f : {RemoteFlavour::FishSpeech, RemoteFlavour::VllmOmni, RemoteFlavour::SglangOmni}) {
+        std::fprintf(stderr, "  %s\n", to_string(f));
+        check_same(remote(shared_server().url(), f, false, r, false), want, false);
+    }
+}
+
+TEST_CASE(four_at_once_all_equal_the_local_engine) {
+    const SynthesisRequest r = request("Four requests at once.", 24);
+    const std::vector<float> want = local_audio(r, true);
+    std::vector<Remote> got(4);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 4; ++i)
+        threads.emplace_back([&, i] {
+            got[size_t(i)] = remote(shared_server().url(), i % 2 ? RemoteFlavour::VllmOmni : RemoteFlavour::FishSpeech,
+                                    false, r, true);
+        });
+    for (auto& t : threads) t.join();
+    for (const Remote& g : got) check_same(g, want, true);
+}
+
+TEST_CASE(cancel_mid_stream_and_the_server_goes_on) {
+    std::atomic<int> pieces{0};
+    ServerProfile p;
+    p.url = shared_server().url();
+    auto backend = make_remote_backend(p);
+    CHECK(backend->load(EngineConfig{}).ok());
+    Callbacks cb;
+    cb.on_audio_chunk = [&](const AudioChunk&) { ++pieces; };
+    cb.should_abort = [&] { return pieces.load() > 0; };
+    const auto r = backend->synthesize(request("A long text that will be cancelled.", 2000), cb);
+    CHECK(!r.ok() && r.error().code == ErrorCode::Cancelled);
+    // The next request is served (the cancelled job left the queue).
+    const SynthesisRequest next = request("After the cancel.", 16);
+    check_same(remote(shared_server().url(), RemoteFlavour::FishSpeech, false, next, false), local_audio(next, false), false);
+}
+
+TEST_CASE(a_full_queue_is_refused_and_a_key_is_required) {
+    auto server = start_serve("small", {"--queue", "1", "--api-key", "k3y"});
+    const Remote no_key = remote(server->url(), RemoteFlavour::Auto, false, request("x"), false);
+    CHECK(!no_key.result.ok() && no_key.result.error().message.find("refused the API key") != std::string::npos);
+    // One long request holds the only place in the queue; a second is refused at once.
+    std::atomic<bool> stop{false};
+    std::atomic<int> pieces{0};
+    std::thread long_one([&] {
+        ServerProfile p;
+        p.url = server->url();
+        p.api_key = "k3y";
+        auto b = make_remote_backend(p);
+        if (!b->load(EngineConfig{}).ok()) return;
+        Callbacks cb;
+        cb.on_audio_chunk = [&](const AudioChunk&) { ++pieces; };
+        cb.should_abort = [&] { return stop.load(); };
+        (void)b->synthesize(request("Hold the queue for a while.", 4000), cb);
+    });
+    for (int i = 0; i < 600 && pieces.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(pieces.load() > 0);
+    const Remote refused = remote(server->url(), RemoteFlavour::Auto, false, request("y"), false, "k3y");
+    CHECK(!refused.result.ok());
+    if (!refused.result.ok()) {
+        std::fprintf(stderr, "  %s\n", refused.result.error().to_string().c_str());
+        CHECK(refused.result.error().message.find("the queue is full") != std::string::npos);
+        CHECK(refused.result.error().message.find("busy") != std::string::npos);
+    }
+    stop = true;
+    long_one.join();
+}
+
+TEST_CASE(bad_requests_are_refused_with_the_reason) {
+    SynthesisRequest r = request("ok");
+    r.text = "   ";
+    // The client refuses empty text itself; the server's own check is reached through a path reference.
+    SynthesisRequest path_ref = request("With a server path.");
+    path_ref.references.push_back({"t", "/definitely/not/here.wav", {}});
+    const Remote missing = remote(shared_server().url(), RemoteFlavour::FishSpeech, false, path_ref, false);
+    CHECK(!missing.result.ok() && missing.result.error().message.find("reference clip") != std::string::npos);
+    // A clip that is not audio: the server says so.
+    const auto junk = reef_test::temp_dir("serve-junk") / "junk.wav";
+    std::ofstream(junk) << std::string(4000, 'x');
+    SynthesisRequest bad_clip = request("With a broken clip.");
+    bad_clip.references.push_back({"t", junk.string(), {}});
+    for (RemoteFlavour f : {RemoteFlavour::FishSpeech, RemoteFlavour::VllmOmni}) {
+        const Remote got = remote(shared_server().url(), f, false, bad_clip, false);
+        CHECK(!got.result.ok());
+        if (!got.result.ok()) {
+            std::fprintf(stderr, "  %s\n", got.result.error().to_string().c_str());
+            CHECK(got.result.error().message.find("refused the request") != std::string::npos);
+        }
+    }
+}
+
+TEST_MAIN()
