@@ -6,6 +6,9 @@
 #include "cli_common.h"
 #include "cli_engine.h"
 #include "reef/bench_report.h"
+#ifdef REEF_WITH_REMOTE
+#include "cmd_bench_remote.h"
+#endif
 #ifdef REEF_HAVE_AUDIO
 #include "audio/wav_file.h"
 #endif
@@ -19,6 +22,9 @@ struct BenchOptions {
     std::string reference;
     std::string json, md, csv, wav_dir, profile, pr_report, contexts, sweep_csv;
     BenchRequest req;
+#ifdef REEF_WITH_REMOTE
+    RemoteBenchOptions remote;
+#endif
 };
 
 std::vector<BenchArm> parse_arms(const std::string& list) {
@@ -62,7 +68,7 @@ void register_bench(CLI::App& app) {
     auto* cmd = app.add_subcommand("bench", "A/B bench: warm frames/s, cold latency, memory, backend per call site, quality");
     cmd->footer("Exit status: 0 when every arm ran, 3 when some arm could not run (its reason is in the report), "
                 "1 on other errors.");
-    cmd->add_option("--model,-m", o->engine.model_dir, "model folder")->required();
+    cmd->add_option("--model,-m", o->engine.model_dir, "model folder (or --server)");
     cmd->add_option("--device", o->engine.device, "cpu | cuda")->capture_default_str();
     cmd->add_option("--precision", o->engine.precision, "fp32 | bf16 | fp16")->capture_default_str();
     cmd->add_option("--threads", o->engine.threads, "CPU threads (0 = libtorch default)");
@@ -93,7 +99,15 @@ void register_bench(CLI::App& app) {
                     "WAV links, confirmations)");
     cmd->add_option("--profile", o->profile,
                     "run each arm once more under libtorch's profiler and write its ops by self time here (Markdown)");
+#ifdef REEF_WITH_REMOTE
+    o->remote.add_to(cmd);
+#endif
     cmd->callback([o] {
+#ifdef REEF_WITH_REMOTE
+        if (!o->remote.server.empty())
+            return run_remote_bench(o->remote, o->req.text, o->req.frames, o->req.seed, o->md, o->json);
+#endif
+        if (o->engine.model_dir.empty()) fail("give --model DIR (or --server URL)");
         install_interrupt_handler();
         const EngineConfig c = o->engine.to_config();
         BenchRequest req = o->req;

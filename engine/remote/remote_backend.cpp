@@ -199,6 +199,13 @@ Result<ModelInfo> RemoteBackend::load(const EngineConfig&) {
     Result<RemoteFlavour> flavour = detect_flavour();
     if (!flavour) return flavour.error();
     m_flavour = *flavour;
+    if (m_flavour == RemoteFlavour::FishSpeech && m_model.empty()) {
+        // fish-speech has no model list; reef-cli serve (same protocol) names its model there.
+        const HttpResponse models = get("/v1/models");
+        const json j = models.ok() ? json::parse(models.body, nullptr, false) : json();
+        if (j.is_object() && j.contains("data") && j["data"].is_array() && !j["data"].empty() && j["data"][0].is_object())
+            m_model = j["data"][0].value("id", std::string());
+    }
     m_info = ModelInfo{};
     m_info.model_dir = m_base;
     m_info.model_type = std::string("remote:") + to_string(m_flavour);

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "child_server.h"
 #include "reef/remote.h"
+#include "remote/load_bench.h"
 #include "remote/base64.h"
 #include "remote/sse_parser.h"
 
@@ -370,6 +371,27 @@ TEST_CASE(base64_round_trips_and_refuses_garbage) {
     CHECK(!remote::base64_decode("!!!!").has_value());
     CHECK(!remote::base64_decode("UmVlZg==QQ==").has_value());
     CHECK(!remote::base64_decode("U").has_value());
+}
+
+TEST_CASE(the_serving_bench_counts_failures_with_their_message) {
+    LoadBenchRequest req;
+    req.profile = profile("fish-500");
+    req.concurrency = {2};
+    req.requests_per_level = 4;
+    req.request = request();
+    const Result<LoadBenchReport> report = run_load_bench(req);
+    CHECK(report.ok());
+    if (!report.ok()) return;
+    const LoadBenchLevel& l = report->levels.at(0);
+    CHECK_EQ(l.failed, 4);
+    CHECK_EQ(l.ok, 0);
+    CHECK_EQ(l.errors.size(), size_t(1));   // one message, listed once
+    CHECK(!l.errors.empty() && contains(l.errors[0], "Failed to generate speech"));
+    CHECK(contains(load_bench_markdown(report.value()), "failures at concurrency 2"));
+    // An unreachable server is one error, not a report of failures.
+    req.profile.url = "http://127.0.0.1:" + std::to_string(closed_port());
+    const Result<LoadBenchReport> none = run_load_bench(req);
+    CHECK(!none.ok() && contains(none.error().message, "cannot reach the server"));
 }
 
 TEST_MAIN()

@@ -12,6 +12,8 @@
 #include "child_server.h"
 #include "reef/engine.h"
 #include "reef/remote.h"
+#include "remote/load_bench.h"
+#include <nlohmann/json.hpp>
 
 using namespace reef;
 
@@ -258,6 +260,33 @@ TEST_CASE(bad_requests_are_refused_with_the_reason) {
             CHECK(got.result.error().message.find("refused the request") != std::string::npos);
         }
     }
+}
+
+TEST_CASE(the_serving_bench_measures_every_level) {
+    LoadBenchRequest req;
+    req.profile.url = shared_server().url();
+    req.concurrency = {1, 2};
+    req.requests_per_level = 3;
+    req.request = request("Measured from the client.", 24);
+    const std::vector<float> local = local_audio(req.request, true);
+    const Result<LoadBenchReport> report = run_load_bench(req);
+    CHECK(report.ok());
+    if (!report.ok()) return;
+    CHECK(report->model.find("demo tiny") != std::string::npos);   // named by the server's /v1/models
+    CHECK_EQ(report->levels.size(), size_t(2));
+    for (const LoadBenchLevel& l : report->levels) {
+        CHECK_EQ(l.requests, 3);
+        CHECK_EQ(l.ok, 3);
+        CHECK_EQ(l.failed, 0);
+        CHECK_NEAR(l.audio_s_median, double(local.size()) / kSampleRate, 1e-9);   // what the local engine makes
+        CHECK(l.ttfa_ms_median > 0 && l.ttfa_ms_median <= l.total_ms_median);
+        CHECK(l.requests_per_s > 0 && l.audio_s_per_s > 0);
+        CHECK_NEAR(l.audio_s_per_s, l.ok * l.audio_s_median / l.wall_s, 1e-6);
+    }
+    const nlohmann::json j = nlohmann::json::parse(load_bench_json(report.value()));
+    CHECK(j["kind"] == "remote" && j["levels"].size() == 2 && j["levels"][1]["concurrency"] == 2);
+    const std::string md = load_bench_markdown(report.value());
+    CHECK(md.find("| 2 | 3 | 3 | 0 |") != std::string::npos);
 }
 
 TEST_MAIN()
