@@ -78,11 +78,27 @@ PY
   fi
 }
 
+# The real clients tests/remote/real_clients.py drives reef-cli serve with (the OpenAI Python SDK;
+# ormsgpack, as fish-speech's tools/api_client.py packs): a small venv of their own. Without the
+# network the test skips and says so.
+REEF_CLIENTS_VENV="$REEF_ROOT/.venv-clients"
+reef_install_clients() {
+  if "$REEF_CLIENTS_VENV/bin/python" -c "import openai, ormsgpack" 2>/dev/null; then
+    reef_log "client venv: openai and ormsgpack present"
+  else
+    reef_log "creating $REEF_CLIENTS_VENV with openai and ormsgpack (the real-client tests)"
+    { python3 -m venv "$REEF_CLIENTS_VENV" &&
+      "$REEF_CLIENTS_VENV/bin/pip" install -q --disable-pip-version-check openai ormsgpack; } ||
+      reef_log "warning: could not install the client venv; tst_real_clients will skip"
+  fi
+}
+
 reef_configure_and_build() {
   if [[ ! -f "$REEF_BUILD_DIR/CMakeCache.txt" ]]; then
     reef_log "configuring $REEF_BUILD_DIR (Release)"
     cmake -S "$REEF_ROOT" -B "$REEF_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python" "${REEF_TORCH_CMAKE_ARGS[@]}" \
+      -DREEF_CLIENTS_PYTHON="$REEF_CLIENTS_VENV/bin/python" \
       ${REEF_CMAKE_ARGS:-}
   elif [[ -n ${REEF_CMAKE_ARGS:-} ]]; then
     cmake "$REEF_BUILD_DIR" ${REEF_CMAKE_ARGS}   # a later run's options apply to the existing build too
@@ -94,5 +110,6 @@ reef_configure_and_build() {
 reef_setup() {
   reef_install_apt
   reef_install_torch
+  reef_install_clients
   reef_configure_and_build
 }

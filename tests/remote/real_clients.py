@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Clients nobody here wrote, against reef-cli serve on the tiny demo model:
+
+- fish-speech's wire format exactly as its tools/api_client.py sends it: every ServeTTSRequest field
+  packed with ormsgpack (bytes as msgpack bin, None for seed and reference_id, latency, normalize),
+  POST /v1/tts?format=msgpack with "authorization: Bearer" and "content-type: application/msgpack";
+  the stream read as headerless PCM (api_client writes its own WAV header), the whole answer as WAV.
+- the OpenAI Python SDK: client.audio.speech.create (WAV), its streaming response (raw pcm with
+  stream_format=audio, and SSE events), a cloned voice through extra_body (ref_audio as a data URL),
+  and a wrong key raising the SDK's AuthenticationError.
+
+Usage: real_clients.py REEF_CLI WORK_DIR. Exit 0 pass, 1 fail, 77 when the SDKs are not installed.
+"""
+import base64
+import io
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import time
+import urllib.request
+import wave
+
+try:
+    import ormsgpack
+    import openai
+except ImportError as e:  # the venv could not be made (no network): say what was not tested
+    print(f"SKIP: {e} (scripts/setup.sh installs .venv-clients)")
+    sys.exit(77)
+
+KEY = "client-key"
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def clip_wav():
+    frames = b"".join(struct.pack("<h", int(0.3 * 32767 * math.sin(2 * math.pi * 180 * i / 44100))) for i in range(44100))
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(44100)
+        w.writeframes(frames)
+    return buf.getvalue()
+
+
+def read_wav(data):
+    with wave.open(io.BytesIO(data)) as w:
+        return w.getnchannels(), w.getsampwidth(), w.getframerate(), w.readframes(w.getnframes())
+
+
+def fish_request(streaming, clip):
+    # tools/api_client.py builds ServeTTSRequest and packs the pydantic model: all fields, defaults included.
+    return {
+        "text": "Hello from fish-speech's own client.",
+        "chunk_length": 300,
+        "format": "wav",
+        "references": [{"audio": clip, "text": "A low hum."}],
+        "reference_id": None,
+        "seed": None,
+        "use_memory_cache": "off",
+        "normalize": True,
+        "streaming": streaming,
+        "max_new_tokens": 40,
+        "top_p": 0.8,
+        "repetition_penalty": 1.1,
+        "temperature": 0.8,
+        "latency": "normal",
+    }
+
+
+def fish_post(base, payload):
+    req = urllib.request.Request(base + "/v1/tts?format=msgpack", data=ormsgpack.packb(payload), method="POST",
+                                 headers={"authorization": f"Bearer {KEY}", "content-type": "application/msgpack"})
+    return urllib.request.urlopen(req, timeout=120)
+
+
+def main():
+    cli, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    model = os.path.join(work, "demo")
+    if not os.path.isdir(model):
+        subprocess.run([cli, "demo-model", model], check=True, stdout=subprocess.DEVNULL)
+    port_file = os.path.join(work, "port")
+    if os.path.exists(port_file):
+        os.remove(port_file)
+    log = open(os.path.join(work, "serve.log"), "w")
+    server = subprocess.Popen([cli, "serve", "-m", model, "--port", "0", "--port-file", port_file, "--api-key", KEY],
+                              stdout=log, stderr=log)
+    try:
+        for _ in range(600):
+            if os.path.exists(port_file):
+                break
+            if server.poll() is not None:
+                print(open(os.path.join(work, "serve.log")).read())
+                return 1
+            time.sleep(0.1)
+        base = "http://127.0.0.1:" + open(port_file).read().strip()
+        clip = clip_wav()
+
+        # --- fish-speech's tools/api_client.py wire format ---
+        with fish_post(base, fish_request(False, clip)) as r:
+            ctype, body = r.headers.get("Content-Type"), r.read()
+        channels, width, rate, pcm_whole = read_wav(body)
+        check(r.status == 200 and ctype == "audio/wav", "fish msgpack, whole: 200 audio/wav")
+        check((channels, width, rate) == (1, 2, 44100) and len(pcm_whole) > 0, "fish whole: a 44.1 kHz mono 16-bit WAV")
+        with fish_post(base, fish_request(True, clip)) as r:
+            streamed = b"".join(iter(lambda: r.read(1024), b""))
+        check(len(streamed) % 2 == 0 and not streamed.startswith(b"RIFF"), "fish stream: headerless s16le PCM")
+        check(len(streamed) == len(pcm_whole), f"fish stream: as long as the whole answer ({len(streamed)} bytes)")
+        bad = urllib.request.Request(base + "/v1/tts", data=b"text=hi", method="POST",
+                                     headers={"authorization": f"Bearer {KEY}", "content-type": "text/plain"})
+        try:
+            urllib.request.urlopen(bad, timeout=30)
+            check(False, "fish: a text/plain body is refused")
+        except urllib.error.HTTPError as e:
+            err = json.loads(e.read())
+            check(e.code == 415 and err.get("statusCode") == 415, "fish: text/plain refused with 415 {statusCode, message, error}")
+
+        # --- the OpenAI Python SDK ---
+        client = openai.OpenAI(base_url=base + "/v1", api_key=KEY)
+        model_id = client.models.list().data[0].id
+        check("demo" in model_id, f"openai: models.list names the model ({model_id})")
+        speech = client.audio.speech.create(model=model_id, voice="default", input="Hello from the OpenAI SDK.",
+                                            response_format="wav", extra_body={"max_new_tokens": 40, "seed": 7})
+        channels, width, rate, pcm = read_wav(speech.content)
+        check((channels, width, rate) == (1, 2, 44100) and len(pcm) > 0, "openai speech.create: a WAV")
+        with client.audio.speech.with_streaming_response.create(
+                model=model_id, voice="default", input="Hello from the OpenAI SDK.", response_format="pcm",
+                extra_body={"max_new_tokens": 40, "seed": 7, "stream_format": "audio"}) as r:
+            raw = b"".join(r.iter_bytes())
+        check(len(raw) == len(pcm), f"openai streamed raw pcm: the same length as the WAV's data ({len(raw)} bytes)")
+        with client.audio.speech.with_streaming_response.create(
+                model=model_id, voice="default", input="Hello from the OpenAI SDK.", response_format="pcm",
+                extra_body={"max_new_tokens": 40, "seed": 7, "stream_format": "sse"}) as r:
+            events = [json.loads(line[5:]) for line in r.iter_lines() if line.startswith("data:")]
+        audio = b"".join(base64.b64decode(e["audio"]) for e in events if e.get("type") == "speech.audio.delta")
+        check(events and events[-1].get("type") == "speech.audio.done", "openai SSE: ends with speech.audio.done")
+        check(audio == raw, "openai SSE: the deltas hold the same PCM as the raw stream")
+        cloned = client.audio.speech.create(
+            model=model_id, voice="default", input="A cloned voice.", response_format="wav",
+            extra_body={"max_new_tokens": 40, "ref_audio": "data:audio/wav;base64," + base64.b64encode(clip).decode(),
+                        "ref_text": "A low hum."})
+        check(len(read_wav(cloned.content)[3]) > 0, "openai: a cloned voice through extra_body ref_audio/ref_text")
+        try:
+            openai.OpenAI(base_url=base + "/v1", api_key="wrong").audio.speech.create(
+                model=model_id, voice="default", input="x")
+            check(False, "openai: a wrong key is refused")
+        except openai.AuthenticationError:
+            check(True, "openai: a wrong key raises AuthenticationError")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
