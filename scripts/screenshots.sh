@@ -5,6 +5,7 @@
 #   queue_running.png    tst_studio_window: three texts queued, the first one running
 #   main_window_zh_CN.png tst_studio_window: the Chinese interface over a generated project
 #   compare_sweep.png    tst_real_window: the Compare view after a two-length context sweep (tiny demo model)
+#   remote_project.png   tst_remote_window: a project generated through reef-cli serve (Settings → Speech from a server)
 # Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
 # ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR]
 set -euo pipefail
@@ -25,5 +26,7 @@ xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_studio_window" >/de
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTextThroughAProject \
   compareViewRunsAContextSweep >/dev/null
 cp "$shots/project_real.png" "$ROOT/docs/images/project.png"
-cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$ROOT/docs/images/"
-echo "wrote docs/images/{project,queue_running,main_window_zh_CN,compare_sweep}.png"
+REEF_CLI="$BUILD/app/reef-cli" xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_remote_window" >/dev/null
+cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$shots/remote_project.png" \
+  "$ROOT/docs/images/"
+echo "wrote docs/images/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project}.png"

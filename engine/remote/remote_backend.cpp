@@ -453,26 +453,6 @@ DeviceCaps RemoteBackend::device_caps() const {
 
 }  // namespace
 
-const char* to_string(RemoteFlavour f) {
-    switch (f) {
-    case RemoteFlavour::Auto: return "auto";
-    case RemoteFlavour::FishSpeech: return "fish-speech";
-    case RemoteFlavour::SglangOmni: return "sglang-omni";
-    case RemoteFlavour::VllmOmni: return "vllm-omni";
-    }
-    return "auto";
-}
-
-std::optional<RemoteFlavour> parse_remote_flavour(const std::string& s) {
-    if (s == "auto" || s == "openai") return RemoteFlavour::Auto;
-    if (s == "fish-speech" || s == "fish-audio") return RemoteFlavour::FishSpeech;
-    if (s == "sglang-omni" || s == "sglang") return RemoteFlavour::SglangOmni;
-    if (s == "vllm-omni" || s == "vllm") return RemoteFlavour::VllmOmni;
-    return std::nullopt;
-}
-
-bool remote_flavour_openai(const std::string& s) { return s == "openai"; }
-
 std::unique_ptr<TtsBackend> make_remote_backend(const ServerProfile& profile) {
     return std::make_unique<RemoteBackend>(profile);
 }

@@ -1,4 +1,5 @@
 // Names of the public enums and their parsers; one table per enum so both directions agree.
+#include "reef/remote.h"
 #include <array>
 #include <string_view>
 #include <utility>
@@ -77,5 +78,26 @@ void fail_check(const char* cond, const char* file, int line, const std::string&
     throw ReefError(ErrorCode::Internal,
                     std::string("internal check failed: ") + cond + " at " + file + ":" + std::to_string(line) + ": " + msg);
 }
+
+// reef/remote.h: names of the remote flavours (here, so builds without the remote backend have them).
+const char* to_string(RemoteFlavour f) {
+    switch (f) {
+    case RemoteFlavour::Auto: return "auto";
+    case RemoteFlavour::FishSpeech: return "fish-speech";
+    case RemoteFlavour::SglangOmni: return "sglang-omni";
+    case RemoteFlavour::VllmOmni: return "vllm-omni";
+    }
+    return "auto";
+}
+
+std::optional<RemoteFlavour> parse_remote_flavour(const std::string& s) {
+    if (s == "auto" || s == "openai") return RemoteFlavour::Auto;
+    if (s == "fish-speech" || s == "fish-audio") return RemoteFlavour::FishSpeech;
+    if (s == "sglang-omni" || s == "sglang") return RemoteFlavour::SglangOmni;
+    if (s == "vllm-omni" || s == "vllm") return RemoteFlavour::VllmOmni;
+    return std::nullopt;
+}
+
+bool remote_flavour_openai(const std::string& s) { return s == "openai"; }
 
 }  // namespace reef

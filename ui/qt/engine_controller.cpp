@@ -1,5 +1,7 @@
 #include "qt/engine_controller.h"
 
+#include "qt/backend_router.h"
+
 #include <limits>
 
 namespace reef::ui {
@@ -20,12 +22,16 @@ EngineController::EngineController(std::unique_ptr<TtsBackend> backend, QObject*
     registerEngineMetaTypes();
     qRegisterMetaType<reef::ui::EngineState>();
     m_thread.setObjectName(QStringLiteral("reef-engine"));
-    m_worker = new EngineWorker(std::move(backend), m_cancel);
+    auto router = std::make_unique<BackendRouter>(std::move(backend));
+    m_router = router.get();
+    m_worker = new EngineWorker(std::move(router), m_cancel);
     m_worker->moveToThread(&m_thread);
     connectWorker();
     m_thread.start();
     refreshCaps();
 }
+
+void EngineController::setServer(std::optional<ServerProfile> server) { m_router->setServer(std::move(server)); }
 
 EngineController::~EngineController() {
     m_cancel->cancelledThrough.store(std::numeric_limits<quint64>::max());

@@ -7,9 +7,11 @@
 #include <memory>
 
 #include "qt/engine_worker.h"
+#include "reef/remote.h"
 
 namespace reef::ui {
 
+class BackendRouter;
 enum class EngineState { NoModel, Loading, Ready, Generating, Stopping, Benchmarking };
 QString stateName(EngineState s);
 
@@ -25,6 +27,8 @@ public:
     const DeviceCaps& deviceCaps() const { return m_caps; }
     quint64 currentSynthesisId() const { return m_synthId; }
 
+    // Where speech is made from the next loadModel on: a server, or (nullopt) this machine's engine.
+    void setServer(std::optional<ServerProfile> server);
     // Each returns the request's id. A new load or synthesis supersedes (and cancels) a running one.
     quint64 loadModel(const EngineConfig& config);
     quint64 synthesize(SynthesisRequest request);
@@ -68,6 +72,7 @@ private:
 
     QThread m_thread;
     EngineWorker* m_worker = nullptr;   // lives on m_thread; deleted after the thread has stopped
+    BackendRouter* m_router = nullptr;   // owned by m_worker; setServer is thread-safe
     std::shared_ptr<CancelState> m_cancel = std::make_shared<CancelState>();
 
     quint64 m_lastId = 0;

@@ -91,6 +91,17 @@ void Settings::reload() {
     if (!validLanguage(language))
         language.clear();
     const int historyMb = readInt(s, "history/limit_mb", kDefaultHistoryLimitMb, kMinHistoryLimitMb, kMaxHistoryLimitMb);
+    const bool useServer = s.value(QStringLiteral("server/enabled"), false).toBool();
+    ServerProfile server;
+    server.url = s.value(QStringLiteral("server/url")).toString().toStdString();
+    server.flavour = readEnum(s, "server/flavour", RemoteFlavour::Auto, &parse_remote_flavour);
+    server.model = s.value(QStringLiteral("server/model")).toString().toStdString();
+    server.voice = s.value(QStringLiteral("server/voice")).toString().toStdString();
+    const bool serverChanged_ = useServer != m_useServer || server.url != m_server.url ||
+                                server.flavour != m_server.flavour || server.model != m_server.model ||
+                                server.voice != m_server.voice;
+    m_useServer = useServer;
+    m_server = server;
 
     const bool dirChanged = c.model_dir != m_config.model_dir;
     const bool configChanged = !sameConfig(c, m_config);
@@ -120,6 +131,46 @@ void Settings::reload() {
         Q_EMIT languageChanged(language);
     if (historyChanged)
         Q_EMIT historyLimitMbChanged(historyMb);
+    if (serverChanged_)
+        Q_EMIT serverChanged();
+}
+
+ServerProfile Settings::serverProfile() const {
+    ServerProfile p = m_server;
+    p.api_key = m_serverKey.toStdString();
+    return p;
+}
+
+void Settings::setUseServer(bool on) {
+    assertThread();
+    if (on == m_useServer)
+        return;
+    m_useServer = on;
+    m_store->setValue(QStringLiteral("server/enabled"), on);
+    Q_EMIT serverChanged();
+}
+
+void Settings::setServerProfile(const ServerProfile& p) {
+    assertThread();
+    if (p.url == m_server.url && p.flavour == m_server.flavour && p.model == m_server.model && p.voice == m_server.voice)
+        return;
+    m_server.url = p.url;
+    m_server.flavour = p.flavour;
+    m_server.model = p.model;
+    m_server.voice = p.voice;
+    m_store->setValue(QStringLiteral("server/url"), QString::fromStdString(p.url));
+    m_store->setValue(QStringLiteral("server/flavour"), QString::fromLatin1(to_string(p.flavour)));
+    m_store->setValue(QStringLiteral("server/model"), QString::fromStdString(p.model));
+    m_store->setValue(QStringLiteral("server/voice"), QString::fromStdString(p.voice));
+    Q_EMIT serverChanged();
+}
+
+void Settings::setServerKey(const QString& key) {
+    assertThread();
+    if (key == m_serverKey)
+        return;
+    m_serverKey = key;   // never written to the store
+    Q_EMIT serverChanged();
 }
 
 EngineConfig Settings::engineConfig() const {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "reef/engine_types.h"
+#include "reef/remote.h"
 
 class QSettings;
 
@@ -34,6 +35,12 @@ public:
     // The take history's size on disk, in MiB (TakeHistory's limit).
     static constexpr int kMinHistoryLimitMb = 10, kMaxHistoryLimitMb = 100000, kDefaultHistoryLimitMb = 500;
     int historyLimitMb() const { return m_historyLimitMb; }
+    // Settings → Engine: where speech is made. With useServer, the next load connects to the
+    // server (reef/remote.h) instead of loading the model folder. The API key is never written to
+    // the settings file: setServerKey keeps it for this session (the secret store keeps it across).
+    bool useServer() const { return m_useServer; }
+    ServerProfile serverProfile() const;   // the key included
+    QString serverKey() const { return m_serverKey; }
 
     void setEngineConfig(const EngineConfig& config);
     void setModelDir(const QString& dir);
@@ -43,6 +50,10 @@ public:
     void setStreamChunkFrames(int frames);
     void setLanguage(const QString& code);   // an unknown code is ignored
     void setHistoryLimitMb(int mb);   // outside kMin..kMaxHistoryLimitMb: ignored
+    void setUseServer(bool on);
+    // URL, flavour, model and voice (the profile's key is ignored here: setServerKey).
+    void setServerProfile(const ServerProfile& profile);
+    void setServerKey(const QString& key);
     void reload();   // re-reads (and re-validates) the store; emits for what changed
     void sync();
 
@@ -54,6 +65,7 @@ Q_SIGNALS:
     void playbackOptionsChanged();
     void languageChanged(const QString& code);
     void historyLimitMbChanged(int mb);
+    void serverChanged();   // useServer or the profile (key included)
 
 private:
     void assertThread() const;
@@ -68,6 +80,9 @@ private:
     int m_streamChunkFrames = 16;
     QString m_language;
     int m_historyLimitMb = kDefaultHistoryLimitMb;
+    bool m_useServer = false;
+    ServerProfile m_server;   // without the key
+    QString m_serverKey;      // this session only
 };
 
 }  // namespace reef::ui

@@ -104,14 +104,27 @@ bool StudioController::prepareModel(const QString& dataDir, QString* error) {
 }
 
 bool StudioController::loadModel(QString* error) {
+    if (m_settings.useServer()) {
+        if (m_settings.serverProfile().url.empty()) {
+            if (error)
+                *error = tr("Give the server's address first (Settings → Speech from a server).");
+            return false;
+        }
+        m_engine.setServer(m_settings.serverProfile());
+        m_engine.loadModel(m_settings.engineConfig());
+        return true;
+    }
     if (m_settings.modelDir().isEmpty()) {
         if (error)
             *error = tr("Choose a model folder first (File → Open model folder…).");
         return false;
     }
+    m_engine.setServer(std::nullopt);
     m_engine.loadModel(m_settings.engineConfig());
     return true;
 }
+
+bool StudioController::isRemote() const { return QString::fromStdString(m_engine.modelInfo().model_type).startsWith(QLatin1String("remote:")); }
 
 // --- generating ---------------------------------------------------------------------------------
 
@@ -123,6 +136,9 @@ quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling)
     r.stream_chunk_frames = m_settings.streamChunkFrames();
     if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
         r.references.push_back(m_voices.reference(row));
+        // A server takes the clip itself (its codes are this machine's codec's); the local
+        // engine uses the cached codes when there are some.
+        r.references.back().audio_path = m_voices.voice(row).clipPath.toStdString();
         job.voiceName = m_voices.voice(row).name;
     }
     const QString title = firstWords(job.text);
@@ -186,6 +202,8 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
     take.voice = job.voiceName;
     take.modelName = QString::fromStdString(m_engine.modelInfo().name);
     take.config = m_settings.engineConfig();
+    if (isRemote())   // the take says where it was made: the server's address
+        take.config.model_dir = m_engine.modelInfo().model_dir;
     take.sampling = item->request.sampling;
     take.metrics = result.metrics;
     take.audio = result.audio;
@@ -247,8 +265,8 @@ void StudioController::replayTake(int row) {
 
 void StudioController::encodeVoice(const QString& voiceId) {
     const int row = m_voices.rowOfId(voiceId);
-    if (row < 0 || m_voices.voice(row).hasCodes() || !m_engine.isModelLoaded())
-        return;   // encoded later, once a model is loaded
+    if (row < 0 || m_voices.voice(row).hasCodes() || !m_engine.isModelLoaded() || isRemote())
+        return;   // encoded later, once a local model is loaded (a server takes the clip itself)
     QString error;
     std::vector<float> audio = loadMono44k(m_voices.voice(row).clipPath, &error);
     if (audio.empty()) {

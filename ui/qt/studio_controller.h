@@ -64,8 +64,10 @@ public:
     // openDataDir, then, with no model configured, creates the demo model under dataDir and makes
     // it the configured one. False with the reason when that fails; loading is the caller's next step.
     bool prepareModel(const QString& dataDir, QString* error);
-    // Asks the engine to load the configured model; false (with the reason) when none is configured.
+    // Asks the engine to load the configured model, or to connect to the configured server
+    // (Settings → Speech from a server); false (with the reason) when neither is configured.
     bool loadModel(QString* error);
+    bool isRemote() const;   // the loaded "model" is a server
 
     // --- generating -----------------------------------------------------------------------------
     // Queues a take of text (with the voice of that id, empty for none) with the current settings.

@@ -165,10 +165,12 @@ void MainWindow::connectEngine() {
                                   ? tr("<br>Still using the previous model, %1; Generate keeps working.")
                                         .arg(QString::fromStdString(m_engine.modelInfo().name).toHtmlEscaped())
                                   : QString();
-        m_banner->showMessage(tr("<b>Could not load the model.</b> %1%2<br>Pick a fish-speech S2-Pro or S1-mini folder "
-                                 "in Settings → Model, or with File → Open model folder…")
-                                  .arg(reason.toHtmlEscaped(), still),
-                              Banner::Kind::Error, Banner::Topic::Model);
+        const QString what = m_settings.useServer()
+                                 ? tr("<b>Could not connect to the server.</b> %1%2<br>Check its address, protocol and key in "
+                                      "Settings → Speech from a server, or untick it to use this computer.")
+                                 : tr("<b>Could not load the model.</b> %1%2<br>Pick a fish-speech S2-Pro or S1-mini folder "
+                                      "in Settings → Model, or with File → Open model folder…");
+        m_banner->showMessage(what.arg(reason.toHtmlEscaped(), still), Banner::Kind::Error, Banner::Topic::Model);
     });
     connect(&e, &EngineController::synthesisStarted, this, [this] {
         m_banner->dismissTopic(Banner::Topic::Synthesis);  // the last failure is no longer news
@@ -222,10 +224,17 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
                               Banner::Kind::Info);
     else
         m_banner->dismiss();
+    // The status bar says where speech is made: this computer, or the server.
+    if (m_studio->isRemote()) {
+        m_deviceLabel->setText(tr("Speech from %1").arg(QString::fromStdString(info.model_dir)));
+        showStatus(tr("Connected to %1").arg(QString::fromStdString(info.name)), 8000);
+        return;
+    }
+    m_deviceLabel->setText(appVersions().deviceSummary);
     showStatus(tr("Loaded %1 (%2 M parameters) from %3")
-                                 .arg(QString::fromStdString(info.name))
-                                 .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
-                                 .arg(QString::fromStdString(info.model_dir)),
+                   .arg(QString::fromStdString(info.name))
+                   .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
+                   .arg(QString::fromStdString(info.model_dir)),
                8000);
 }
 

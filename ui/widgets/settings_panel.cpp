@@ -1,5 +1,7 @@
 #include "widgets/settings_panel.h"
 
+#include "widgets/server_settings.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -88,6 +90,9 @@ SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(pare
     auto* inner = new QWidget;
     auto* v = new QVBoxLayout(inner);
     v->addWidget(createModelGroup());
+    m_server = new ServerSettings(settings);
+    connect(m_server, &ServerSettings::connectRequested, this, &SettingsPanel::loadRequested);
+    v->addWidget(m_server);
     v->addWidget(createEngineGroup());
     v->addWidget(createSamplingGroup());
     v->addWidget(createAudioGroup());
@@ -126,6 +131,7 @@ QWidget* SettingsPanel::createModelGroup() {
     connect(m_modelDir, &QLineEdit::editingFinished, this, &SettingsPanel::pushEngineConfig);
     connect(m_load, &QPushButton::clicked, this, [this] {
         pushEngineConfig();
+        m_settings.setUseServer(false);   // "Load model": this computer's engine
         Q_EMIT loadRequested();
     });
     return box;

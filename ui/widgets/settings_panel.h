@@ -35,6 +35,7 @@ public:
     QLineEdit* seedEdit() const { return m_seed; }
     QPushButton* loadButton() const { return m_load; }
     QComboBox* languageCombo() const { return m_language; }
+    class ServerSettings* serverSettings() const { return m_server; }
 
 Q_SIGNALS:
     void loadRequested();   // "Load model" pressed (the settings are already saved)
@@ -56,6 +57,7 @@ private:
     bool m_syncing = false;
     QLineEdit* m_modelDir = nullptr;
     QPushButton* m_load = nullptr;
+    class ServerSettings* m_server = nullptr;
     QComboBox *m_device = nullptr, *m_precision = nullptr, *m_compile = nullptr, *m_sdpa = nullptr, *m_kvMode = nullptr;
     QSpinBox *m_threads = nullptr, *m_kvMargin = nullptr;
     std::map<SamplingKey, QDoubleSpinBox*> m_samplingSpins;

@@ -1,0 +1,148 @@
+// The whole window with speech from a server: reef-cli serve (loopback, with a key) on the tiny demo
+// model. Settings → Speech from a server: a wrong key is refused with a banner that says so; the
+// right one connects and the status bar says where speech is made; a project's segments are
+// generated remotely (one cancelled while queued), stored like local takes with the server recorded
+// in their settings, and exported. With REEF_SCREENS_DIR set it saves remote_project.png.
+#include <QCheckBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "audio/wav_file.h"
+#include "qt/engine_controller.h"
+#include "qt/playback_controller.h"
+#include "qt/project.h"
+#include "qt/settings.h"
+#include "qt/synthesis_queue.h"
+#include "qt/takes_model.h"
+#include "qt/translations.h"
+#include "qt/voice_list_model.h"
+#include "reef/engine.h"
+#include "widgets/banner.h"
+#include "widgets/main_window.h"
+#include "widgets/project_view.h"
+#include "widgets/server_settings.h"
+#include "widgets/settings_panel.h"
+
+using namespace reef;
+using namespace reef::ui;
+
+class TstRemoteWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QProcess m_server;
+    QString m_url;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        installTranslations(*qApp, QStringLiteral("en"));   // as the app does: English plural forms
+        const QString demo = m_dir.filePath(QStringLiteral("demo"));
+        QVERIFY(write_demo_model(demo.toStdString(), "tiny", "s2").ok());
+        const QString portFile = m_dir.filePath(QStringLiteral("port"));
+        m_server.setProcessChannelMode(QProcess::ForwardedChannels);
+        m_server.start(qEnvironmentVariable("REEF_CLI"), {QStringLiteral("serve"), QStringLiteral("-m"), demo,
+                                                          QStringLiteral("--port"), QStringLiteral("0"),
+                                                          QStringLiteral("--port-file"), portFile,
+                                                          QStringLiteral("--api-key"), QStringLiteral("s3cret")});
+        QVERIFY(m_server.waitForStarted(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(portFile), 60000);
+        QFile f(portFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        m_url = QStringLiteral("http://127.0.0.1:%1").arg(QString::fromLatin1(f.readAll()).trimmed());
+    }
+
+    void cleanupTestCase() {
+        m_server.terminate();
+        m_server.waitForFinished(10000);
+    }
+
+    void aProjectMadeOnAServer() {
+        Settings settings(m_dir.filePath(QStringLiteral("reef.ini")));
+        VoiceListModel voices(m_dir.filePath(QStringLiteral("voices")));
+        EngineController engine(std::make_unique<Engine>());   // this machine's engine stays unused
+        PlaybackController playback(std::make_unique<ClockSink>());
+        MainWindow w(engine, settings, playback, voices);
+        w.resize(1400, 900);
+        w.show();
+
+        // Settings → Speech from a server, as a user fills it in: a wrong key first.
+        ServerSettings* server = w.settingsPanel()->serverSettings();
+        server->urlEdit()->setText(m_url);
+        server->keyEdit()->setText(QStringLiteral("wrong"));
+        QSignalSpy failed(&engine, &EngineController::loadFailed);
+        server->connectButton()->click();   // (the dock scrolls: the button may be out of view)
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(w.banner()->isVisible() && w.banner()->text().contains(QStringLiteral("Could not connect to the server")),
+                 qPrintable(w.banner()->text()));
+        QVERIFY2(w.banner()->text().contains(QStringLiteral("refused the API key")), qPrintable(w.banner()->text()));
+        // The key never reaches the settings file.
+        settings.sync();
+        QFile ini(m_dir.filePath(QStringLiteral("reef.ini")));
+        QVERIFY(ini.open(QIODevice::ReadOnly));
+        const QByteArray stored = ini.readAll();
+        QVERIFY(!stored.contains("wrong"));
+        QVERIFY(stored.contains(m_url.toUtf8()));
+
+        server->keyEdit()->setText(QStringLiteral("s3cret"));
+        QSignalSpy loaded(&engine, &EngineController::modelLoaded);
+        server->connectButton()->click();   // (the dock scrolls: the button may be out of view)
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(w.statusDeviceText().contains(m_url), qPrintable(w.statusDeviceText()));
+        QVERIFY(w.studio().isRemote());
+
+        // A project of three segments made on the server; the second cancelled while it waits.
+        ProjectModel& project = w.project();
+        project.newProject(QStringLiteral("Remote"),
+                           QStringLiteral("Reefs are made by corals. They need warm water. Divers love them."),
+                           SplitMode::Sentences);
+        QCOMPARE(project.segmentCount(), 3);
+        SamplingParams p = settings.sampling();
+        p.max_new_frames = 12;
+        settings.setSampling(p);
+        const QList<quint64> ids = w.studio().generateSegments({0, 1, 2});
+        QCOMPARE(ids.size(), 3);
+        w.queue().cancel(ids[1]);
+        QSignalSpy idle(&w.queue(), &SynthesisQueue::idle);
+        QVERIFY(idle.wait(120000));
+        QVERIFY(project.segment(0).hasAudio());
+        QVERIFY(!project.segment(1).hasAudio());
+        QVERIFY(project.segment(2).hasAudio());
+        QCOMPARE(w.queue().item(ids[1])->state, QueueItem::State::Cancelled);
+        const SegmentTake& take = project.segment(0).takes[0];
+        QVERIFY(!take.audio.empty());
+        QCOMPARE(take.metrics.stop_reason, std::string("server"));
+
+        // A take of the Synthesis tab records the server as where it was made.
+        w.textEdit()->setPlainText(QStringLiteral("A take from the server."));
+        const int before = w.takesModel().rowCount();
+        w.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(w.takesModel().rowCount() > before, 60000);
+        QVERIFY2(QString::fromStdString(w.takesModel().take(0).config.model_dir) == m_url,
+                 qPrintable(QString::fromStdString(w.takesModel().take(0).config.model_dir)));
+
+        // Exported like any project: the two segments with audio, read back.
+        QString error;
+        const QString out = m_dir.filePath(QStringLiteral("remote.wav"));
+        QVERIFY2(w.studio().exportProjectTo(out, audio::ExportFormat::WavPcm16, 0, &error), qPrintable(error));
+        const audio::AudioData back = audio::read_audio(out.toStdString());
+        QCOMPARE(back.frames(), qint64(project.segment(0).takes[0].audio.size() + project.segment(2).takes[0].audio.size()));
+
+        if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty()) {
+            w.tabs()->setCurrentWidget(w.projectView());
+            w.projectView()->selectRow(0);
+            QTest::qWait(300);
+            QDir().mkpath(dir);
+            QVERIFY(w.grab().save(QDir(dir).filePath(QStringLiteral("remote_project.png"))));
+        }
+    }
+};
+
+QTEST_MAIN(TstRemoteWindow)
+#include "tst_remote_window.moc"

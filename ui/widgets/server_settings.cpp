@@ -1,0 +1,86 @@
+#include "widgets/server_settings.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QPushButton>
+
+#include "qt/settings.h"
+
+namespace reef::ui {
+
+ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
+    : QGroupBox(tr("Speech from a server"), parent), m_settings(settings) {
+    auto* f = new QFormLayout(this);
+    m_use = new QCheckBox(tr("Make speech on a server instead of this computer"));
+    m_use->setObjectName(QStringLiteral("useServerCheck"));
+    m_url = new QLineEdit;
+    m_url->setObjectName(QStringLiteral("serverUrlEdit"));
+    m_url->setPlaceholderText(QStringLiteral("http://192.168.1.20:8080"));
+    m_url->setAccessibleName(tr("Server address"));
+    m_flavour = new QComboBox;
+    m_flavour->setObjectName(QStringLiteral("serverFlavourCombo"));
+    m_flavour->addItem(tr("ask the server"), QStringLiteral("auto"));
+    m_flavour->addItem(QStringLiteral("fish-speech / Fish Audio"), QStringLiteral("fish-speech"));
+    m_flavour->addItem(QStringLiteral("SGLang-Omni"), QStringLiteral("sglang-omni"));
+    m_flavour->addItem(QStringLiteral("vLLM-Omni"), QStringLiteral("vllm-omni"));
+    m_key = new QLineEdit;
+    m_key->setObjectName(QStringLiteral("serverKeyEdit"));
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setPlaceholderText(tr("none"));
+    m_key->setToolTip(tr("Sent as \"Authorization: Bearer\". Kept for this session only, never written to the settings file."));
+    m_key->setAccessibleName(tr("API key"));
+    m_model = new QLineEdit;
+    m_model->setPlaceholderText(tr("the server's default"));
+    m_model->setToolTip(tr("OpenAI-compatible servers: the model name; Fish Audio: its model (s1, s2-pro…)"));
+    m_connect = new QPushButton(tr("Connect"));
+    m_connect->setObjectName(QStringLiteral("connectServerButton"));
+    f->addRow(m_use);
+    f->addRow(tr("Address"), m_url);
+    f->addRow(tr("Protocol"), m_flavour);
+    f->addRow(tr("API key"), m_key);
+    f->addRow(tr("Model"), m_model);
+    f->addRow(m_connect);
+    syncFromSettings();
+    connect(&settings, &Settings::serverChanged, this, &ServerSettings::syncFromSettings);
+    connect(m_use, &QCheckBox::toggled, this, &ServerSettings::push);
+    connect(m_flavour, &QComboBox::currentIndexChanged, this, &ServerSettings::push);
+    for (QLineEdit* e : {m_url, m_key, m_model})
+        connect(e, &QLineEdit::editingFinished, this, &ServerSettings::push);
+    connect(m_connect, &QPushButton::clicked, this, [this] {
+        m_use->setChecked(true);
+        push();
+        Q_EMIT connectRequested();
+    });
+}
+
+void ServerSettings::syncFromSettings() {
+    m_syncing = true;
+    const ServerProfile p = m_settings.serverProfile();
+    m_use->setChecked(m_settings.useServer());
+    m_url->setText(QString::fromStdString(p.url));
+    m_flavour->setCurrentIndex(std::max(0, m_flavour->findData(QString::fromLatin1(to_string(p.flavour)))));
+    m_key->setText(m_settings.serverKey());
+    m_model->setText(QString::fromStdString(p.model));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_url, m_flavour, m_key, m_model})
+        w->setEnabled(m_use->isChecked());
+    m_syncing = false;
+}
+
+void ServerSettings::push() {
+    if (m_syncing)
+        return;
+    // Read every field first: each setter below announces serverChanged, which re-syncs the fields.
+    ServerProfile p = m_settings.serverProfile();
+    p.url = m_url->text().trimmed().toStdString();
+    p.flavour = parse_remote_flavour(m_flavour->currentData().toString().toStdString()).value_or(RemoteFlavour::Auto);
+    p.model = m_model->text().trimmed().toStdString();
+    const QString key = m_key->text();
+    const bool use = m_use->isChecked();
+    m_settings.setServerProfile(p);
+    m_settings.setServerKey(key);
+    m_settings.setUseServer(use);
+}
+
+}  // namespace reef::ui

@@ -1,0 +1,44 @@
+// Settings → "Speech from a server": where speech is made, this machine's engine or a server
+// (fish-speech's api_server, SGLang-Omni, vLLM-Omni, Fish Audio's API, reef-cli serve): its address,
+// protocol, key and model. The key is kept for this session only, never in the settings file.
+#pragma once
+#include <QGroupBox>
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QPushButton;
+
+namespace reef::ui {
+
+class Settings;
+
+class ServerSettings : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ServerSettings(Settings& settings, QWidget* parent = nullptr);
+    QCheckBox* useServerCheck() const { return m_use; }
+    QLineEdit* urlEdit() const { return m_url; }
+    QComboBox* flavourCombo() const { return m_flavour; }
+    QLineEdit* keyEdit() const { return m_key; }
+    QLineEdit* modelEdit() const { return m_model; }
+    QPushButton* connectButton() const { return m_connect; }
+
+Q_SIGNALS:
+    void connectRequested();   // "Connect" pressed (the settings are already saved)
+
+private:
+    void syncFromSettings();
+    void push();
+
+    Settings& m_settings;
+    bool m_syncing = false;
+    QCheckBox* m_use = nullptr;
+    QLineEdit* m_url = nullptr;
+    QComboBox* m_flavour = nullptr;
+    QLineEdit* m_key = nullptr;
+    QLineEdit* m_model = nullptr;
+    QPushButton* m_connect = nullptr;
+};
+
+}  // namespace reef::ui
