@@ -24,6 +24,7 @@ REEF_APT_PACKAGES=(
   portaudio19-dev libsndfile1-dev libsoxr-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
   libcurl4-openssl-dev libcpp-httplib-dev              # the remote backend's HTTP client; reef-cli serve's server
+  qtkeychain-qt6-dev                                   # server keys in the desktop's secret store
   xvfb xauth
   help2man librsvg2-bin appstream desktop-file-utils   # man page, icons, and checking the install tree
   cmark-gfm                                            # renders the PR report in its test

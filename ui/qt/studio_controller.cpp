@@ -13,6 +13,7 @@
 #include "qt/project.h"
 #include "qt/pronunciation_dictionary.h"
 #include "qt/reference_audio.h"
+#include "qt/secret_store.h"
 #include "qt/settings.h"
 #include "qt/synthesis_queue.h"
 #include "qt/take_history.h"
@@ -54,6 +55,16 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     connect(&engine, &EngineController::synthesisFailed, this, [this] { m_playback.endStream(); });
     connect(&engine, &EngineController::synthesisCancelled, this, [this] { m_playback.endStream(); });
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
+    // A key typed in Settings goes to the desktop's secret store, never to the settings file.
+    m_secrets = new SecretStore(QStringLiteral("Reef server keys"), this);
+    connect(&settings, &Settings::serverChanged, this, &StudioController::saveServerKey);
+    connect(m_secrets, &SecretStore::failed, this, [this](const QString& account, const QString& reason) {
+        if (account != QString::fromStdString(m_settings.serverProfile().url) || m_settings.serverKey().isEmpty())
+            return;
+        const QString why = tr("The server key is not saved (%1): Reef keeps it until it quits.").arg(reason);
+        Q_EMIT statusMessage(why, 10000);
+        Q_EMIT serverKeyNotSaved(reason);
+    });
     connect(&engine, &EngineController::referenceEncoded, this, [this](quint64 id, const Codes& codes) {
         const QString voice = m_encoding.take(id);
         QString error;
@@ -122,6 +133,40 @@ bool StudioController::loadModel(QString* error) {
     m_engine.setServer(std::nullopt);
     m_engine.loadModel(m_settings.engineConfig());
     return true;
+}
+
+void StudioController::saveServerKey() {
+    const QString url = QString::fromStdString(m_settings.serverProfile().url);
+    const QString key = m_settings.serverKey();
+    if (url.isEmpty() || key.isEmpty() || (url == m_storedKeyFor && key == m_storedKey))
+        return;
+    m_storedKeyFor = url;
+    m_storedKey = key;
+    m_secrets->write(url, key);
+}
+
+void StudioController::restoreServerKey(std::function<void()> then) {
+    const QString url = QString::fromStdString(m_settings.serverProfile().url);
+    if (url.isEmpty() || !m_settings.serverKey().isEmpty()) {
+        then();
+        return;
+    }
+    // One answer, whichever comes: the key, none, or no store.
+    auto done = std::make_shared<bool>(false);
+    auto finish = [this, url, then, done](const QString& account, const QString& key) {
+        if (*done || account != url)
+            return;
+        *done = true;
+        if (!key.isEmpty()) {
+            m_storedKeyFor = url;
+            m_storedKey = key;
+            m_settings.setServerKey(key);
+        }
+        then();
+    };
+    connect(m_secrets, &SecretStore::secretRead, this, finish);
+    connect(m_secrets, &SecretStore::failed, this, [finish](const QString& account, const QString&) { finish(account, {}); });
+    m_secrets->read(url);
 }
 
 bool StudioController::isRemote() const { return QString::fromStdString(m_engine.modelInfo().model_type).startsWith(QLatin1String("remote:")); }

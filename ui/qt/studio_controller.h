@@ -12,6 +12,7 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -26,6 +27,7 @@ class PerfHistoryModel;
 class PlaybackController;
 class ProjectModel;
 class PronunciationDictionary;
+class SecretStore;
 class Settings;
 class SynthesisQueue;
 class TakeHistory;
@@ -68,6 +70,9 @@ public:
     // (Settings → Speech from a server); false (with the reason) when neither is configured.
     bool loadModel(QString* error);
     bool isRemote() const;   // the loaded "model" is a server
+    // The server's key from the desktop's secret store into the settings (this session), then
+    // `then` — also when there is none or no store (the key is then asked for in Settings).
+    void restoreServerKey(std::function<void()> then);
 
     // --- generating -----------------------------------------------------------------------------
     // Queues a take of text (with the voice of that id, empty for none) with the current settings.
@@ -118,6 +123,7 @@ Q_SIGNALS:
     void jobFinished(const QString& summary);        // "Done (…): …" / "Segment 3 done: …"
     void historyUnreadable(const QString& reason);
     void documentChanged();                           // the project's name or modified state
+    void serverKeyNotSaved(const QString& reason);    // no secret store: the key lives until Reef quits
 
 private:
     quint64 enqueue(StudioJob job, const SamplingParams& sampling);
@@ -142,6 +148,9 @@ private:
     SynthesisRequest m_runningRequest;
     QString m_lastAttention;
     QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
+    SecretStore* m_secrets = nullptr;
+    QString m_storedKeyFor, m_storedKey;   // what the secret store holds (or was asked to), by URL
+    void saveServerKey();
 };
 
 }  // namespace reef::ui

@@ -927,6 +927,18 @@
         <source>&lt;b&gt;The take history could not be read.&lt;/b&gt; %1&lt;br&gt;New takes are saved; the old index is kept aside, not deleted.</source>
         <translation>&lt;b&gt;テイク履歴を読み込めませんでした。&lt;/b&gt;%1&lt;br&gt;新しいテイクは保存されます。古いインデックスは削除されず、別に保管されています。</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Could not connect to the server.&lt;/b&gt; %1%2&lt;br&gt;Check its address, protocol and key in Settings → Speech from a server, or untick it to use this computer.</source>
+        <translation>&lt;b&gt;サーバーに接続できませんでした。&lt;/b&gt;%1%2&lt;br&gt;「設定 → サーバーで音声を生成」でアドレス、プロトコル、キーを確認するか、チェックを外してこのコンピューターを使ってください。</translation>
+    </message>
+    <message>
+        <source>Speech from %1</source>
+        <translation>音声の生成元：%1</translation>
+    </message>
+    <message>
+        <source>Connected to %1</source>
+        <translation>%1 に接続しました</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1307,6 +1319,80 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::SecretStore</name>
+    <message>
+        <source>no secret store (Secret Service or KWallet) is running on this desktop</source>
+        <translation>このデスクトップではシークレットストア（Secret Service または KWallet）が動いていません</translation>
+    </message>
+    <message>
+        <source>the secret store refused access</source>
+        <translation>シークレットストアがアクセスを拒否しました</translation>
+    </message>
+    <message>
+        <source>the desktop&apos;s secret store did not answer (is a Secret Service or KWallet running?)</source>
+        <translation>デスクトップのシークレットストアが応答しませんでした（Secret Service または KWallet は動いていますか？）</translation>
+    </message>
+    <message>
+        <source>this build has no secret store support (QtKeychain)</source>
+        <translation>このビルドはシークレットストア（QtKeychain）に対応していません</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ServerSettings</name>
+    <message>
+        <source>Speech from a server</source>
+        <translation>サーバーで音声を生成</translation>
+    </message>
+    <message>
+        <source>Make speech on a server instead of this computer</source>
+        <translation>このコンピューターではなくサーバーで音声を生成する</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>サーバーのアドレス</translation>
+    </message>
+    <message>
+        <source>ask the server</source>
+        <translation>サーバーに問い合わせる</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>the server&apos;s default</source>
+        <translation>サーバーの既定</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible servers: the model name; Fish Audio: its model (s1, s2-pro…)</source>
+        <translation>OpenAI 互換サーバー：モデル名。Fish Audio：そのモデル（s1、s2-pro…）</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>接続</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>アドレス</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>プロトコル</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Sent as &quot;Authorization: Bearer&quot;. Kept in the desktop&apos;s secret store (for this session only where there is none), never in the settings file.</source>
+        <translation>「Authorization: Bearer」として送信します。デスクトップのシークレットストアに保存し（ない場合はこのセッションの間だけ保持）、設定ファイルには書きません。</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::SettingsPanel</name>
     <message>
         <source>Model</source>
@@ -1605,6 +1691,14 @@
     <message>
         <source>Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it to another folder.</source>
         <translation>音声を %1 にエクスポートできませんでした：%2。何も書き込まれていません。テイクは保持されているので、別のフォルダーにエクスポートできます。</translation>
+    </message>
+    <message>
+        <source>The server key is not saved (%1): Reef keeps it until it quits.</source>
+        <translation>サーバーのキーは保存されていません（%1）。Reef は終了するまで保持します。</translation>
+    </message>
+    <message>
+        <source>Give the server&apos;s address first (Settings → Speech from a server).</source>
+        <translation>先にサーバーのアドレスを入力してください（設定 → サーバーで音声を生成）。</translation>
     </message>
 </context>
 <context>

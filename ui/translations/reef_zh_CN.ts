@@ -927,6 +927,18 @@
         <source>&lt;b&gt;The take history could not be read.&lt;/b&gt; %1&lt;br&gt;New takes are saved; the old index is kept aside, not deleted.</source>
         <translation>&lt;b&gt;无法读取生成结果历史。&lt;/b&gt;%1&lt;br&gt;新的生成结果会正常保存；旧的索引已另行保留，不会被删除。</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Could not connect to the server.&lt;/b&gt; %1%2&lt;br&gt;Check its address, protocol and key in Settings → Speech from a server, or untick it to use this computer.</source>
+        <translation>&lt;b&gt;无法连接到服务器。&lt;/b&gt;%1%2&lt;br&gt;请在“设置 → 在服务器上合成语音”中检查地址、协议和密钥，或取消勾选以使用本机。</translation>
+    </message>
+    <message>
+        <source>Speech from %1</source>
+        <translation>语音来自 %1</translation>
+    </message>
+    <message>
+        <source>Connected to %1</source>
+        <translation>已连接到 %1</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1307,6 +1319,80 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::SecretStore</name>
+    <message>
+        <source>no secret store (Secret Service or KWallet) is running on this desktop</source>
+        <translation>此桌面上没有运行密钥存储（Secret Service 或 KWallet）</translation>
+    </message>
+    <message>
+        <source>the secret store refused access</source>
+        <translation>密钥存储拒绝了访问</translation>
+    </message>
+    <message>
+        <source>the desktop&apos;s secret store did not answer (is a Secret Service or KWallet running?)</source>
+        <translation>桌面的密钥存储没有响应（Secret Service 或 KWallet 是否在运行？）</translation>
+    </message>
+    <message>
+        <source>this build has no secret store support (QtKeychain)</source>
+        <translation>此版本不支持密钥存储（QtKeychain）</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ServerSettings</name>
+    <message>
+        <source>Speech from a server</source>
+        <translation>在服务器上合成语音</translation>
+    </message>
+    <message>
+        <source>Make speech on a server instead of this computer</source>
+        <translation>在服务器上而不是本机上合成语音</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <source>ask the server</source>
+        <translation>询问服务器</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>the server&apos;s default</source>
+        <translation>服务器的默认值</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible servers: the model name; Fish Audio: its model (s1, s2-pro…)</source>
+        <translation>OpenAI 兼容服务器：模型名称；Fish Audio：其模型（s1、s2-pro…）</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Sent as &quot;Authorization: Bearer&quot;. Kept in the desktop&apos;s secret store (for this session only where there is none), never in the settings file.</source>
+        <translation>以“Authorization: Bearer”发送。保存在桌面的密钥存储中（没有密钥存储时只保留到本次会话结束），从不写入设置文件。</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::SettingsPanel</name>
     <message>
         <source>Model</source>
@@ -1605,6 +1691,14 @@
     <message>
         <source>Could not export the audio to %1: %2. Nothing was written; the take is kept, so you can export it to another folder.</source>
         <translation>无法将音频导出到 %1：%2。未写入任何内容；生成结果仍然保留，可以将其导出到其他文件夹。</translation>
+    </message>
+    <message>
+        <source>The server key is not saved (%1): Reef keeps it until it quits.</source>
+        <translation>服务器密钥未保存（%1）：Reef 会保留它直到退出。</translation>
+    </message>
+    <message>
+        <source>Give the server&apos;s address first (Settings → Speech from a server).</source>
+        <translation>请先填写服务器地址（设置 → 在服务器上合成语音）。</translation>
     </message>
 </context>
 <context>

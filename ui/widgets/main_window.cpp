@@ -190,6 +190,11 @@ void MainWindow::connectEngine() {
 }
 
 void MainWindow::startUp(const QString& dataDir) {
+    if (m_settings.useServer()) {   // the server's key comes from the secret store first
+        m_studio->openDataDir(dataDir);
+        m_studio->restoreServerKey([this] { loadModel(); });
+        return;
+    }
     QString error;
     if (!m_studio->prepareModel(dataDir, &error)) {
         m_banner->showMessage(tr("<b>No model is configured</b> and Reef could not create its demo model: %1<br>"

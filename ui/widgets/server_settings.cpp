@@ -29,7 +29,7 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
     m_key->setObjectName(QStringLiteral("serverKeyEdit"));
     m_key->setEchoMode(QLineEdit::Password);
     m_key->setPlaceholderText(tr("none"));
-    m_key->setToolTip(tr("Sent as \"Authorization: Bearer\". Kept for this session only, never written to the settings file."));
+    m_key->setToolTip(tr("Sent as \"Authorization: Bearer\". Kept in the desktop's secret store (for this session only where there is none), never in the settings file."));
     m_key->setAccessibleName(tr("API key"));
     m_model = new QLineEdit;
     m_model->setPlaceholderText(tr("the server's default"));

@@ -1,6 +1,7 @@
 // Settings → "Speech from a server": where speech is made, this machine's engine or a server
 // (fish-speech's api_server, SGLang-Omni, vLLM-Omni, Fish Audio's API, reef-cli serve): its address,
-// protocol, key and model. The key is kept for this session only, never in the settings file.
+// protocol, key and model. The key goes to the desktop's secret store (StudioController), never to
+// the settings file.
 #pragma once
 #include <QGroupBox>
 

@@ -254,7 +254,9 @@ void register_serve(CLI::App& app) {
         const size_t threads = size_t(o->queue) + 4;
         server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
         server.set_payload_max_length(size_t(o->max_body_mb) << 20);
-        server.set_read_timeout(30, 0);
+        // A stop waits for each idle keep-alive connection's read to time out: keep that short.
+        server.set_read_timeout(10, 0);
+        server.set_keep_alive_timeout(3);
         server.set_write_timeout(60, 0);
         Routes routes(service, *o, info.value());
         routes.install(server);

@@ -47,6 +47,7 @@ ServeService::~ServeService() {
         std::lock_guard lock(m_mutex);
         m_stop = true;
         for (auto& job : m_queue) job->cancel();
+        if (m_running) m_running->cancel();   // stops at its next frame: shutting down waits for no one
     }
     m_cv.notify_all();
     m_thread.join();
@@ -86,9 +87,12 @@ void ServeService::run(EngineConfig config) {
             if (m_stop && m_queue.empty()) break;
             job = m_queue.front();
             m_queue.pop_front();
+            m_running = job;
+            if (m_stop) job->cancel();
         }
         serve_one(*job);
         std::lock_guard lock(m_mutex);
+        m_running.reset();
         --m_busy;
     }
     m_engine.reset();   // libtorch's objects die on the thread that made them

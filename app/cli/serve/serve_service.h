@@ -61,6 +61,7 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     std::deque<std::shared_ptr<ServeJob>> m_queue;
+    std::shared_ptr<ServeJob> m_running;
     int m_busy = 0;   // queued + running
     bool m_stop = false;
     bool m_loaded = false;
