@@ -346,6 +346,62 @@ private Q_SLOTS:
                  QStringLiteral("text is too long for the model"));
         QCOMPARE(finished.first().at(0).toULongLong(), b);
     }
+
+    // Extra lanes (a server taking several requests at once): items run on every Ready lane at
+    // the same time, each result reaches its own item, a cancel stops only its lane's item, and a
+    // lane that is dropped ends what it ran as cancelled while the others go on.
+    void extraLanesRunItemsAtOnce() {
+        Rig rig;
+        rig.script->frames = 40;
+        rig.script->frame_delay_ms = 5;
+        rig.loadOk();
+        auto script2 = std::make_shared<FakeScript>();
+        script2->frames = 40;
+        script2->frame_delay_ms = 5;
+        EngineController second(std::make_unique<EchoBackend>(script2));
+        QSignalSpy loaded(&second, &EngineController::modelLoaded);
+        second.loadModel(EngineConfig{});
+        QVERIFY(loaded.wait(3000));
+        rig.queue->setExtraLanes({&second});
+        QCOMPARE(rig.queue->laneCount(), 2);
+
+        QSignalSpy finished(rig.queue.get(), &SynthesisQueue::itemFinished);
+        QList<quint64> ids;
+        for (int i = 0; i < 4; ++i)
+            ids << rig.queue->enqueue(QStringLiteral("t%1").arg(i), request(QStringLiteral("text %1").arg(i)));
+        QTRY_COMPARE_WITH_TIMEOUT(rig.queue->runningCount(), 2, 3000);   // two at once
+        rig.queue->cancel(ids[1]);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(*rig.queue, ids[1]), QueueItem::State::Cancelled, 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.queue->pendingCount(), 0, 10000);
+        QCOMPARE(finished.count(), 3);
+        for (const QList<QVariant>& f : finished) {   // each result carries its own request's text
+            const quint64 id = f.at(0).toULongLong();
+            const auto result = f.at(2).value<SynthesisResult>();
+            QCOMPARE(QString::fromStdString(result.metrics.stop_reason),
+                     QString::fromStdString(rig.queue->item(id)->request.text));
+        }
+        QVERIFY(script2->syntheses.load() >= 1);   // the second lane did run some
+        QVERIFY(rig.script->syntheses.load() >= 1);
+
+        // Dropping the lane while it runs: its item is cancelled, the rest finish on lane 0.
+        script2->frames = 100000;
+        rig.script->frames = 20;
+        QList<quint64> more;
+        for (int i = 0; i < 3; ++i)
+            more << rig.queue->enqueue(QStringLiteral("m%1").arg(i), request(QStringLiteral("more %1").arg(i), 0));
+        QTRY_COMPARE_WITH_TIMEOUT(rig.queue->runningCount(), 2, 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(script2->syntheses.load() >= 2, 3000);
+        rig.queue->setExtraLanes({});
+        QCOMPARE(rig.queue->laneCount(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.queue->pendingCount(), 0, 20000);
+        int cancelled = 0, done = 0;
+        for (quint64 id : more) {
+            cancelled += stateOf(*rig.queue, id) == QueueItem::State::Cancelled;
+            done += stateOf(*rig.queue, id) == QueueItem::State::Done;
+        }
+        QCOMPARE(cancelled, 1);
+        QCOMPARE(done, 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstQueue)

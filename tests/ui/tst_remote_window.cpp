@@ -1,7 +1,7 @@
 // The whole window with speech from a server: reef-cli serve (loopback, with a key) on the tiny demo
 // model. Settings → Speech from a server: a wrong key is refused with a banner that says so; the
 // right one connects and the status bar says where speech is made; a project's segments are
-// generated remotely (one cancelled while queued), stored like local takes with the server recorded
+// generated remotely, two requests at once (one item cancelled), stored like local takes with the server recorded
 // in their settings, and exported. With REEF_SCREENS_DIR set it saves remote_project.png.
 #include <QCheckBox>
 #include <QDir>
@@ -10,6 +10,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -91,11 +92,13 @@ private Q_SLOTS:
         QVERIFY(stored.contains(m_url.toUtf8()));
 
         server->keyEdit()->setText(QStringLiteral("s3cret"));
+        server->concurrencySpin()->setValue(2);   // two requests on the server at once
         QSignalSpy loaded(&engine, &EngineController::modelLoaded);
         server->connectButton()->click();   // (the dock scrolls: the button may be out of view)
         QVERIFY(loaded.wait(30000));
         QVERIFY2(w.statusDeviceText().contains(m_url), qPrintable(w.statusDeviceText()));
         QVERIFY(w.studio().isRemote());
+        QTRY_COMPARE_WITH_TIMEOUT(w.queue().laneCount(), 2, 30000);   // the second connection answered
 
         // A project of three segments made on the server; the second cancelled while it waits.
         ProjectModel& project = w.project();
@@ -106,6 +109,9 @@ private Q_SLOTS:
         SamplingParams p = settings.sampling();
         p.max_new_frames = 12;
         settings.setSampling(p);
+        int mostAtOnce = 0;
+        connect(&w.queue(), &SynthesisQueue::itemStarted, this,
+                [&] { mostAtOnce = std::max(mostAtOnce, w.queue().runningCount()); });
         const QList<quint64> ids = w.studio().generateSegments({0, 1, 2});
         QCOMPARE(ids.size(), 3);
         w.queue().cancel(ids[1]);
@@ -115,6 +121,7 @@ private Q_SLOTS:
         QVERIFY(!project.segment(1).hasAudio());
         QVERIFY(project.segment(2).hasAudio());
         QCOMPARE(w.queue().item(ids[1])->state, QueueItem::State::Cancelled);
+        QCOMPARE(mostAtOnce, 2);
         const SegmentTake& take = project.segment(0).takes[0];
         QVERIFY(!take.audio.empty());
         QCOMPARE(take.metrics.stop_reason, std::string("server"));

@@ -1,5 +1,7 @@
 #include "qt/settings.h"
 
+#include <algorithm>
+
 #include <QSettings>
 #include <QThread>
 #include <optional>
@@ -97,9 +99,10 @@ void Settings::reload() {
     server.flavour = readEnum(s, "server/flavour", RemoteFlavour::Auto, &parse_remote_flavour);
     server.model = s.value(QStringLiteral("server/model")).toString().toStdString();
     server.voice = s.value(QStringLiteral("server/voice")).toString().toStdString();
+    server.concurrency = readInt(s, "server/concurrency", 1, 1, kMaxServerConcurrency);
     const bool serverChanged_ = useServer != m_useServer || server.url != m_server.url ||
                                 server.flavour != m_server.flavour || server.model != m_server.model ||
-                                server.voice != m_server.voice;
+                                server.voice != m_server.voice || server.concurrency != m_server.concurrency;
     m_useServer = useServer;
     m_server = server;
 
@@ -152,8 +155,12 @@ void Settings::setUseServer(bool on) {
 
 void Settings::setServerProfile(const ServerProfile& p) {
     assertThread();
-    if (p.url == m_server.url && p.flavour == m_server.flavour && p.model == m_server.model && p.voice == m_server.voice)
+    const int concurrency = std::clamp(p.concurrency, 1, kMaxServerConcurrency);
+    if (p.url == m_server.url && p.flavour == m_server.flavour && p.model == m_server.model && p.voice == m_server.voice &&
+        concurrency == m_server.concurrency)
         return;
+    m_server.concurrency = concurrency;
+    m_store->setValue(QStringLiteral("server/concurrency"), concurrency);
     m_server.url = p.url;
     m_server.flavour = p.flavour;
     m_server.model = p.model;

@@ -39,6 +39,7 @@ public:
     // server (reef/remote.h) instead of loading the model folder. The API key is never written to
     // the settings file: setServerKey keeps it for this session (the secret store keeps it across).
     bool useServer() const { return m_useServer; }
+    static constexpr int kMaxServerConcurrency = 16;   // requests the queue runs on a server at once
     ServerProfile serverProfile() const;   // the key included
     QString serverKey() const { return m_serverKey; }
 
@@ -51,7 +52,7 @@ public:
     void setLanguage(const QString& code);   // an unknown code is ignored
     void setHistoryLimitMb(int mb);   // outside kMin..kMaxHistoryLimitMb: ignored
     void setUseServer(bool on);
-    // URL, flavour, model and voice (the profile's key is ignored here: setServerKey).
+    // URL, flavour, model, voice and concurrency (the profile's key is ignored here: setServerKey).
     void setServerProfile(const ServerProfile& profile);
     void setServerKey(const QString& key);
     void reload();   // re-reads (and re-validates) the store; emits for what changed

@@ -55,6 +55,7 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     connect(&engine, &EngineController::synthesisFailed, this, [this] { m_playback.endStream(); });
     connect(&engine, &EngineController::synthesisCancelled, this, [this] { m_playback.endStream(); });
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
+    connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateLanes);
     // A key typed in Settings goes to the desktop's secret store, never to the settings file.
     m_secrets = new SecretStore(QStringLiteral("Reef server keys"), this);
     connect(&settings, &Settings::serverChanged, this, &StudioController::saveServerKey);
@@ -77,7 +78,34 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     });
 }
 
-StudioController::~StudioController() = default;
+StudioController::~StudioController() {
+    m_queue->setExtraLanes({});   // before the lanes' controllers go
+}
+
+void StudioController::updateLanes() {
+    m_queue->setExtraLanes({});
+    m_lanes.clear();
+    const ServerProfile profile = m_settings.serverProfile();
+    if (!isRemote() || profile.concurrency <= 1)
+        return;
+#ifdef REEF_WITH_REMOTE
+    QList<EngineController*> ready;
+    for (int i = 1; i < profile.concurrency; ++i) {
+        auto lane = std::make_unique<EngineController>(make_remote_backend(profile));
+        EngineController* c = lane.get();
+        // A lane joins the queue once its own connection answered; one that fails stays out.
+        connect(c, &EngineController::modelLoaded, this, [this, c] {
+            QList<EngineController*> lanes;
+            for (const auto& l : m_lanes)
+                if (l->isModelLoaded())
+                    lanes << l.get();
+            m_queue->setExtraLanes(lanes);
+        });
+        c->loadModel(m_settings.engineConfig());
+        m_lanes.push_back(std::move(lane));
+    }
+#endif
+}
 
 // --- the data folder and the model --------------------------------------------------------------
 

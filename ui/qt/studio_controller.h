@@ -148,6 +148,10 @@ private:
     SynthesisRequest m_runningRequest;
     QString m_lastAttention;
     QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
+    // With a server that takes N requests at once: N - 1 more connections, each its own engine
+    // thread, as the queue's extra lanes (the main controller is the first).
+    std::vector<std::unique_ptr<EngineController>> m_lanes;
+    void updateLanes();
     SecretStore* m_secrets = nullptr;
     QString m_storedKeyFor, m_storedKey;   // what the secret store holds (or was asked to), by URL
     void saveServerKey();

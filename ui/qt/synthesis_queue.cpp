@@ -4,19 +4,72 @@
 
 namespace reef::ui {
 
-SynthesisQueue::SynthesisQueue(EngineController* controller, QObject* parent)
-    : QAbstractListModel(parent), m_controller(controller) {
+SynthesisQueue::SynthesisQueue(EngineController* controller, QObject* parent) : QAbstractListModel(parent) {
     registerEngineMetaTypes();
-    connect(controller, &EngineController::progress, this,
-            [this](quint64 id, int frames, double) { onProgress(id, frames); });
-    connect(controller, &EngineController::synthesisFinished, this, &SynthesisQueue::onFinished);
-    connect(controller, &EngineController::synthesisFailed, this, &SynthesisQueue::onFailed);
-    connect(controller, &EngineController::synthesisCancelled, this, &SynthesisQueue::onCancelled);
+    m_lanes.push_back(Lane{controller, 0, 0, false, {}});
+    connectLane(0);
+}
+
+void SynthesisQueue::connectLane(size_t lane) {
+    EngineController* c = m_lanes[lane].controller;
+    if (!c)
+        return;
+    QList<QMetaObject::Connection>& cs = m_lanes[lane].connections;
+    cs << connect(c, &EngineController::progress, this,
+                  [this, lane](quint64 id, int frames, double) { onProgress(lane, id, frames); });
+    cs << connect(c, &EngineController::synthesisFinished, this,
+                  [this, lane](const SynthesisResult& r) { onFinished(lane, r); });
+    cs << connect(c, &EngineController::synthesisFailed, this,
+                  [this, lane](quint64 id, const QString& reason) { onFailed(lane, id, reason); });
+    cs << connect(c, &EngineController::synthesisCancelled, this, [this, lane](quint64 id) { onCancelled(lane, id); });
     // Ready again after a load, a foreign synthesis or a bench: the queue may go on.
-    connect(controller, &EngineController::stateChanged, this, [this](EngineState s) {
+    cs << connect(c, &EngineController::stateChanged, this, [this](EngineState s) {
         if (s == EngineState::Ready)
             scheduleNext();
     });
+}
+
+void SynthesisQueue::setExtraLanes(const QList<EngineController*>& controllers) {
+    // Lanes no longer listed end their running items as cancelled (their controllers may be going
+    // away); lanes still listed keep what they run; new ones are added.
+    for (size_t lane = m_lanes.size(); lane-- > 1;) {
+        if (controllers.contains(m_lanes[lane].controller.data()))
+            continue;
+        for (const QMetaObject::Connection& c : m_lanes[lane].connections)
+            disconnect(c);
+        if (m_lanes[lane].running) {
+            if (m_lanes[lane].controller)
+                m_lanes[lane].controller->cancel();
+            endRunning(lane, QueueItem::State::Cancelled, {});
+        }
+        m_lanes.erase(m_lanes.begin() + std::ptrdiff_t(lane));
+        // The lanes after it moved down one place: their connections capture indices, so renew them.
+        for (size_t later = lane; later < m_lanes.size(); ++later) {
+            for (const QMetaObject::Connection& c : m_lanes[later].connections)
+                disconnect(c);
+            m_lanes[later].connections.clear();
+            connectLane(later);
+        }
+    }
+    for (EngineController* c : controllers) {
+        const bool present = std::any_of(m_lanes.begin() + 1, m_lanes.end(), [c](const Lane& l) { return l.controller == c; });
+        if (present || !c)
+            continue;
+        m_lanes.push_back(Lane{c, 0, 0, false, {}});
+        connectLane(m_lanes.size() - 1);
+    }
+    scheduleNext();
+}
+
+int SynthesisQueue::runningCount() const {
+    return int(std::count_if(m_lanes.begin(), m_lanes.end(), [](const Lane& l) { return l.running != 0; }));
+}
+
+SynthesisQueue::Lane* SynthesisQueue::laneOfItem(quint64 itemId) {
+    for (Lane& l : m_lanes)
+        if (l.running == itemId)
+            return &l;
+    return nullptr;
 }
 
 int SynthesisQueue::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_items.size()); }
@@ -97,7 +150,10 @@ int SynthesisQueue::pendingCount() const {
 bool SynthesisQueue::isWaitingForEngine() const {
     const bool queued = std::any_of(m_items.begin(), m_items.end(),
                                     [](const QueueItem& i) { return i.state == QueueItem::State::Queued; });
-    return queued && !isRunning() && (!m_controller || m_controller->state() != EngineState::Ready);
+    const bool anyReady = std::any_of(m_lanes.begin(), m_lanes.end(), [](const Lane& l) {
+        return l.controller && l.controller->state() == EngineState::Ready;
+    });
+    return queued && !isRunning() && !anyReady;
 }
 
 void SynthesisQueue::changed(quint64 id) {
@@ -125,9 +181,11 @@ void SynthesisQueue::cancel(quint64 itemId) {
     if (!it || it->isFinished())
         return;
     if (it->state == QueueItem::State::Running) {
-        m_cancelRequested = true;
-        if (m_controller && m_controller->currentSynthesisId() == m_requestId)
-            m_controller->cancel();
+        if (Lane* lane = laneOfItem(itemId)) {
+            lane->cancelRequested = true;
+            if (lane->controller && lane->controller->currentSynthesisId() == lane->requestId)
+                lane->controller->cancel();
+        }
         return;   // Cancelled when the controller confirms
     }
     it->state = QueueItem::State::Cancelled;
@@ -143,9 +201,10 @@ void SynthesisQueue::cancelAll() {
     for (const QueueItem& it : m_items)
         if (it.state == QueueItem::State::Queued)
             queued << it.id;
-    // The running one first, so that no queued item is started in between.
-    if (m_running)
-        cancel(m_running);
+    // The running ones first, so that no queued item is started in between.
+    for (const Lane& lane : std::vector<Lane>(m_lanes))
+        if (lane.running)
+            cancel(lane.running);
     for (quint64 id : queued)
         cancel(id);
 }
@@ -169,31 +228,38 @@ void SynthesisQueue::scheduleNext() {
 
 void SynthesisQueue::startNext() {
     m_scheduled = false;
-    if (m_running || !m_controller || m_controller->state() != EngineState::Ready)
-        return;
-    auto next = std::find_if(m_items.begin(), m_items.end(),
-                             [](const QueueItem& i) { return i.state == QueueItem::State::Queued; });
-    if (next == m_items.end())
-        return;
-    QueueItem& it = *next;
-    it.state = QueueItem::State::Running;
-    it.frames = 0;
-    it.maxFrames = it.request.sampling.max_new_frames > 0 ? it.request.sampling.max_new_frames
-                                                          : m_controller->modelInfo().max_seq_len;
-    m_running = it.id;
-    m_cancelRequested = false;
-    const quint64 id = it.id;
-    const QVariant tag = it.tag;
-    changed(id);
-    Q_EMIT itemStarted(id, tag);
-    m_requestId = m_controller->synthesize(it.request);
+    for (Lane& lane : m_lanes) {
+        if (lane.running || !lane.controller || lane.controller->state() != EngineState::Ready)
+            continue;
+        auto next = std::find_if(m_items.begin(), m_items.end(),
+                                 [](const QueueItem& i) { return i.state == QueueItem::State::Queued; });
+        if (next == m_items.end())
+            return;
+        QueueItem& it = *next;
+        it.state = QueueItem::State::Running;
+        it.frames = 0;
+        it.maxFrames = it.request.sampling.max_new_frames > 0 ? it.request.sampling.max_new_frames
+                                                              : lane.controller->modelInfo().max_seq_len;
+        lane.running = it.id;
+        lane.cancelRequested = false;
+        const quint64 id = it.id;
+        const QVariant tag = it.tag;
+        const SynthesisRequest request = it.request;
+        QPointer<EngineController> controller = lane.controller;
+        changed(id);
+        Q_EMIT itemStarted(id, tag);
+        // itemStarted's slots may have changed the lanes: find this item's lane again.
+        if (Lane* l = laneOfItem(id); l && controller)
+            l->requestId = controller->synthesize(request);
+        return startNext();   // the next idle lane, if any
+    }
 }
 
-void SynthesisQueue::finishRunning(QueueItem::State state, const QString& error) {
-    const quint64 id = m_running;
-    m_running = 0;
-    m_requestId = 0;
-    m_cancelRequested = false;
+void SynthesisQueue::finishRunning(Lane& lane, QueueItem::State state, const QString& error) {
+    const quint64 id = lane.running;
+    lane.running = 0;
+    lane.requestId = 0;
+    lane.cancelRequested = false;
     QueueItem* it = find(id);
     if (it) {
         it->state = state;
@@ -203,10 +269,25 @@ void SynthesisQueue::finishRunning(QueueItem::State state, const QString& error)
     scheduleNext();
 }
 
-void SynthesisQueue::onProgress(quint64 requestId, int frames) {
-    if (!m_running || requestId != m_requestId)
+void SynthesisQueue::endRunning(size_t laneIndex, QueueItem::State state, const QString& error) {
+    Lane& lane = m_lanes[laneIndex];
+    const quint64 id = lane.running;
+    const QueueItem* it = find(id);
+    const QVariant tag = it ? it->tag : QVariant();
+    finishRunning(lane, state, error);
+    if (state == QueueItem::State::Failed)
+        Q_EMIT itemFailed(id, tag, error);
+    else
+        Q_EMIT itemCancelled(id, tag);
+    if (pendingCount() == 0)
+        Q_EMIT idle();
+}
+
+void SynthesisQueue::onProgress(size_t laneIndex, quint64 requestId, int frames) {
+    const Lane& lane = m_lanes[laneIndex];
+    if (!lane.running || requestId != lane.requestId)
         return;
-    QueueItem* it = find(m_running);
+    QueueItem* it = find(lane.running);
     if (!it)
         return;
     it->frames = frames;
@@ -214,47 +295,35 @@ void SynthesisQueue::onProgress(quint64 requestId, int frames) {
     Q_EMIT itemProgress(it->id, frames, it->maxFrames);
 }
 
-void SynthesisQueue::onFinished(const SynthesisResult& result) {
-    if (!m_running || result.request_id != m_requestId)
+void SynthesisQueue::onFinished(size_t laneIndex, const SynthesisResult& result) {
+    Lane& lane = m_lanes[laneIndex];
+    if (!lane.running || result.request_id != lane.requestId)
         return;
-    const quint64 id = m_running;
+    const quint64 id = lane.running;
+    if (lane.cancelRequested)   // it finished before the stop reached it; the user asked for none
+        return endRunning(laneIndex, QueueItem::State::Cancelled, {});
     const QueueItem* it = find(id);
     const QVariant tag = it ? it->tag : QVariant();
-    if (m_cancelRequested) {   // it finished before the stop reached it; the user asked for none
-        finishRunning(QueueItem::State::Cancelled);
-        Q_EMIT itemCancelled(id, tag);
-    } else {
-        if (QueueItem* item = find(id))
-            item->frames = result.metrics.frames;
-        finishRunning(QueueItem::State::Done);
-        Q_EMIT itemFinished(id, tag, result);
-    }
+    if (QueueItem* item = find(id))
+        item->frames = result.metrics.frames;
+    finishRunning(lane, QueueItem::State::Done);
+    Q_EMIT itemFinished(id, tag, result);
     if (pendingCount() == 0)
         Q_EMIT idle();
 }
 
-void SynthesisQueue::onFailed(quint64 requestId, const QString& reason) {
-    if (!m_running || requestId != m_requestId)
+void SynthesisQueue::onFailed(size_t laneIndex, quint64 requestId, const QString& reason) {
+    const Lane& lane = m_lanes[laneIndex];
+    if (!lane.running || requestId != lane.requestId)
         return;
-    const quint64 id = m_running;
-    const QueueItem* it = find(id);
-    const QVariant tag = it ? it->tag : QVariant();
-    finishRunning(QueueItem::State::Failed, reason);
-    Q_EMIT itemFailed(id, tag, reason);
-    if (pendingCount() == 0)
-        Q_EMIT idle();
+    endRunning(laneIndex, QueueItem::State::Failed, reason);
 }
 
-void SynthesisQueue::onCancelled(quint64 requestId) {
-    if (!m_running || requestId != m_requestId)
+void SynthesisQueue::onCancelled(size_t laneIndex, quint64 requestId) {
+    const Lane& lane = m_lanes[laneIndex];
+    if (!lane.running || requestId != lane.requestId)
         return;
-    const quint64 id = m_running;
-    const QueueItem* it = find(id);
-    const QVariant tag = it ? it->tag : QVariant();
-    finishRunning(QueueItem::State::Cancelled);
-    Q_EMIT itemCancelled(id, tag);
-    if (pendingCount() == 0)
-        Q_EMIT idle();
+    endRunning(laneIndex, QueueItem::State::Cancelled, {});
 }
 
 }  // namespace reef::ui

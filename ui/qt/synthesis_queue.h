@@ -11,6 +11,9 @@
 // - cancel() of the running item asks the controller to stop; the item stays Running until the
 //   engine confirms, then becomes Cancelled (a result that arrives after the cancel is dropped).
 // - Finished, failed and cancelled items stay listed until clearFinished().
+// - Lanes: besides its controller, the queue may be given more (setExtraLanes), e.g. one per
+//   request a server takes at once; an item starts on whichever lane is Ready and idle, so up to
+//   one item per lane runs at a time. The rules above hold per lane.
 #pragma once
 #include <QAbstractListModel>
 #include <QPointer>
@@ -59,7 +62,12 @@ public:
     void cancelAll();
     void clearFinished();          // drops the rows of done, failed and cancelled items
 
-    bool isRunning() const { return m_running != 0; }
+    // More controllers to run items on at once (the first, the constructor's, stays lane 0).
+    // Items running on lanes that are dropped end as cancelled.
+    void setExtraLanes(const QList<EngineController*>& controllers);
+    int laneCount() const { return int(m_lanes.size()); }
+    int runningCount() const;
+    bool isRunning() const { return runningCount() > 0; }
     int pendingCount() const;      // queued + running
     bool isWaitingForEngine() const;   // items are queued but the controller is not Ready
     const QueueItem* item(quint64 id) const;
@@ -76,22 +84,29 @@ Q_SIGNALS:
     void idle();   // the last pending item ended (or all were cancelled)
 
 private:
+    struct Lane {
+        QPointer<EngineController> controller;
+        quint64 running = 0;      // item id, 0 = none
+        quint64 requestId = 0;    // the controller's id for the running item
+        bool cancelRequested = false;
+        QList<QMetaObject::Connection> connections;
+    };
     QueueItem* find(quint64 id);
+    void connectLane(size_t lane);
+    Lane* laneOfItem(quint64 itemId);
     void scheduleNext();   // posted, never re-entrant inside a controller signal
     void startNext();
-    void finishRunning(QueueItem::State state, const QString& error = {});
+    void finishRunning(Lane& lane, QueueItem::State state, const QString& error = {});
     void changed(quint64 id);
-    void onProgress(quint64 requestId, int frames);
-    void onFinished(const SynthesisResult& result);
-    void onFailed(quint64 requestId, const QString& reason);
-    void onCancelled(quint64 requestId);
+    void onProgress(size_t lane, quint64 requestId, int frames);
+    void onFinished(size_t lane, const SynthesisResult& result);
+    void onFailed(size_t lane, quint64 requestId, const QString& reason);
+    void onCancelled(size_t lane, quint64 requestId);
+    void endRunning(size_t lane, QueueItem::State state, const QString& error);
 
-    QPointer<EngineController> m_controller;
     std::deque<QueueItem> m_items;
+    std::vector<Lane> m_lanes;   // [0] = the constructor's controller
     quint64 m_nextId = 1;
-    quint64 m_running = 0;        // item id, 0 = none
-    quint64 m_requestId = 0;      // the controller's id for the running item
-    bool m_cancelRequested = false;
     bool m_scheduled = false;
 };
 

@@ -1391,6 +1391,14 @@
         <source>Sent as &quot;Authorization: Bearer&quot;. Kept in the desktop&apos;s secret store (for this session only where there is none), never in the settings file.</source>
         <translation>「Authorization: Bearer」として送信します。デスクトップのシークレットストアに保存し（ない場合はこのセッションの間だけ保持）、設定ファイルには書きません。</translation>
     </message>
+    <message>
+        <source>How many queued items the server gets at once: servers that batch (SGLang-Omni, vLLM-Omni) make more speech per second with more</source>
+        <translation>サーバーに同時に送るキューの項目数：バッチ処理するサーバー（SGLang-Omni、vLLM-Omni）は多いほど 1 秒あたりの音声が増えます</translation>
+    </message>
+    <message>
+        <source>Requests at once</source>
+        <translation>同時リクエスト数</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SettingsPanel</name>

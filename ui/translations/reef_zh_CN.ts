@@ -1391,6 +1391,14 @@
         <source>Sent as &quot;Authorization: Bearer&quot;. Kept in the desktop&apos;s secret store (for this session only where there is none), never in the settings file.</source>
         <translation>以“Authorization: Bearer”发送。保存在桌面的密钥存储中（没有密钥存储时只保留到本次会话结束），从不写入设置文件。</translation>
     </message>
+    <message>
+        <source>How many queued items the server gets at once: servers that batch (SGLang-Omni, vLLM-Omni) make more speech per second with more</source>
+        <translation>服务器同时接收的排队项目数：能批处理的服务器（SGLang-Omni、vLLM-Omni）数量越多，每秒合成的语音越多</translation>
+    </message>
+    <message>
+        <source>Requests at once</source>
+        <translation>同时请求数</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SettingsPanel</name>

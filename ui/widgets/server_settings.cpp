@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 
 #include "qt/settings.h"
 
@@ -34,6 +35,11 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
     m_model = new QLineEdit;
     m_model->setPlaceholderText(tr("the server's default"));
     m_model->setToolTip(tr("OpenAI-compatible servers: the model name; Fish Audio: its model (s1, s2-pro…)"));
+    m_concurrency = new QSpinBox;
+    m_concurrency->setObjectName(QStringLiteral("serverConcurrencySpin"));
+    m_concurrency->setRange(1, Settings::kMaxServerConcurrency);
+    m_concurrency->setToolTip(tr("How many queued items the server gets at once: servers that batch "
+                                 "(SGLang-Omni, vLLM-Omni) make more speech per second with more"));
     m_connect = new QPushButton(tr("Connect"));
     m_connect->setObjectName(QStringLiteral("connectServerButton"));
     f->addRow(m_use);
@@ -41,6 +47,7 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
     f->addRow(tr("Protocol"), m_flavour);
     f->addRow(tr("API key"), m_key);
     f->addRow(tr("Model"), m_model);
+    f->addRow(tr("Requests at once"), m_concurrency);
     f->addRow(m_connect);
     syncFromSettings();
     connect(&settings, &Settings::serverChanged, this, &ServerSettings::syncFromSettings);
@@ -48,6 +55,7 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
     connect(m_flavour, &QComboBox::currentIndexChanged, this, &ServerSettings::push);
     for (QLineEdit* e : {m_url, m_key, m_model})
         connect(e, &QLineEdit::editingFinished, this, &ServerSettings::push);
+    connect(m_concurrency, &QSpinBox::valueChanged, this, &ServerSettings::push);
     connect(m_connect, &QPushButton::clicked, this, [this] {
         m_use->setChecked(true);
         push();
@@ -63,7 +71,8 @@ void ServerSettings::syncFromSettings() {
     m_flavour->setCurrentIndex(std::max(0, m_flavour->findData(QString::fromLatin1(to_string(p.flavour)))));
     m_key->setText(m_settings.serverKey());
     m_model->setText(QString::fromStdString(p.model));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_url, m_flavour, m_key, m_model})
+    m_concurrency->setValue(p.concurrency);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_url, m_flavour, m_key, m_model, m_concurrency})
         w->setEnabled(m_use->isChecked());
     m_syncing = false;
 }
@@ -76,6 +85,7 @@ void ServerSettings::push() {
     p.url = m_url->text().trimmed().toStdString();
     p.flavour = parse_remote_flavour(m_flavour->currentData().toString().toStdString()).value_or(RemoteFlavour::Auto);
     p.model = m_model->text().trimmed().toStdString();
+    p.concurrency = m_concurrency->value();
     const QString key = m_key->text();
     const bool use = m_use->isChecked();
     m_settings.setServerProfile(p);

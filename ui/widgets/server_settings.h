@@ -9,6 +9,7 @@ class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 
 namespace reef::ui {
 
@@ -23,6 +24,7 @@ public:
     QComboBox* flavourCombo() const { return m_flavour; }
     QLineEdit* keyEdit() const { return m_key; }
     QLineEdit* modelEdit() const { return m_model; }
+    QSpinBox* concurrencySpin() const { return m_concurrency; }
     QPushButton* connectButton() const { return m_connect; }
 
 Q_SIGNALS:
@@ -39,6 +41,7 @@ private:
     QComboBox* m_flavour = nullptr;
     QLineEdit* m_key = nullptr;
     QLineEdit* m_model = nullptr;
+    QSpinBox* m_concurrency = nullptr;
     QPushButton* m_connect = nullptr;
 };
 
