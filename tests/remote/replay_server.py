@@ -145,6 +145,10 @@ class Handler(BaseHTTPRequestHandler):
         if scenario == "fish-422":
             return self.send(422, [{"type": "greater_than_equal", "loc": ["body", "temperature"],
                                     "msg": "Input should be greater than or equal to 0.1", "input": 0.0}])
+        if scenario == "fish-413":
+            return self.send(413, {"statusCode": 413, "message": "Request body is too large", "error": "Payload Too Large"})
+        if scenario == "fish-415":
+            return self.send(415, {"statusCode": 415, "message": None, "error": "Unsupported Media Type"})
         if scenario == "fish-500":
             return self.send(500, {"statusCode": 500, "message": "Failed to generate speech",
                                    "error": "Internal Server Error"})

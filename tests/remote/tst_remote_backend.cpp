@@ -263,6 +263,8 @@ TEST_CASE(bad_servers_get_clear_errors) {
     const std::vector<Bad> cases = {
         {"fish-422", true, {"refused the request", "422", "temperature: Input should be greater than or equal to 0.1"}},
         {"fish-500", true, {"server failed", "500", "Failed to generate speech"}},
+        {"fish-413", true, {"refused the request", "413", "Request body is too large"}},
+        {"fish-415", true, {"refused the request", "415 unsupported media type"}},
         {"fish-empty", false, {"empty body"}},
         {"fish-html", false, {"not audio Reef can read", "text/html"}},
         {"fish-cut", true, {"closed the connection before synthesis was complete"}},
@@ -286,6 +288,15 @@ TEST_CASE(bad_servers_get_clear_errors) {
         for (const std::string& part : b.says) CHECK(contains(error, part));
         std::fprintf(stderr, "    -> %s\n", error.c_str());
     }
+}
+
+TEST_CASE(tls_to_a_plain_server_fails_clearly) {
+    // https:// to a server that speaks plain HTTP: the handshake fails, and the message says so.
+    ServerProfile p = profile("fish");
+    p.url.replace(0, 4, "https");
+    const std::string error = error_of(run(p, request()));
+    CHECK(contains(error, "secure connection to the server failed"));
+    CHECK(contains(error, "scheme is right"));
 }
 
 TEST_CASE(a_hanging_server_times_out) {
