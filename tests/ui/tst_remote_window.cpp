@@ -125,6 +125,7 @@ private Q_SLOTS:
         const SegmentTake& take = project.segment(0).takes[0];
         QVERIFY(!take.audio.empty());
         QCOMPARE(take.metrics.stop_reason, std::string("server"));
+        QVERIFY2(take.madeWith.contains(m_url), qPrintable(take.madeWith));   // the server it came from
 
         // A take of the Synthesis tab records the server as where it was made.
         w.textEdit()->setPlainText(QStringLiteral("A take from the server."));

@@ -242,6 +242,7 @@ private Q_SLOTS:
         QCOMPARE(other.studio->project().title(), QStringLiteral("Chapter"));
         QCOMPARE(other.studio->project().segment(0).takes[0].audio.size(),
                  rig.studio->project().segment(0).takes[0].audio.size());
+        QCOMPARE(other.studio->project().segment(0).takes[0].madeWith, QStringLiteral("fake model"));   // the backend's name
 
         // A broken file: refused with a reason as a value and a status line; the open project stays.
         const QString bad = rig.path(QStringLiteral("bad.reefproj"));

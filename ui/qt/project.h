@@ -19,6 +19,9 @@ struct SegmentTake {
     QDateTime created;
     QString text;          // the text it was made from
     QString voice;         // the voice it was made with
+    // The model it was made with, or for a server "<flavour> <model> at <address>" (empty in files
+    // written before Reef recorded it).
+    QString madeWith;
     SamplingParams sampling;
     // Saved: frames, audio_seconds, warm_frames_per_s, real_time_factor. The rest stays in memory only.
     RunMetrics metrics;

@@ -155,7 +155,7 @@ bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QS
     bool present = false;
     if (!string(o, "id", where, &t->id, true, 64) || !string(o, "text", where, &t->text, true) ||
         !string(o, "voice", where, &t->voice, false, 1000) || !string(o, "created", where, &created, false, 64) ||
-        !string(o, "audio", where, audioName, true, 200))
+        !string(o, "madeWith", where, &t->madeWith, false, 1000) || !string(o, "audio", where, audioName, true, 200))
         return false;
     if (!idPattern().match(t->id).hasMatch())
         return problem(where, ProjectFile::tr("the take id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(t->id));
@@ -235,6 +235,8 @@ QJsonObject takeToJson(const SegmentTake& t) {
                   {QStringLiteral("samples"), qint64(t.audio.size())}};
     if (t.created.isValid())
         o.insert(QStringLiteral("created"), t.created.toUTC().toString(Qt::ISODateWithMs));
+    if (!t.madeWith.isEmpty())
+        o.insert(QStringLiteral("madeWith"), t.madeWith);
     return o;
 }
 

@@ -260,6 +260,7 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
     if (job.kind == StudioJob::Kind::Segment) {
         SegmentTake take = takeFromResult(item->request, result, job.voiceId);
         take.text = job.text;   // as written: the request's is the dictionary's spoken form
+        take.madeWith = QString::fromStdString(m_engine.modelInfo().name);   // a server's name says where
         if (!m_project->addTake(job.segmentId, std::move(take)))
             Q_EMIT statusMessage(tr("A segment was deleted while it was being generated; its audio was dropped."), 8000);
         const int row = m_project->rowForId(job.segmentId);

@@ -1221,6 +1221,10 @@
         <source>pinned: temperature %1 · top-p %2 · top-k %3 · seed %4</source>
         <translation>已固定：温度 %1 · top-p %2 · top-k %3 · 种子 %4</translation>
     </message>
+    <message>
+        <source>Made with %1</source>
+        <translation>由 %1 生成</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PronunciationDictionary</name>

@@ -397,6 +397,8 @@ void ProjectView::reloadTakes() {
                              .arg(t.created.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
                              .arg(double(t.audio.size()) / kSampleRate, 0, 'f', 1),
                          i);
+        if (!t.madeWith.isEmpty())   // which model, or which server, made it
+            m_takes->setItemData(m_takes->count() - 1, tr("Made with %1").arg(t.madeWith), Qt::ToolTipRole);
     }
     if (s.takes.empty())
         m_takes->addItem(tr("no takes yet"), -1);
