@@ -20,6 +20,7 @@ import struct
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import wave
 
@@ -76,6 +77,28 @@ def fish_request(streaming, clip):
     }
 
 
+def multipart(fields, files):
+    boundary = "reef-test-boundary-7f3a"
+    out = b""
+    for name, value in fields.items():
+        out += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").encode()
+    for name, (filename, data, ctype) in files.items():
+        out += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\n"
+                f"Content-Type: {ctype}\r\n\r\n").encode() + data + b"\r\n"
+    return out + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def call(url, method="GET", data=None, ctype=None):
+    headers = {"authorization": f"Bearer {KEY}"}
+    if ctype:
+        headers["content-type"] = ctype
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method, headers=headers), timeout=60) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
 def fish_post(base, payload):
     req = urllib.request.Request(base + "/v1/tts?format=msgpack", data=ormsgpack.packb(payload), method="POST",
                                  headers={"authorization": f"Bearer {KEY}", "content-type": "application/msgpack"})
@@ -123,6 +146,28 @@ def main():
         except urllib.error.HTTPError as e:
             err = json.loads(e.read())
             check(e.code == 415 and err.get("statusCode") == 415, "fish: text/plain refused with 415 {statusCode, message, error}")
+
+        # --- stored voices, as fish-speech's /v1/references routes keep them ---
+        status, body = call(base + "/v1/references/add", "POST", *multipart(
+            {"id": "hum", "text": "A low hum."}, {"audio": ("hum.wav", clip, "audio/wav")}))
+        check(status == 200 and ormsgpack.unpackb(body)["success"], "references/add (multipart): success, msgpack")
+        status, _ = call(base + "/v1/references/add", "POST", *multipart(
+            {"id": "hum", "text": "again"}, {"audio": ("hum.wav", clip, "audio/wav")}))
+        check(status == 409, "references/add: the same id again is 409")
+        status, body = call(base + "/v1/references/list?format=json")
+        check(json.loads(body)["reference_ids"] == ["hum"], "references/list (?format=json): the stored id")
+        with fish_post(base, dict(fish_request(False, clip), references=[], reference_id="hum")) as r:
+            check(len(read_wav(r.read())[3]) > 0, "fish tts with reference_id: a WAV in the stored voice")
+        try:
+            fish_post(base, dict(fish_request(False, clip), references=[], reference_id="nobody"))
+            check(False, "fish tts with an unknown reference_id is refused")
+        except urllib.error.HTTPError as e:
+            check(e.code == 404 and "nobody" in json.loads(e.read())["message"], "unknown reference_id: 404 naming it")
+        status, body = call(base + "/v1/references/delete", "DELETE", json.dumps({"reference_id": "hum"}).encode(),
+                            "application/json")
+        check(status == 200 and ormsgpack.unpackb(body)["success"], "references/delete")
+        status, body = call(base + "/v1/references/list")
+        check(ormsgpack.unpackb(body)["reference_ids"] == [], "references/list (msgpack): empty again")
 
         # --- the OpenAI Python SDK ---
         client = openai.OpenAI(base_url=base + "/v1", api_key=KEY)

@@ -13,6 +13,7 @@
 #include "cli_common.h"
 #include "cli_engine.h"
 #include "remote/base64.h"
+#include "serve/serve_references.h"
 #include "serve/serve_requests.h"
 #include "serve/serve_service.h"
 
@@ -60,6 +61,7 @@ std::string reason_for(int status) {
     switch (status) {
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
+    case 404: return "Not Found";
     case 413: return "Payload Too Large";
     case 415: return "Unsupported Media Type";
     case 503: return "Service Unavailable";
@@ -96,6 +98,7 @@ public:
                             "application/json");
         });
         s.Post("/v1/tts", [this](const httplib::Request& req, httplib::Response& res) { tts(req, res); });
+        m_references.install(s);
         s.Post("/v1/audio/speech", [this](const httplib::Request& req, httplib::Response& res) { speech(req, res); });
     }
 
@@ -144,7 +147,13 @@ private:
 
     void run(const Result<SpeechJob>& parsed, httplib::Response& res, bool openai) {
         if (!parsed) return refuse(res, 400, parsed.error().message, openai);
-        const SpeechJob& spec = parsed.value();
+        SpeechJob spec = parsed.value();
+        if (!spec.reference_id.empty()) {   // fish-speech: a stored reference wins over inline ones
+            const auto stored = m_references.find(spec.reference_id);
+            if (!stored)
+                return refuse(res, 404, "no reference with the id " + spec.reference_id + " (see /v1/references/list)", openai);
+            spec.clips = {*stored};
+        }
         if (int(spec.text.size()) > m_o.max_text_bytes)
             return refuse(res, 400, "Text is too long, max length is " + std::to_string(m_o.max_text_bytes), openai);
         auto job = std::make_shared<ServeJob>();
@@ -215,6 +224,7 @@ private:
     }
 
     ServeService& m_service;
+    ReferenceStore m_references;
     const ServeOptions& m_o;
     ModelInfo m_info;
 };

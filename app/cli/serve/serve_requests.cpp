@@ -97,8 +97,7 @@ Result<SpeechJob> parse_fish_tts(const json& b) {
         job.streaming = s->get<bool>();
     }
     if (job.streaming && format != "wav") return bad("Streaming only supports WAV format");
-    if (const auto id = b.find("reference_id"); id != b.end() && !id->is_null())
-        return bad("\"reference_id\": reef-cli serve keeps no stored voices; send the clip in \"references\"");
+    if (!string_field(b, "reference_id", &job.reference_id, &error)) return bad(error);
     double chunk = 200;
     if (!number(b, "chunk_length", &chunk, &error)) return bad(error);
     if (!sampling_fields(b, job.sampling, "max_new_tokens", &error)) return bad(error);
@@ -148,6 +147,9 @@ Result<SpeechJob> parse_openai_speech(const json& b) {
     job.streaming = stream || !stream_format.empty();
     job.sse = job.streaming && stream_format != "audio";
     if (!sampling_fields(b, job.sampling, "max_new_tokens", &error)) return bad(error);
+    std::string voice;
+    if (!string_field(b, "voice", &voice, &error)) return bad(error);
+    if (!voice.empty() && voice != "default") job.reference_id = voice;   // a voice stored on this server
     if (const auto speed = b.find("speed"); speed != b.end() && speed->is_number() && speed->get<double>() != 1.0)
         return bad("\"speed\" other than 1.0 is not served here");
     auto add_clip = [&](const std::string& source, const std::string& text) -> std::optional<EngineError> {

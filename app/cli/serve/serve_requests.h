@@ -20,6 +20,7 @@ struct SpeechJob {
     bool streaming = false;
     std::string format = "wav";      // wav | pcm
     bool sse = false;                // OpenAI: SSE events rather than raw bytes
+    std::string reference_id;        // a stored voice (fish "reference_id", OpenAI "voice"), resolved by the caller
 };
 
 // Each returns InvalidArgument naming the field and its allowed values.
