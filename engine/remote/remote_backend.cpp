@@ -388,7 +388,15 @@ Result<SynthesisResult> RemoteBackend::synthesize(const SynthesisRequest& reques
                            "Check max new frames and the server's settings."};
     if (!stream_error.empty())
         return EngineError{ErrorCode::Io, stream_error + " (" + server_label() + ")", {}};
-    if (!response.ok()) return remote::describe_failure(response, server_label(), route, "synthesis");
+    if (!response.ok()) {
+        EngineError e = remote::describe_failure(response, server_label(), route, "synthesis");
+        // SGLang-Omni before 0.1.9 takes reference clips only as paths or URLs on the server.
+        if (m_flavour == RemoteFlavour::SglangOmni && !request.references.empty() && response.status >= 400 &&
+            response.status < 600)
+            e.hint = "This SGLang-Omni may not take inline reference clips (0.1.9 and later do; older ones only a "
+                     "path or URL on the server): update it, or clone on fish-speech's server, vLLM-Omni or Reef.";
+        return e;
+    }
     if (stream) {
         if (sse_mode) {
             sse.finish();

@@ -203,6 +203,8 @@ class Handler(BaseHTTPRequestHandler):
             req = json.loads(body)
         except ValueError:
             return self.send(400, {"error": {"message": "invalid JSON", "type": "BadRequestError", "code": 400}})
+        if scenario == "sglang-oldref" and req.get("references"):
+            return self.send(400, {"detail": "references[0].audio_path is required"})
         if scenario == "sglang-400":
             return self.send(400, {"error": {"message": "Streaming requires response_format='pcm'",
                                              "type": "BadRequestError", "param": None, "code": 400}})

@@ -290,6 +290,15 @@ TEST_CASE(bad_servers_get_clear_errors) {
     }
 }
 
+TEST_CASE(an_older_sglang_refusing_an_inline_clip_is_explained) {
+    SynthesisRequest r = request();
+    r.references.push_back({"This is my voice.", reference_clip().string(), {}});
+    const std::string error = error_of(run(profile("sglang-oldref"), r));
+    CHECK(contains(error, "audio_path is required"));      // the server's own words
+    CHECK(contains(error, "may not take inline reference clips"));
+    check_tone(run(profile("sglang-oldref"), request()), true);   // without a clip it speaks
+}
+
 TEST_CASE(tls_to_a_plain_server_fails_clearly) {
     // https:// to a server that speaks plain HTTP: the handshake fails, and the message says so.
     ServerProfile p = profile("fish");
