@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "cli_engine.h"
+#include "cli_profiles.h"
 #include "cmd_bench_remote.h"
 #include "reef/bench_report.h"
 #include "remote/load_bench.h"
@@ -14,7 +15,7 @@ namespace reef::cli {
 void RemoteBenchOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--server", server,
                     "measure a server instead (fish-speech's api_server, SGLang-Omni, vLLM-Omni, reef-cli serve): "
-                    "its URL; then --concurrency, --requests, --text, --frames, --seed, --md and --json apply");
+                    "its URL or a profile saved in the studio; then --concurrency, --requests, --text, --frames, --seed, --md and --json apply");
     cmd->add_option("--flavour", flavour, "the server's protocol: auto, fish-speech, sglang-omni, vllm-omni, openai")
         ->check(CLI::IsMember({"auto", "fish-speech", "sglang-omni", "vllm-omni", "openai"}))
         ->capture_default_str();
@@ -32,11 +33,13 @@ void RemoteBenchOptions::add_to(CLI::App* cmd) {
 void run_remote_bench(const RemoteBenchOptions& o, const std::string& text, int frames, uint64_t seed,
                       const std::string& md_path, const std::string& json_path) {
     LoadBenchRequest req;
-    req.profile.url = o.server;
-    req.profile.flavour = *parse_remote_flavour(o.flavour);
-    req.profile.openai_only = remote_flavour_openai(o.flavour);
+    req.profile = resolve_server(o.server);
+    if (o.flavour != "auto" || req.profile.name.empty()) {
+        req.profile.flavour = *parse_remote_flavour(o.flavour);
+        req.profile.openai_only = remote_flavour_openai(o.flavour);
+    }
     req.profile.api_key = o.api_key;
-    req.profile.model = o.model;
+    if (!o.model.empty()) req.profile.model = o.model;
     req.requests_per_level = o.requests;
     req.stream = o.stream;
     req.request.text = text;

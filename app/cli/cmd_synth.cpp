@@ -9,6 +9,7 @@
 #include "cli_engine.h"
 #include "npy.h"
 #ifdef REEF_WITH_REMOTE
+#include "cli_profiles.h"
 #include "reef/remote.h"
 #endif
 #ifdef REEF_HAVE_AUDIO
@@ -96,7 +97,8 @@ void add_common(CLI::App* cmd, SynthOptions& o) {
 #ifdef REEF_WITH_REMOTE
     cmd->add_option("--server", o.server,
                     "make the speech on a server instead: its URL (fish-speech's api_server, SGLang-Omni, vLLM-Omni, "
-                    "Fish Audio's API); the model options are then the server's");
+                    "Fish Audio's API, reef-cli serve) or the name of a profile saved in the studio; the model "
+                    "options are then the server's");
     cmd->add_option("--flavour", o.flavour,
                     "the server's protocol: auto (asked from the server), fish-speech, sglang-omni, vllm-omni, or "
                     "openai (either OpenAI-compatible one)")
@@ -113,13 +115,14 @@ void add_common(CLI::App* cmd, SynthOptions& o) {
 std::unique_ptr<TtsBackend> make_backend(const SynthOptions& o) {
     if (o.server.empty()) return std::make_unique<Engine>();
 #ifdef REEF_WITH_REMOTE
-    ServerProfile p;
-    p.url = o.server;
-    p.flavour = *parse_remote_flavour(o.flavour);
-    p.openai_only = remote_flavour_openai(o.flavour);
+    ServerProfile p = resolve_server(o.server);
+    if (o.flavour != "auto" || p.name.empty()) {   // given on the command line: it wins over the profile's
+        p.flavour = *parse_remote_flavour(o.flavour);
+        p.openai_only = remote_flavour_openai(o.flavour);
+    }
     p.api_key = o.api_key;
-    p.model = o.server_model;
-    p.voice = o.voice;
+    if (!o.server_model.empty()) p.model = o.server_model;
+    if (!o.voice.empty()) p.voice = o.voice;
     return make_remote_backend(p);
 #else
     fail("this build has no remote backend (it needs libcurl)");

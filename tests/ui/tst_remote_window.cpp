@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QComboBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -141,6 +143,44 @@ private Q_SLOTS:
         QVERIFY2(w.studio().exportProjectTo(out, audio::ExportFormat::WavPcm16, 0, &error), qPrintable(error));
         const audio::AudioData back = audio::read_audio(out.toStdString());
         QCOMPARE(back.frames(), qint64(project.segment(0).takes[0].audio.size() + project.segment(2).takes[0].audio.size()));
+
+        // Saved as a named profile: the studio lists it, and reef-cli finds it by name in the same file.
+        QVERIFY(server->saveProfileAs(QStringLiteral("Loopback box")));
+        QCOMPARE(settings.serverProfileNames(), QStringList{QStringLiteral("Loopback box")});
+        QVERIFY(server->profileCombo()->findData(QStringLiteral("Loopback box")) > 0);
+        settings.sync();
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("REEF_SETTINGS"), m_dir.filePath(QStringLiteral("reef.ini")));
+        env.insert(QStringLiteral("REEF_API_KEY"), QStringLiteral("s3cret"));
+        cli.setProcessEnvironment(env);
+        const QString byName = m_dir.filePath(QStringLiteral("by-name.wav"));
+        cli.start(qEnvironmentVariable("REEF_CLI"), {QStringLiteral("synth"), QStringLiteral("--server"),
+                                                     QStringLiteral("Loopback box"), QStringLiteral("-t"),
+                                                     QStringLiteral("By name."), QStringLiteral("--max-new-frames"),
+                                                     QStringLiteral("8"), QStringLiteral("-o"), byName});
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QVERIFY(audio::read_audio(byName.toStdString()).frames() > 0);
+        cli.start(qEnvironmentVariable("REEF_CLI"), {QStringLiteral("synth"), QStringLiteral("--server"),
+                                                     QStringLiteral("Nowhere"), QStringLiteral("-t"), QStringLiteral("x"),
+                                                     QStringLiteral("-o"), byName});
+        QVERIFY(cli.waitForFinished(60000));
+        const QByteArray said = cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() != 0 && said.contains("it has: Loopback box"), said.constData());
+        // Another profile, then back: selecting one brings its address back and clears the key,
+        // which the secret store (where there is one) supplies again.
+        server->urlEdit()->setText(QStringLiteral("http://127.0.0.1:9"));
+        QVERIFY(server->saveProfileAs(QStringLiteral("Nothing there")));
+        QVERIFY(settings.selectServerProfile(QStringLiteral("Loopback box")));
+        QCOMPARE(server->urlEdit()->text(), m_url);
+        QVERIFY(settings.serverKey().isEmpty());
+        settings.removeServerProfile(QStringLiteral("Nothing there"));
+        QCOMPARE(settings.serverProfileNames(), QStringList{QStringLiteral("Loopback box")});
+        settings.sync();
+        QFile again(m_dir.filePath(QStringLiteral("reef.ini")));
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QVERIFY(!again.readAll().contains("s3cret"));   // profiles hold no keys either
 
         if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty()) {
             w.tabs()->setCurrentWidget(w.projectView());

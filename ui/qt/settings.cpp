@@ -1,5 +1,6 @@
 #include "qt/settings.h"
 
+#include <QUrl>
 #include <algorithm>
 
 #include <QSettings>
@@ -105,6 +106,7 @@ void Settings::reload() {
                                 server.voice != m_server.voice || server.concurrency != m_server.concurrency;
     m_useServer = useServer;
     m_server = server;
+    m_serverName = s.value(QStringLiteral("server/name")).toString();
 
     const bool dirChanged = c.model_dir != m_config.model_dir;
     const bool configChanged = !sameConfig(c, m_config);
@@ -170,6 +172,78 @@ void Settings::setServerProfile(const ServerProfile& p) {
     m_store->setValue(QStringLiteral("server/model"), QString::fromStdString(p.model));
     m_store->setValue(QStringLiteral("server/voice"), QString::fromStdString(p.voice));
     Q_EMIT serverChanged();
+}
+
+namespace {
+
+const QString kProfiles = QStringLiteral("server_profiles");
+
+bool validProfileName(const QString& name) {
+    return !name.trimmed().isEmpty() && name.size() <= 64 && !name.contains(QLatin1Char('/')) &&
+           !name.contains(QLatin1Char('\\')) && std::all_of(name.begin(), name.end(), [](QChar c) { return c.isPrint(); });
+}
+
+// QSettings groups cannot hold every character: names are stored percent-encoded.
+QString profileKey(const QString& name) { return QString::fromLatin1(QUrl::toPercentEncoding(name)); }
+
+}  // namespace
+
+QStringList Settings::serverProfileNames() const {
+    m_store->beginGroup(kProfiles);
+    const QStringList keys = m_store->childGroups();
+    m_store->endGroup();
+    QStringList names;
+    for (const QString& k : keys)
+        names << QUrl::fromPercentEncoding(k.toLatin1());
+    names.sort(Qt::CaseInsensitive);
+    return names;
+}
+
+bool Settings::saveServerProfileAs(const QString& name) {
+    assertThread();
+    if (!validProfileName(name))
+        return false;
+    const QString g = kProfiles + QLatin1Char('/') + profileKey(name) + QLatin1Char('/');
+    m_store->setValue(g + QStringLiteral("url"), QString::fromStdString(m_server.url));
+    m_store->setValue(g + QStringLiteral("flavour"), QString::fromLatin1(to_string(m_server.flavour)));
+    m_store->setValue(g + QStringLiteral("model"), QString::fromStdString(m_server.model));
+    m_store->setValue(g + QStringLiteral("voice"), QString::fromStdString(m_server.voice));
+    m_store->setValue(g + QStringLiteral("concurrency"), m_server.concurrency);
+    m_serverName = name;
+    m_store->setValue(QStringLiteral("server/name"), name);
+    Q_EMIT serverProfilesChanged();
+    Q_EMIT serverChanged();
+    return true;
+}
+
+bool Settings::selectServerProfile(const QString& name) {
+    assertThread();
+    if (!serverProfileNames().contains(name))
+        return false;
+    const QString g = kProfiles + QLatin1Char('/') + profileKey(name) + QLatin1Char('/');
+    ServerProfile p;
+    p.url = m_store->value(g + QStringLiteral("url")).toString().toStdString();
+    p.flavour = parse_remote_flavour(m_store->value(g + QStringLiteral("flavour")).toString().toStdString())
+                    .value_or(RemoteFlavour::Auto);
+    p.model = m_store->value(g + QStringLiteral("model")).toString().toStdString();
+    p.voice = m_store->value(g + QStringLiteral("voice")).toString().toStdString();
+    p.concurrency = std::clamp(m_store->value(g + QStringLiteral("concurrency"), 1).toInt(), 1, kMaxServerConcurrency);
+    m_serverKey.clear();   // each server's key comes from the secret store
+    m_serverName = name;
+    m_store->setValue(QStringLiteral("server/name"), name);
+    m_server = ServerProfile{};   // so that setServerProfile writes and announces every field
+    setServerProfile(p);
+    return true;
+}
+
+void Settings::removeServerProfile(const QString& name) {
+    assertThread();
+    m_store->remove(kProfiles + QLatin1Char('/') + profileKey(name));
+    if (m_serverName == name) {
+        m_serverName.clear();
+        m_store->setValue(QStringLiteral("server/name"), QString());
+    }
+    Q_EMIT serverProfilesChanged();
 }
 
 void Settings::setServerKey(const QString& key) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 
 #include "reef/engine_types.h"
@@ -55,6 +56,13 @@ public:
     // URL, flavour, model, voice and concurrency (the profile's key is ignored here: setServerKey).
     void setServerProfile(const ServerProfile& profile);
     void setServerKey(const QString& key);
+    // Named server profiles ("GPU box", "Fish Audio"): saved copies of the profile above (without
+    // keys), one of which can be made the current one again. Names: 1-64 printable characters.
+    QStringList serverProfileNames() const;
+    bool saveServerProfileAs(const QString& name);   // the current profile under that name
+    bool selectServerProfile(const QString& name);   // copies it into the current one (key cleared)
+    void removeServerProfile(const QString& name);
+    QString serverProfileName() const { return m_serverName; }   // of the current one, "" = unsaved
     void reload();   // re-reads (and re-validates) the store; emits for what changed
     void sync();
 
@@ -67,6 +75,7 @@ Q_SIGNALS:
     void languageChanged(const QString& code);
     void historyLimitMbChanged(int mb);
     void serverChanged();   // useServer or the profile (key included)
+    void serverProfilesChanged();   // the list of saved profiles
 
 private:
     void assertThread() const;
@@ -84,6 +93,7 @@ private:
     bool m_useServer = false;
     ServerProfile m_server;   // without the key
     QString m_serverKey;      // this session only
+    QString m_serverName;
 };
 
 }  // namespace reef::ui

@@ -1403,6 +1403,34 @@
         <source>Requests at once</source>
         <translation>同時リクエスト数</translation>
     </message>
+    <message>
+        <source>Server profile</source>
+        <translation>サーバープロファイル</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>名前を付けて保存…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>プロファイル</translation>
+    </message>
+    <message>
+        <source>Save the server profile</source>
+        <translation>サーバープロファイルを保存</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished">名前：</translation>
+    </message>
+    <message>
+        <source>(not saved)</source>
+        <translation>（未保存）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SettingsPanel</name>

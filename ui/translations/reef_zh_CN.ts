@@ -1403,6 +1403,34 @@
         <source>Requests at once</source>
         <translation>同时请求数</translation>
     </message>
+    <message>
+        <source>Server profile</source>
+        <translation>服务器配置</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Save the server profile</source>
+        <translation>保存服务器配置</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished">名称：</translation>
+    </message>
+    <message>
+        <source>(not saved)</source>
+        <translation>（未保存）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SettingsPanel</name>

@@ -36,6 +36,7 @@
 #include "widgets/project_view.h"
 #include "widgets/queue_view.h"
 #include "widgets/player_bar.h"
+#include "widgets/server_settings.h"
 #include "widgets/settings_panel.h"
 #include "widgets/synthesis_panel.h"
 #include "widgets/takes_view.h"
@@ -126,6 +127,8 @@ void MainWindow::setupUi() {
     connect(m_synthesis, &SynthesisPanel::stopRequested, &m_engine, &EngineController::cancel);
     connect(m_synthesis, &SynthesisPanel::manageVoicesRequested, this, &MainWindow::manageVoices);
     connect(m_settingsPanel, &SettingsPanel::loadRequested, this, &MainWindow::loadModel);
+    connect(m_settingsPanel->serverSettings(), &ServerSettings::profileSelected, m_studio,
+            [this] { m_studio->restoreServerKey([] {}); });
     connect(m_player, &PlayerBar::exportRequested, this, [this] { exportInteractive(&m_playback.samples(), -1); });
     connect(m_takesView, &TakesView::replayRequested, m_studio, &StudioController::replayTake);
     connect(m_takesView, &TakesView::exportRequested, this, [this](int row) {

@@ -3,6 +3,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -42,15 +44,44 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
                                  "(SGLang-Omni, vLLM-Omni) make more speech per second with more"));
     m_connect = new QPushButton(tr("Connect"));
     m_connect->setObjectName(QStringLiteral("connectServerButton"));
+    m_profile = new QComboBox;
+    m_profile->setObjectName(QStringLiteral("serverProfileCombo"));
+    m_profile->setAccessibleName(tr("Server profile"));
+    m_saveAs = new QPushButton(tr("Save as…"));
+    m_remove = new QPushButton(tr("Remove"));
+    auto* profiles = new QHBoxLayout;
+    profiles->addWidget(m_profile, 1);
+    profiles->addWidget(m_saveAs);
+    profiles->addWidget(m_remove);
     f->addRow(m_use);
+    f->addRow(tr("Profile"), profiles);
     f->addRow(tr("Address"), m_url);
     f->addRow(tr("Protocol"), m_flavour);
     f->addRow(tr("API key"), m_key);
     f->addRow(tr("Model"), m_model);
     f->addRow(tr("Requests at once"), m_concurrency);
     f->addRow(m_connect);
+    syncProfiles();
     syncFromSettings();
     connect(&settings, &Settings::serverChanged, this, &ServerSettings::syncFromSettings);
+    connect(&settings, &Settings::serverProfilesChanged, this, &ServerSettings::syncProfiles);
+    connect(m_profile, &QComboBox::activated, this, [this](int i) {
+        const QString name = m_profile->itemData(i).toString();
+        if (!name.isEmpty() && m_settings.selectServerProfile(name))
+            Q_EMIT profileSelected();
+    });
+    connect(m_saveAs, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Save the server profile"), tr("Name:"), QLineEdit::Normal,
+                                                   m_settings.serverProfileName(), &ok);
+        if (ok)
+            saveProfileAs(name);
+    });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        const QString name = m_profile->currentData().toString();
+        if (!name.isEmpty())
+            m_settings.removeServerProfile(name);
+    });
     connect(m_use, &QCheckBox::toggled, this, &ServerSettings::push);
     connect(m_flavour, &QComboBox::currentIndexChanged, this, &ServerSettings::push);
     for (QLineEdit* e : {m_url, m_key, m_model})
@@ -63,8 +94,27 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
     });
 }
 
+bool ServerSettings::saveProfileAs(const QString& name) {
+    push();
+    return m_settings.saveServerProfileAs(name.trimmed());
+}
+
+void ServerSettings::syncProfiles() {
+    const bool was = m_syncing;
+    m_syncing = true;
+    m_profile->clear();
+    m_profile->addItem(tr("(not saved)"), QString());
+    for (const QString& name : m_settings.serverProfileNames())
+        m_profile->addItem(name, name);
+    m_profile->setCurrentIndex(std::max(0, m_profile->findData(m_settings.serverProfileName())));
+    m_remove->setEnabled(m_profile->currentIndex() > 0);
+    m_syncing = was;
+}
+
 void ServerSettings::syncFromSettings() {
     m_syncing = true;
+    m_profile->setCurrentIndex(std::max(0, m_profile->findData(m_settings.serverProfileName())));
+    m_remove->setEnabled(m_profile->currentIndex() > 0);
     const ServerProfile p = m_settings.serverProfile();
     m_use->setChecked(m_settings.useServer());
     m_url->setText(QString::fromStdString(p.url));

@@ -26,12 +26,17 @@ public:
     QLineEdit* modelEdit() const { return m_model; }
     QSpinBox* concurrencySpin() const { return m_concurrency; }
     QPushButton* connectButton() const { return m_connect; }
+    QComboBox* profileCombo() const { return m_profile; }
+    // "Save as…" without its dialog (what the dialog calls with the name typed).
+    bool saveProfileAs(const QString& name);
 
 Q_SIGNALS:
     void connectRequested();   // "Connect" pressed (the settings are already saved)
+    void profileSelected();    // a saved profile became the current one (its key is to be restored)
 
 private:
     void syncFromSettings();
+    void syncProfiles();
     void push();
 
     Settings& m_settings;
@@ -43,6 +48,9 @@ private:
     QLineEdit* m_model = nullptr;
     QSpinBox* m_concurrency = nullptr;
     QPushButton* m_connect = nullptr;
+    QComboBox* m_profile = nullptr;
+    QPushButton* m_saveAs = nullptr;
+    QPushButton* m_remove = nullptr;
 };
 
 }  // namespace reef::ui
