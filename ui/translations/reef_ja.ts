@@ -1425,7 +1425,7 @@
     </message>
     <message>
         <source>Name:</source>
-        <translation type="unfinished">名前：</translation>
+        <translation>名前：</translation>
     </message>
     <message>
         <source>(not saved)</source>
