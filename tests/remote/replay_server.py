@@ -145,6 +145,8 @@ class Handler(BaseHTTPRequestHandler):
         if scenario == "fish-422":
             return self.send(422, [{"type": "greater_than_equal", "loc": ["body", "temperature"],
                                     "msg": "Input should be greater than or equal to 0.1", "input": 0.0}])
+        if scenario == "fish-403":
+            return self.send(403, {"statusCode": 403, "message": "This key may not use /v1/tts", "error": "Forbidden"})
         if scenario == "fish-413":
             return self.send(413, {"statusCode": 413, "message": "Request body is too large", "error": "Payload Too Large"})
         if scenario == "fish-415":

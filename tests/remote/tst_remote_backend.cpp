@@ -263,6 +263,7 @@ TEST_CASE(bad_servers_get_clear_errors) {
     const std::vector<Bad> cases = {
         {"fish-422", true, {"refused the request", "422", "temperature: Input should be greater than or equal to 0.1"}},
         {"fish-500", true, {"server failed", "500", "Failed to generate speech"}},
+        {"fish-403", true, {"refused the API key", "403", "This key may not use /v1/tts"}},
         {"fish-413", true, {"refused the request", "413", "Request body is too large"}},
         {"fish-415", true, {"refused the request", "415 unsupported media type"}},
         {"fish-empty", false, {"empty body"}},
