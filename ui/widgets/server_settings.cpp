@@ -47,6 +47,8 @@ ServerSettings::ServerSettings(Settings& settings, QWidget* parent)
     m_profile = new QComboBox;
     m_profile->setObjectName(QStringLiteral("serverProfileCombo"));
     m_profile->setAccessibleName(tr("Server profile"));
+    m_profile->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_profile->setMinimumContentsLength(14);   // names like "GPU box (office)" stay readable
     m_saveAs = new QPushButton(tr("Save as…"));
     m_remove = new QPushButton(tr("Remove"));
     auto* profiles = new QHBoxLayout;
