@@ -66,6 +66,34 @@ private Q_SLOTS:
         m_server.waitForFinished(10000);
     }
 
+    // A start with "Speech from a server" on: the window connects to the server instead of loading
+    // a model folder (the key, absent from the settings file, from the secret store or this session).
+    void startingUpConnectsToTheServer() {
+        Settings settings(m_dir.filePath(QStringLiteral("start.ini")));
+        ServerProfile p;
+        p.url = m_url.toStdString();
+        settings.setServerProfile(p);
+        settings.setUseServer(true);
+        VoiceListModel voices(m_dir.filePath(QStringLiteral("voices-start")));
+        EngineController engine(std::make_unique<Engine>());
+        PlaybackController playback(std::make_unique<ClockSink>());
+        {   // no key anywhere: the server refuses, and the banner says where to fix it
+            MainWindow w(engine, settings, playback, voices);
+            QSignalSpy failed(&engine, &EngineController::loadFailed);
+            w.startUp(m_dir.filePath(QStringLiteral("data-start")));
+            QVERIFY(failed.wait(30000));
+            QVERIFY2(w.banner()->text().contains(QStringLiteral("Speech from a server")), qPrintable(w.banner()->text()));
+        }
+        settings.setServerKey(QStringLiteral("s3cret"));   // as typed in this session
+        MainWindow w(engine, settings, playback, voices);
+        QSignalSpy loaded(&engine, &EngineController::modelLoaded);
+        w.startUp(m_dir.filePath(QStringLiteral("data-start")));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(w.studio().isRemote());
+        QVERIFY2(w.statusDeviceText().contains(m_url), qPrintable(w.statusDeviceText()));
+        QVERIFY(settings.modelDir().isEmpty());   // no demo model was made for a server start
+    }
+
     void aProjectMadeOnAServer() {
         Settings settings(m_dir.filePath(QStringLiteral("reef.ini")));
         VoiceListModel voices(m_dir.filePath(QStringLiteral("voices")));
