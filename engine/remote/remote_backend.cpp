@@ -53,6 +53,33 @@ std::optional<std::string> read_file_bytes(const std::string& path, std::string*
     return bytes;
 }
 
+// The first model of an OpenAI-style model list ({"data": [{"id", "owned_by"}, …]}); nullopt when
+// the body is not a model list at all, empty fields when the list is empty.
+struct ListedModel {
+    std::string id, owner;
+};
+std::optional<ListedModel> first_listed_model(const std::string& body) {
+    const json j = json::parse(body, nullptr, false);
+    if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) return std::nullopt;
+    ListedModel m;
+    if (!j["data"].empty() && j["data"][0].is_object()) {
+        m.id = j["data"][0].value("id", std::string());
+        m.owner = j["data"][0].value("owned_by", std::string());
+    }
+    return m;
+}
+
+// A reference voice's clip file, to send inline; every flavour needs the clip, not Reef's codes.
+Result<std::string> reference_clip_bytes(const ReferenceVoice& v, const std::string& server_kind) {
+    if (v.audio_path.empty())
+        return EngineError{ErrorCode::InvalidArgument,
+                           server_kind + " needs the reference clip itself, and this voice has only codes", {}};
+    std::string error;
+    std::optional<std::string> bytes = read_file_bytes(v.audio_path, &error);
+    if (!bytes) return EngineError{ErrorCode::Io, error, {}};
+    return std::move(*bytes);
+}
+
 std::string mime_of(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -76,7 +103,6 @@ public:
     void finish() {
         if (m_cb.on_audio_chunk) emit(true);
     }
-    bool started() const { return m_sent > 0 || !m_pending.empty(); }
 
 private:
     void emit(bool last) {
@@ -169,21 +195,17 @@ Result<RemoteFlavour> RemoteBackend::detect_flavour() {
                         server_label() + ")";
         return e;
     }
-    std::string owner;
-    const json j = json::parse(models.body, nullptr, false);
-    if (!j.is_object() || !j.contains("data") || !j["data"].is_array())
+    const std::optional<ListedModel> listed = first_listed_model(models.body);
+    if (!listed)
         return EngineError{ErrorCode::BackendUnavailable,
                            "the server does not look like fish-speech, SGLang-Omni or vLLM-Omni: GET /v1/models answered " +
                                (models.content_type.empty() ? std::string("something") : models.content_type) +
                                " that is not a model list (" + server_label() + ")",
                            "Check the URL (host, port and path prefix)."};
-    if (!j["data"].empty() && j["data"][0].is_object()) {
-        if (m_model.empty()) m_model = j["data"][0].value("id", std::string());
-        owner = j["data"][0].value("owned_by", std::string());
-    }
+    if (m_model.empty()) m_model = listed->id;
     if (asked == RemoteFlavour::SglangOmni || asked == RemoteFlavour::VllmOmni) return asked;
-    if (owner.find("sglang") != std::string::npos) return RemoteFlavour::SglangOmni;
-    if (owner.find("vllm") != std::string::npos) return RemoteFlavour::VllmOmni;
+    if (listed->owner.find("sglang") != std::string::npos) return RemoteFlavour::SglangOmni;
+    if (listed->owner.find("vllm") != std::string::npos) return RemoteFlavour::VllmOmni;
     const HttpResponse voices = get("/v1/audio/voices");
     return voices.ok() ? RemoteFlavour::VllmOmni : RemoteFlavour::SglangOmni;
 }
@@ -195,16 +217,14 @@ Result<ModelInfo> RemoteBackend::load(const EngineConfig&) {
         return EngineError{ErrorCode::InvalidArgument, "not a server address: \"" + m_profile.url + "\"",
                            "Give an http:// or https:// URL, e.g. http://127.0.0.1:8080."};
     m_model = m_profile.model;
-    const Clock::time_point t0 = Clock::now();
     Result<RemoteFlavour> flavour = detect_flavour();
     if (!flavour) return flavour.error();
     m_flavour = *flavour;
     if (m_flavour == RemoteFlavour::FishSpeech && m_model.empty()) {
         // fish-speech has no model list; reef-cli serve (same protocol) names its model there.
         const HttpResponse models = get("/v1/models");
-        const json j = models.ok() ? json::parse(models.body, nullptr, false) : json();
-        if (j.is_object() && j.contains("data") && j["data"].is_array() && !j["data"].empty() && j["data"][0].is_object())
-            m_model = j["data"][0].value("id", std::string());
+        if (const std::optional<ListedModel> listed = models.ok() ? first_listed_model(models.body) : std::nullopt)
+            m_model = listed->id;
     }
     m_info = ModelInfo{};
     m_info.model_dir = m_base;
@@ -213,7 +233,6 @@ Result<ModelInfo> RemoteBackend::load(const EngineConfig&) {
     m_info.name = std::string(to_string(m_flavour)) + model + " at " + server_label();
     m_info.num_codebooks = 10;
     m_loaded = true;
-    (void)ms_since(t0);
     return m_info;
 }
 
@@ -235,12 +254,8 @@ Result<HttpRequest> RemoteBackend::fish_speech_request(const SynthesisRequest& r
     };
     json refs = json::array();
     for (const ReferenceVoice& v : r.references) {
-        if (v.audio_path.empty())
-            return EngineError{ErrorCode::InvalidArgument,
-                               "fish-speech's server needs the reference clip itself, and this voice has only codes", {}};
-        std::string error;
-        std::optional<std::string> bytes = read_file_bytes(v.audio_path, &error);
-        if (!bytes) return EngineError{ErrorCode::Io, error, {}};
+        Result<std::string> bytes = reference_clip_bytes(v, "fish-speech's server");
+        if (!bytes) return bytes.error();
         // msgpack bin: the server takes bytes as they are (a JSON string would be base64-guessed).
         refs.push_back({{"audio", json::binary(std::vector<uint8_t>(bytes->begin(), bytes->end()))}, {"text", v.text}});
     }
@@ -262,26 +277,21 @@ Result<HttpRequest> RemoteBackend::openai_request(const SynthesisRequest& r, boo
         {"stream", stream},
         {"seed", s.seed},
     };
+    if (stream) body["stream_format"] = "sse";
     if (!m_model.empty()) body["model"] = m_model;
     if (s.max_new_frames > 0) body["max_new_tokens"] = s.max_new_frames;
     if (m_flavour == RemoteFlavour::VllmOmni) {
         // vLLM-Omni drops unknown top-level fields; its sampling knobs live in extra_params.
         body["extra_params"] = {{"temperature", s.temperature}, {"top_p", s.top_p}, {"top_k", s.top_k}};
-        if (stream) body["stream_format"] = "sse";
     } else {
         body["temperature"] = s.temperature;
         body["top_p"] = s.top_p;
         body["top_k"] = s.top_k;
         body["repetition_penalty"] = s.repetition_penalty;
-        if (stream) body["stream_format"] = "sse";
     }
     for (const ReferenceVoice& v : r.references) {
-        if (v.audio_path.empty())
-            return EngineError{ErrorCode::InvalidArgument,
-                               std::string(to_string(m_flavour)) + " needs the reference clip itself, and this voice has only codes", {}};
-        std::string error;
-        std::optional<std::string> bytes = read_file_bytes(v.audio_path, &error);
-        if (!bytes) return EngineError{ErrorCode::Io, error, {}};
+        Result<std::string> bytes = reference_clip_bytes(v, to_string(m_flavour));
+        if (!bytes) return bytes.error();
         if (m_flavour == RemoteFlavour::VllmOmni) {
             if (r.references.size() > 1)
                 return EngineError{ErrorCode::InvalidArgument, "vLLM-Omni takes one reference clip per request", {}};
@@ -354,15 +364,11 @@ Result<SynthesisResult> RemoteBackend::synthesize(const SynthesisRequest& reques
         rate = events.sample_rate();
         return take(fresh);
     });
-    bool sse_mode = false;
-    bool decided = false;
+    // Streams are SSE events from the OpenAI-compatible servers, raw PCM from fish-speech.
+    const bool sse_mode = m_flavour != RemoteFlavour::FishSpeech;
     std::function<bool(std::string_view)> on_data;
     if (stream)
         on_data = [&](std::string_view bytes) {
-            if (!decided) {   // SSE, or a raw PCM stream (fish-speech; vLLM's stream_format=audio)
-                decided = true;
-                sse_mode = m_flavour != RemoteFlavour::FishSpeech;
-            }
             if (sse_mode) {
                 if (!sse.feed(bytes)) {
                     if (stream_error.empty() && !too_long) stream_error = sse.error();
@@ -464,7 +470,5 @@ DeviceCaps RemoteBackend::device_caps() const {
 std::unique_ptr<TtsBackend> make_remote_backend(const ServerProfile& profile) {
     return std::make_unique<RemoteBackend>(profile);
 }
-
-bool remote_backend_available() { return true; }
 
 }  // namespace reef

@@ -41,7 +41,4 @@ struct ServerProfile {
 // any text; synthesize() streams the audio into on_audio_chunk as it arrives.
 std::unique_ptr<TtsBackend> make_remote_backend(const ServerProfile& profile);
 
-// True when this build has the remote backend (it needs libcurl at build time).
-bool remote_backend_available();
-
 }  // namespace reef
