@@ -33,8 +33,6 @@ SecretStore::SecretStore(QString service, QObject* parent) : QObject(parent), m_
 
 #ifdef REEF_HAVE_KEYCHAIN
 
-bool SecretStore::compiledIn() { return true; }
-
 void SecretStore::read(const QString& account) {
     auto* job = new QKeychain::ReadPasswordJob(m_service, this);
     job->setAutoDelete(true);
@@ -66,22 +64,12 @@ void SecretStore::write(const QString& account, const QString& secret) {
     job->start();
 }
 
-void SecretStore::remove(const QString& account) {
-    auto* job = new QKeychain::DeletePasswordJob(m_service, this);
-    job->setAutoDelete(true);
-    job->setInsecureFallback(false);
-    job->setKey(account);
-    job->start();
-}
-
 #else
 
-bool SecretStore::compiledIn() { return false; }
 void SecretStore::read(const QString& account) { Q_EMIT failed(account, tr("this build has no secret store support (QtKeychain)")); }
 void SecretStore::write(const QString& account, const QString&) {
     Q_EMIT failed(account, tr("this build has no secret store support (QtKeychain)"));
 }
-void SecretStore::remove(const QString&) {}
 
 #endif
 

@@ -12,10 +12,8 @@ class SecretStore : public QObject {
     Q_OBJECT
 public:
     explicit SecretStore(QString service = QStringLiteral("Reef"), QObject* parent = nullptr);
-    static bool compiledIn();   // built with QtKeychain
     void read(const QString& account);
     void write(const QString& account, const QString& secret);
-    void remove(const QString& account);
 
 Q_SIGNALS:
     void secretRead(const QString& account, const QString& secret);   // empty when none is stored

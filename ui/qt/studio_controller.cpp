@@ -179,12 +179,14 @@ void StudioController::restoreServerKey(std::function<void()> then) {
         then();
         return;
     }
-    // One answer, whichever comes: the key, none, or no store.
-    auto done = std::make_shared<bool>(false);
-    auto finish = [this, url, then, done](const QString& account, const QString& key) {
-        if (*done || account != url)
+    // One answer, whichever comes: the key, none, or no store. Both connections go with it, so
+    // selecting profiles again and again leaves none behind.
+    auto connections = std::make_shared<std::pair<QMetaObject::Connection, QMetaObject::Connection>>();
+    auto finish = [this, url, then, connections](const QString& account, const QString& key) {
+        if (account != url)
             return;
-        *done = true;
+        disconnect(connections->first);
+        disconnect(connections->second);
         if (!key.isEmpty()) {
             m_storedKeyFor = url;
             m_storedKey = key;
@@ -192,8 +194,9 @@ void StudioController::restoreServerKey(std::function<void()> then) {
         }
         then();
     };
-    connect(m_secrets, &SecretStore::secretRead, this, finish);
-    connect(m_secrets, &SecretStore::failed, this, [finish](const QString& account, const QString&) { finish(account, {}); });
+    connections->first = connect(m_secrets, &SecretStore::secretRead, this, finish);
+    connections->second = connect(m_secrets, &SecretStore::failed, this,
+                                  [finish](const QString& account, const QString&) { finish(account, {}); });
     m_secrets->read(url);
 }
 
