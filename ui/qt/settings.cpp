@@ -35,6 +35,32 @@ double readSampling(const QSettings& s, const SamplingSetting& st, double fallba
     return ok && sampling_value_in_range(st, v) ? v : fallback;
 }
 
+// A server profile's stored fields (no key) under prefix: "server/" for the current one,
+// "server_profiles/<name>/" for a saved one. Read like every other value: invalid -> default.
+ServerProfile readProfile(const QSettings& s, const QString& prefix) {
+    const auto key = [&](const char* field) { return (prefix + QLatin1String(field)).toLatin1(); };
+    ServerProfile p;
+    p.url = s.value(QString::fromLatin1(key("url"))).toString().toStdString();
+    p.flavour = readEnum(s, key("flavour").constData(), RemoteFlavour::Auto, &parse_remote_flavour);
+    p.model = s.value(QString::fromLatin1(key("model"))).toString().toStdString();
+    p.voice = s.value(QString::fromLatin1(key("voice"))).toString().toStdString();
+    p.concurrency = readInt(s, key("concurrency").constData(), 1, 1, Settings::kMaxServerConcurrency);
+    return p;
+}
+
+void writeProfile(QSettings& s, const QString& prefix, const ServerProfile& p) {
+    s.setValue(prefix + QStringLiteral("url"), QString::fromStdString(p.url));
+    s.setValue(prefix + QStringLiteral("flavour"), QString::fromLatin1(to_string(p.flavour)));
+    s.setValue(prefix + QStringLiteral("model"), QString::fromStdString(p.model));
+    s.setValue(prefix + QStringLiteral("voice"), QString::fromStdString(p.voice));
+    s.setValue(prefix + QStringLiteral("concurrency"), p.concurrency);
+}
+
+bool sameStoredProfile(const ServerProfile& a, const ServerProfile& b) {
+    return a.url == b.url && a.flavour == b.flavour && a.model == b.model && a.voice == b.voice &&
+           a.concurrency == b.concurrency;
+}
+
 bool validLanguage(const QString& code) {
     return code.isEmpty() || code == QLatin1String("en") || shippedLanguages().contains(code);
 }
@@ -95,15 +121,8 @@ void Settings::reload() {
         language.clear();
     const int historyMb = readInt(s, "history/limit_mb", kDefaultHistoryLimitMb, kMinHistoryLimitMb, kMaxHistoryLimitMb);
     const bool useServer = s.value(QStringLiteral("server/enabled"), false).toBool();
-    ServerProfile server;
-    server.url = s.value(QStringLiteral("server/url")).toString().toStdString();
-    server.flavour = readEnum(s, "server/flavour", RemoteFlavour::Auto, &parse_remote_flavour);
-    server.model = s.value(QStringLiteral("server/model")).toString().toStdString();
-    server.voice = s.value(QStringLiteral("server/voice")).toString().toStdString();
-    server.concurrency = readInt(s, "server/concurrency", 1, 1, kMaxServerConcurrency);
-    const bool serverChanged_ = useServer != m_useServer || server.url != m_server.url ||
-                                server.flavour != m_server.flavour || server.model != m_server.model ||
-                                server.voice != m_server.voice || server.concurrency != m_server.concurrency;
+    const ServerProfile server = readProfile(s, QStringLiteral("server/"));
+    const bool serverChanged_ = useServer != m_useServer || !sameStoredProfile(server, m_server);
     m_useServer = useServer;
     m_server = server;
     m_serverName = s.value(QStringLiteral("server/name")).toString();
@@ -155,22 +174,18 @@ void Settings::setUseServer(bool on) {
     Q_EMIT serverChanged();
 }
 
-void Settings::setServerProfile(const ServerProfile& p) {
+void Settings::setServerProfile(const ServerProfile& profile) {
     assertThread();
-    const int concurrency = std::clamp(p.concurrency, 1, kMaxServerConcurrency);
-    if (p.url == m_server.url && p.flavour == m_server.flavour && p.model == m_server.model && p.voice == m_server.voice &&
-        concurrency == m_server.concurrency)
+    ServerProfile p;   // the stored fields only: never the key
+    p.url = profile.url;
+    p.flavour = profile.flavour;
+    p.model = profile.model;
+    p.voice = profile.voice;
+    p.concurrency = std::clamp(profile.concurrency, 1, kMaxServerConcurrency);
+    if (sameStoredProfile(p, m_server))
         return;
-    m_server.concurrency = concurrency;
-    m_store->setValue(QStringLiteral("server/concurrency"), concurrency);
-    m_server.url = p.url;
-    m_server.flavour = p.flavour;
-    m_server.model = p.model;
-    m_server.voice = p.voice;
-    m_store->setValue(QStringLiteral("server/url"), QString::fromStdString(p.url));
-    m_store->setValue(QStringLiteral("server/flavour"), QString::fromLatin1(to_string(p.flavour)));
-    m_store->setValue(QStringLiteral("server/model"), QString::fromStdString(p.model));
-    m_store->setValue(QStringLiteral("server/voice"), QString::fromStdString(p.voice));
+    m_server = p;
+    writeProfile(*m_store, QStringLiteral("server/"), p);
     Q_EMIT serverChanged();
 }
 
@@ -203,12 +218,7 @@ bool Settings::saveServerProfileAs(const QString& name) {
     assertThread();
     if (!validProfileName(name))
         return false;
-    const QString g = kProfiles + QLatin1Char('/') + profileKey(name) + QLatin1Char('/');
-    m_store->setValue(g + QStringLiteral("url"), QString::fromStdString(m_server.url));
-    m_store->setValue(g + QStringLiteral("flavour"), QString::fromLatin1(to_string(m_server.flavour)));
-    m_store->setValue(g + QStringLiteral("model"), QString::fromStdString(m_server.model));
-    m_store->setValue(g + QStringLiteral("voice"), QString::fromStdString(m_server.voice));
-    m_store->setValue(g + QStringLiteral("concurrency"), m_server.concurrency);
+    writeProfile(*m_store, kProfiles + QLatin1Char('/') + profileKey(name) + QLatin1Char('/'), m_server);
     m_serverName = name;
     m_store->setValue(QStringLiteral("server/name"), name);
     Q_EMIT serverProfilesChanged();
@@ -220,14 +230,7 @@ bool Settings::selectServerProfile(const QString& name) {
     assertThread();
     if (!serverProfileNames().contains(name))
         return false;
-    const QString g = kProfiles + QLatin1Char('/') + profileKey(name) + QLatin1Char('/');
-    ServerProfile p;
-    p.url = m_store->value(g + QStringLiteral("url")).toString().toStdString();
-    p.flavour = parse_remote_flavour(m_store->value(g + QStringLiteral("flavour")).toString().toStdString())
-                    .value_or(RemoteFlavour::Auto);
-    p.model = m_store->value(g + QStringLiteral("model")).toString().toStdString();
-    p.voice = m_store->value(g + QStringLiteral("voice")).toString().toStdString();
-    p.concurrency = std::clamp(m_store->value(g + QStringLiteral("concurrency"), 1).toInt(), 1, kMaxServerConcurrency);
+    const ServerProfile p = readProfile(*m_store, kProfiles + QLatin1Char('/') + profileKey(name) + QLatin1Char('/'));
     m_serverKey.clear();   // each server's key comes from the secret store
     m_serverName = name;
     m_store->setValue(QStringLiteral("server/name"), name);
