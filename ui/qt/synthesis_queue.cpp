@@ -6,57 +6,55 @@ namespace reef::ui {
 
 SynthesisQueue::SynthesisQueue(EngineController* controller, QObject* parent) : QAbstractListModel(parent) {
     registerEngineMetaTypes();
-    m_lanes.push_back(Lane{controller, 0, 0, false, {}});
-    connectLane(0);
+    m_lanes.push_back(Lane{controller, 0, 0, false});
+    connectLane(controller);
 }
 
-void SynthesisQueue::connectLane(size_t lane) {
-    EngineController* c = m_lanes[lane].controller;
+// Each controller's signals find their lane by the controller, so lanes can come and go.
+void SynthesisQueue::connectLane(EngineController* c) {
     if (!c)
         return;
-    QList<QMetaObject::Connection>& cs = m_lanes[lane].connections;
-    cs << connect(c, &EngineController::progress, this,
-                  [this, lane](quint64 id, int frames, double) { onProgress(lane, id, frames); });
-    cs << connect(c, &EngineController::synthesisFinished, this,
-                  [this, lane](const SynthesisResult& r) { onFinished(lane, r); });
-    cs << connect(c, &EngineController::synthesisFailed, this,
-                  [this, lane](quint64 id, const QString& reason) { onFailed(lane, id, reason); });
-    cs << connect(c, &EngineController::synthesisCancelled, this, [this, lane](quint64 id) { onCancelled(lane, id); });
+    connect(c, &EngineController::progress, this,
+            [this, c](quint64 id, int frames, double) { onProgress(laneOf(c), id, frames); });
+    connect(c, &EngineController::synthesisFinished, this, [this, c](const SynthesisResult& r) { onFinished(laneOf(c), r); });
+    connect(c, &EngineController::synthesisFailed, this,
+            [this, c](quint64 id, const QString& reason) { onFailed(laneOf(c), id, reason); });
+    connect(c, &EngineController::synthesisCancelled, this, [this, c](quint64 id) { onCancelled(laneOf(c), id); });
     // Ready again after a load, a foreign synthesis or a bench: the queue may go on.
-    cs << connect(c, &EngineController::stateChanged, this, [this](EngineState s) {
+    connect(c, &EngineController::stateChanged, this, [this](EngineState s) {
         if (s == EngineState::Ready)
             scheduleNext();
     });
 }
 
+SynthesisQueue::Lane* SynthesisQueue::laneOf(const EngineController* c) {
+    for (Lane& l : m_lanes)
+        if (l.controller == c)
+            return &l;
+    return nullptr;
+}
+
 void SynthesisQueue::setExtraLanes(const QList<EngineController*>& controllers) {
     // Lanes no longer listed end their running items as cancelled (their controllers may be going
     // away); lanes still listed keep what they run; new ones are added.
-    for (size_t lane = m_lanes.size(); lane-- > 1;) {
-        if (controllers.contains(m_lanes[lane].controller.data()))
+    for (size_t i = m_lanes.size(); i-- > 1;) {
+        EngineController* c = m_lanes[i].controller;
+        if (c && controllers.contains(c))
             continue;
-        for (const QMetaObject::Connection& c : m_lanes[lane].connections)
-            disconnect(c);
-        if (m_lanes[lane].running) {
-            if (m_lanes[lane].controller)
-                m_lanes[lane].controller->cancel();
-            endRunning(lane, QueueItem::State::Cancelled, {});
+        if (c)
+            disconnect(c, nullptr, this, nullptr);
+        if (m_lanes[i].running) {
+            if (c)
+                c->cancel();
+            endRunning(&m_lanes[i], QueueItem::State::Cancelled, {});
         }
-        m_lanes.erase(m_lanes.begin() + std::ptrdiff_t(lane));
-        // The lanes after it moved down one place: their connections capture indices, so renew them.
-        for (size_t later = lane; later < m_lanes.size(); ++later) {
-            for (const QMetaObject::Connection& c : m_lanes[later].connections)
-                disconnect(c);
-            m_lanes[later].connections.clear();
-            connectLane(later);
-        }
+        m_lanes.erase(m_lanes.begin() + std::ptrdiff_t(i));
     }
     for (EngineController* c : controllers) {
-        const bool present = std::any_of(m_lanes.begin() + 1, m_lanes.end(), [c](const Lane& l) { return l.controller == c; });
-        if (present || !c)
+        if (!c || laneOf(c))
             continue;
-        m_lanes.push_back(Lane{c, 0, 0, false, {}});
-        connectLane(m_lanes.size() - 1);
+        m_lanes.push_back(Lane{c, 0, 0, false});
+        connectLane(c);
     }
     scheduleNext();
 }
@@ -269,12 +267,11 @@ void SynthesisQueue::finishRunning(Lane& lane, QueueItem::State state, const QSt
     scheduleNext();
 }
 
-void SynthesisQueue::endRunning(size_t laneIndex, QueueItem::State state, const QString& error) {
-    Lane& lane = m_lanes[laneIndex];
-    const quint64 id = lane.running;
+void SynthesisQueue::endRunning(Lane* lane, QueueItem::State state, const QString& error) {
+    const quint64 id = lane->running;
     const QueueItem* it = find(id);
     const QVariant tag = it ? it->tag : QVariant();
-    finishRunning(lane, state, error);
+    finishRunning(*lane, state, error);
     if (state == QueueItem::State::Failed)
         Q_EMIT itemFailed(id, tag, error);
     else
@@ -283,11 +280,10 @@ void SynthesisQueue::endRunning(size_t laneIndex, QueueItem::State state, const 
         Q_EMIT idle();
 }
 
-void SynthesisQueue::onProgress(size_t laneIndex, quint64 requestId, int frames) {
-    const Lane& lane = m_lanes[laneIndex];
-    if (!lane.running || requestId != lane.requestId)
+void SynthesisQueue::onProgress(Lane* lane, quint64 requestId, int frames) {
+    if (!lane || !lane->running || requestId != lane->requestId)
         return;
-    QueueItem* it = find(lane.running);
+    QueueItem* it = find(lane->running);
     if (!it)
         return;
     it->frames = frames;
@@ -295,35 +291,32 @@ void SynthesisQueue::onProgress(size_t laneIndex, quint64 requestId, int frames)
     Q_EMIT itemProgress(it->id, frames, it->maxFrames);
 }
 
-void SynthesisQueue::onFinished(size_t laneIndex, const SynthesisResult& result) {
-    Lane& lane = m_lanes[laneIndex];
-    if (!lane.running || result.request_id != lane.requestId)
+void SynthesisQueue::onFinished(Lane* lane, const SynthesisResult& result) {
+    if (!lane || !lane->running || result.request_id != lane->requestId)
         return;
-    const quint64 id = lane.running;
-    if (lane.cancelRequested)   // it finished before the stop reached it; the user asked for none
-        return endRunning(laneIndex, QueueItem::State::Cancelled, {});
+    const quint64 id = lane->running;
+    if (lane->cancelRequested)   // it finished before the stop reached it; the user asked for none
+        return endRunning(lane, QueueItem::State::Cancelled, {});
     const QueueItem* it = find(id);
     const QVariant tag = it ? it->tag : QVariant();
     if (QueueItem* item = find(id))
         item->frames = result.metrics.frames;
-    finishRunning(lane, QueueItem::State::Done);
+    finishRunning(*lane, QueueItem::State::Done);
     Q_EMIT itemFinished(id, tag, result);
     if (pendingCount() == 0)
         Q_EMIT idle();
 }
 
-void SynthesisQueue::onFailed(size_t laneIndex, quint64 requestId, const QString& reason) {
-    const Lane& lane = m_lanes[laneIndex];
-    if (!lane.running || requestId != lane.requestId)
+void SynthesisQueue::onFailed(Lane* lane, quint64 requestId, const QString& reason) {
+    if (!lane || !lane->running || requestId != lane->requestId)
         return;
-    endRunning(laneIndex, QueueItem::State::Failed, reason);
+    endRunning(lane, QueueItem::State::Failed, reason);
 }
 
-void SynthesisQueue::onCancelled(size_t laneIndex, quint64 requestId) {
-    const Lane& lane = m_lanes[laneIndex];
-    if (!lane.running || requestId != lane.requestId)
+void SynthesisQueue::onCancelled(Lane* lane, quint64 requestId) {
+    if (!lane || !lane->running || requestId != lane->requestId)
         return;
-    endRunning(laneIndex, QueueItem::State::Cancelled, {});
+    endRunning(lane, QueueItem::State::Cancelled, {});
 }
 
 }  // namespace reef::ui

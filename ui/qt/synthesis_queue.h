@@ -89,20 +89,20 @@ private:
         quint64 running = 0;      // item id, 0 = none
         quint64 requestId = 0;    // the controller's id for the running item
         bool cancelRequested = false;
-        QList<QMetaObject::Connection> connections;
     };
     QueueItem* find(quint64 id);
-    void connectLane(size_t lane);
+    void connectLane(EngineController* controller);
+    Lane* laneOf(const EngineController* controller);   // nullptr once its lane was dropped
     Lane* laneOfItem(quint64 itemId);
     void scheduleNext();   // posted, never re-entrant inside a controller signal
     void startNext();
     void finishRunning(Lane& lane, QueueItem::State state, const QString& error = {});
     void changed(quint64 id);
-    void onProgress(size_t lane, quint64 requestId, int frames);
-    void onFinished(size_t lane, const SynthesisResult& result);
-    void onFailed(size_t lane, quint64 requestId, const QString& reason);
-    void onCancelled(size_t lane, quint64 requestId);
-    void endRunning(size_t lane, QueueItem::State state, const QString& error);
+    void onProgress(Lane* lane, quint64 requestId, int frames);
+    void onFinished(Lane* lane, const SynthesisResult& result);
+    void onFailed(Lane* lane, quint64 requestId, const QString& reason);
+    void onCancelled(Lane* lane, quint64 requestId);
+    void endRunning(Lane* lane, QueueItem::State state, const QString& error);
 
     std::deque<QueueItem> m_items;
     std::vector<Lane> m_lanes;   // [0] = the constructor's controller
