@@ -50,4 +50,17 @@ ServerProfile resolve_server(const std::string& s) {
 #endif
 }
 
+ServerProfile server_from_flags(const std::string& server, const std::string& flavour, const std::string& api_key,
+                                const std::string& model, const std::string& voice) {
+    ServerProfile p = resolve_server(server);
+    if (flavour != "auto" || p.name.empty()) {   // given on the command line: it wins over the profile's
+        p.flavour = *parse_remote_flavour(flavour);
+        p.openai_only = remote_flavour_openai(flavour);
+    }
+    p.api_key = api_key;
+    if (!model.empty()) p.model = model;
+    if (!voice.empty()) p.voice = voice;
+    return p;
+}
+
 }  // namespace reef::cli

@@ -33,13 +33,7 @@ void RemoteBenchOptions::add_to(CLI::App* cmd) {
 void run_remote_bench(const RemoteBenchOptions& o, const std::string& text, int frames, uint64_t seed,
                       const std::string& md_path, const std::string& json_path) {
     LoadBenchRequest req;
-    req.profile = resolve_server(o.server);
-    if (o.flavour != "auto" || req.profile.name.empty()) {
-        req.profile.flavour = *parse_remote_flavour(o.flavour);
-        req.profile.openai_only = remote_flavour_openai(o.flavour);
-    }
-    req.profile.api_key = o.api_key;
-    if (!o.model.empty()) req.profile.model = o.model;
+    req.profile = server_from_flags(o.server, o.flavour, o.api_key, o.model);
     req.requests_per_level = o.requests;
     req.stream = o.stream;
     req.request.text = text;

@@ -115,15 +115,7 @@ void add_common(CLI::App* cmd, SynthOptions& o) {
 std::unique_ptr<TtsBackend> make_backend(const SynthOptions& o) {
     if (o.server.empty()) return std::make_unique<Engine>();
 #ifdef REEF_WITH_REMOTE
-    ServerProfile p = resolve_server(o.server);
-    if (o.flavour != "auto" || p.name.empty()) {   // given on the command line: it wins over the profile's
-        p.flavour = *parse_remote_flavour(o.flavour);
-        p.openai_only = remote_flavour_openai(o.flavour);
-    }
-    p.api_key = o.api_key;
-    if (!o.server_model.empty()) p.model = o.server_model;
-    if (!o.voice.empty()) p.voice = o.voice;
-    return make_remote_backend(p);
+    return make_remote_backend(server_from_flags(o.server, o.flavour, o.api_key, o.server_model, o.voice));
 #else
     fail("this build has no remote backend (it needs libcurl)");
 #endif
