@@ -25,6 +25,8 @@ REEF_APT_PACKAGES=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
   libcurl4-openssl-dev libcpp-httplib-dev              # the remote backend's HTTP client; reef-cli serve's server
   qtkeychain-qt6-dev                                   # server keys in the desktop's secret store
+  libhwy-dev                                           # Highway: the SIMD CPU kernels, runtime-dispatched
+  g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64     # the kernels cross-built for aarch64, tested under qemu
   xvfb xauth
   help2man librsvg2-bin appstream desktop-file-utils   # man page, icons, and checking the install tree
   cmark-gfm                                            # renders the PR report in its test
@@ -40,6 +42,10 @@ reef_install_apt() {
   if ((${#missing[@]})); then
     reef_log "installing Debian packages: ${missing[*]}"
     local sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    # arm64 packages (the cross check's Highway) come through Debian's multiarch
+    if [[ " ${missing[*]} " == *":arm64 "* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      $sudo dpkg --add-architecture arm64
+    fi
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
   else

@@ -1,9 +1,12 @@
 #include "cli_common.h"
 
+#include "reef/cpu_kernels.h"
+
 #include <algorithm>
 #include <sstream>
 
 #include "reef/bench_report.h"
+#include "reef/cpu_kernels.h"
 #include "reef/engine.h"
 #include "reef/sampling_settings.h"
 #ifdef REEF_HAVE_AUDIO
@@ -88,6 +91,17 @@ std::string format_versions() {
     if (!v.cuda_version.empty()) s << ", CUDA " << v.cuda_version;
     if (!v.cudnn_version.empty()) s << ", cuDNN " << v.cudnn_version;
     s << ")\n";
+    const CpuKernelInfo k = cpu_kernel_info();
+    if (!k.built) {
+        s << "CPU kernels: not built in (no Highway): libtorch's linear\n";
+    } else {
+        s << "CPU kernels: " << k.target << " (this CPU runs:";
+        for (const std::string& t : k.runnable) s << " " << t;
+        s << ")";
+        if (!k.requested.empty()) s << ", REEF_CPU_TARGET=" << k.requested;
+        if (!k.error.empty()) s << " [" << k.error << "]";
+        s << "\n";
+    }
 #ifdef REEF_HAVE_QT
     s << "Qt " << qVersion() << " (built with " << QT_VERSION_STR << ")\n";
 #else

@@ -1,5 +1,6 @@
 // Engine facade: owns the loaded pipeline; every entry point returns a value, never throws.
 #include "reef/engine.h"
+#include "reef/cpu_kernels.h"
 
 #include "compiled/aoti_decode_step.h"
 #include "facade_guard.h"
@@ -27,6 +28,11 @@ Engine::~Engine() = default;
 Result<ModelInfo> Engine::load(const EngineConfig& config) {
     return guarded("load", [&]() -> Result<ModelInfo> {
         c10::InferenceMode inference;
+        // A REEF_CPU_TARGET this CPU cannot run would otherwise quietly measure the best target.
+        const CpuKernelInfo kernels = cpu_kernel_info();
+        if (!kernels.error.empty())
+            return EngineError{ErrorCode::UnsupportedDevice, kernels.error,
+                               "unset REEF_CPU_TARGET, or set it to one of the targets named"};
         // Build the new pipeline first: a failed load keeps the previous model ready.
         auto p = load_pipeline(config);
         m_impl->pipeline = std::move(p);

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "check.h"
+#include "reef/cpu_kernels.h"
 #include "codec/codec.h"
 #include "parity_fixtures.h"
 #include "reef/engine.h"
@@ -343,4 +344,22 @@ TEST_CASE(s1_seeded_stream_penalty) { CHECK(check_seeded("s1", true)); }
 TEST_CASE(s1_main_penalty_window) { check_s1_main_penalty_window(); }
 TEST_CASE(s1_distribution) { check_distribution("s1"); }
 
-TEST_MAIN()
+// The decode above ran on the SIMD target REEF_CPU_TARGET names (the environment's word, not the
+// selector's), or on the CPU's best when it is unset.
+TEST_CASE(kernels_ran_the_requested_target) {
+    const reef::CpuKernelInfo info = reef::cpu_kernel_info();
+    if (!info.built) return reef_test::skip("built without the SIMD kernels");
+    const char* env = std::getenv("REEF_CPU_TARGET");
+    const std::string want = env && *env ? env : info.runnable.front();
+    CHECK(reef::cpu_kernels_ran() == want);
+}
+
+// A REEF_CPU_TARGET this CPU cannot run: the whole binary is skipped, saying why.
+int main(int argc, char** argv) {
+    const reef::CpuKernelInfo info = reef::cpu_kernel_info();
+    if (!info.error.empty()) {
+        std::printf("skipped: %s\n", info.error.c_str());
+        return 77;
+    }
+    return reef_test::run_all(argc, argv);
+}

@@ -65,6 +65,7 @@ private Q_SLOTS:
         QVERIFY(t.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())));
         QVERIFY(t.contains(QStringLiteral("PortAudio")));
         QVERIFY(t.contains(QStringLiteral("libsndfile")));
+        QVERIFY(t.contains(QStringLiteral("CPU kernels ")));  // the SIMD target that runs (or libtorch)
     }
 
     void wholeFakeSynthesis() {

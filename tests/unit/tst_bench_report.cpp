@@ -1,4 +1,4 @@
-// Bench arm names and the report writers (JSON schema reef-bench/5, Markdown, CSV).
+// Bench arm names and the report writers (JSON schema reef-bench/6, Markdown, CSV).
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -32,6 +32,9 @@ static BenchReport sample_report() {
     a.roofline_fraction = 0.25;
     a.dram_roofline_fraction = 0.125;
     a.backends = {{CallSite::SlowDecode, SdpaBackend::Math, 64, "q[1,4,1,16]"}};
+    a.cpu_kernels = "sse4";
+    r.cpu_kernels_best = "avx2";
+    r.cpu_target_requested = "sse4";
     ArmResult b;
     b.arm = *parse_bench_arm("eager:efficient");
     b.error = "SDPA backend 'efficient' cannot run the slow-prefill attention";
@@ -40,12 +43,17 @@ static BenchReport sample_report() {
 }
 
 TEST_CASE(arm_names_round_trip) {
-    for (const char* s : {"eager:math", "eager:fish-speech", "cuda-graph:auto:full", "aot-inductor:flash"}) {
+    for (const char* s : {"eager:math", "eager:fish-speech", "cuda-graph:auto:full", "aot-inductor:flash",
+                          "eager:auto:linear", "eager:math:full:linear"}) {
         auto arm = parse_bench_arm(s);
         CHECK(arm.ok());
         if (arm) CHECK(arm->name() == s);
     }
     CHECK(parse_bench_arm("eager:auto:active")->name() == "eager:auto");
+    CHECK(parse_bench_arm("eager:auto:linear")->libtorch_linear);
+    CHECK(!parse_bench_arm("eager:auto:full")->libtorch_linear);
+    CHECK(!parse_bench_arm("eager:linear").ok());        // the suffix needs an SDPA policy before it
+    CHECK(!parse_bench_arm("eager:auto:full:linear:x").ok());
     auto bad = parse_bench_arm("eager:turbo");
     CHECK(!bad.ok());
     CHECK(bad.error().message.find("turbo") != std::string::npos);
@@ -53,7 +61,7 @@ TEST_CASE(arm_names_round_trip) {
 
 TEST_CASE(json_report_has_schema_fields) {
     const auto j = nlohmann::json::parse(bench_report_json(sample_report()));
-    CHECK(j["schema"] == "reef-bench/5");
+    CHECK(j["schema"] == "reef-bench/6");
     CHECK(j["roofline"]["read_bandwidth_gbps"] == 20.0);
     CHECK(j["roofline"]["weight_bytes_per_frame"] == 10000000);
     CHECK(j["arms"][0]["bytes_per_frame"] == 1200000);
@@ -66,6 +74,10 @@ TEST_CASE(json_report_has_schema_fields) {
     CHECK(j["arms"][0]["warm_frames_per_s"] == 123.5);
     CHECK(j["arms"][0]["backends"][0]["backend"] == "math");
     CHECK(j["arms"][1]["ran"] == false);
+    CHECK(j["arms"][0]["cpu_kernels"] == "sse4");
+    CHECK(j["arms"][1]["cpu_kernels"].is_null());  // nothing ran: no target named
+    CHECK(j["cpu_kernels_best"] == "avx2");
+    CHECK(j["cpu_target_requested"] == "sse4");
     CHECK(j["arms"][1]["error"].get<std::string>().find("efficient") != std::string::npos);
 }
 
@@ -78,6 +90,8 @@ TEST_CASE(markdown_and_csv_list_every_arm) {
     CHECK(md.find("45.0 GB/s for 10 passes over 0.3 MB") != std::string::npos);
     CHECK(md.find("reads 7.0 MB of weights once") != std::string::npos);
     CHECK(md.find("not run") != std::string::npos);
+    CHECK(md.find("`eager:math` sse4, `eager:efficient` none (libtorch's linear); this CPU's best: avx2; "
+                  "REEF_CPU_TARGET = sse4") != std::string::npos);
     const std::string csv = bench_report_csv(r);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
 }

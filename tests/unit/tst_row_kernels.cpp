@@ -1,10 +1,14 @@
 // nn/row_kernels against the ATen formulas they replace (written out here with ATen ops, as
 // fish-speech writes them): same values up to one unit in the last place of the dtype, on the
-// layouts decode hands them (slices of the merged qkv row, several rows, every dtype).
+// layouts decode hands them (slices of the merged qkv row, several rows, every dtype); every case
+// once on the CPU's best SIMD target, then again on each lower one, forced.
 #include <c10/core/InferenceMode.h>
 
 #include "check.h"
 #include "nn/row_kernels.h"
+#ifdef REEF_HAVE_KERNELS
+#include "kernels/cpu_target.h"
+#endif
 
 using namespace reef;
 
@@ -122,6 +126,24 @@ TEST_CASE(only_a_few_cpu_rows_take_the_kernels) {
     CHECK(!rotary_rows_apply(at::zeros({1, 2, 3, 8}), at::zeros({3, 4, 2})));
     CHECK(!rotary_rows_apply(at::zeros({2, 3, 8}), at::zeros({2, 4, 2})));
     CHECK_THROWS(rotary_rows(at::zeros({1, 2, 3, 8}), at::zeros({1, 4, 2})));
+}
+
+TEST_CASE(every_case_again_on_each_lower_target) {
+#ifdef REEF_HAVE_KERNELS
+    const std::vector<std::string> targets = reef::kernels::runnable_targets();
+    if (targets.size() < 2) return reef_test::skip("this CPU runs one SIMD target only");
+    for (size_t i = 1; i < targets.size(); ++i) {
+        CHECK(reef::kernels::force_target(targets[i]).empty());
+        std::printf("target %s\n", targets[i].c_str());
+        rms_norm_matches_llama_and_torch_rmsnorm();
+        rms_norm_reads_heads_out_of_the_merged_qkv_row();
+        rotary_matches_the_pairwise_formula();
+        silu_mul_matches_aten();
+    }
+    CHECK(reef::kernels::force_target("best").empty());
+#else
+    reef_test::skip("built without the SIMD kernels");
+#endif
 }
 
 TEST_MAIN()

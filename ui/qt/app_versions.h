@@ -6,7 +6,8 @@ namespace reef::ui {
 
 struct AppVersions {
     QString reef, qt, libtorch, cuda, portaudio, sndfile;
-    QString deviceSummary;   // "CPU (libtorch 2.13.0, no CUDA)"
+    QString cpuKernels;      // "avx2 (this CPU runs: avx2 sse4 ssse3 scalar)"
+    QString deviceSummary;   // "CPU · avx2 · libtorch 2.13.0"
 };
 
 AppVersions appVersions();

@@ -13,8 +13,8 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent) {
     const AppVersions v = appVersions();
     auto* layout = new QVBoxLayout(this);
     auto* title = new QLabel(tr("<h2>Reef %1</h2><p>A native desktop studio for fish-speech text-to-speech.</p>").arg(v.reef));
-    m_versions = new QLabel(QStringLiteral("Qt %1\nlibtorch %2 (CUDA %3)\n%4\n%5")
-                                .arg(v.qt, v.libtorch, v.cuda, v.portaudio, v.sndfile));
+    m_versions = new QLabel(QStringLiteral("Qt %1\nlibtorch %2 (CUDA %3)\nCPU kernels %4\n%5\n%6")
+                                .arg(v.qt, v.libtorch, v.cuda, v.cpuKernels, v.portaudio, v.sndfile));
     m_versions->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_versions->setObjectName(QStringLiteral("aboutVersions"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);

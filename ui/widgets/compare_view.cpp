@@ -254,8 +254,16 @@ void CompareView::showReport(const reef::BenchReport& report) {
                                QString::fromStdString(report.libtorch_version),
                                report.arms.empty() ? QString()
                                                    : QString::fromStdString(report.arms[size_t(std::clamp(
-                                                         report.request.reference_arm, 0, int(report.arms.size()) - 1))].arm.name())));
+                                                         report.request.reference_arm, 0, int(report.arms.size()) - 1))].arm.name())) +
+                      cpuKernelsNote(report));
     updateButtons();
+}
+
+// " · CPU kernels avx2" (the target the first arm that used them ran), or nothing where none ran
+QString CompareView::cpuKernelsNote(const BenchReport& report) {
+    for (const ArmResult& a : report.arms)
+        if (!a.cpu_kernels.empty()) return QStringLiteral(" · CPU kernels %1").arg(QString::fromStdString(a.cpu_kernels));
+    return {};
 }
 
 void CompareView::rebuildCharts() {

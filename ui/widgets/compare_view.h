@@ -57,6 +57,7 @@ private:
     QWidget* createArmPicker();
     QWidget* createCharts();
     void rebuildCharts();
+    static QString cpuKernelsNote(const reef::BenchReport& report);
     void rebuildSweepChart();
     void exportInteractive();
     void updateButtons();

@@ -12,9 +12,11 @@ struct BenchArm {
     CompileMode compile_mode = CompileMode::Eager;
     SdpaPolicy sdpa_policy = SdpaPolicy::Auto;
     KvMode kv_mode = KvMode::ActivePrefix;
-    std::string name() const;   // "eager:math", "eager:auto:full"
+    bool libtorch_linear = false;  // ":linear": every projection through libtorch's linear, the CPU
+                                   // GEMV kernels off for this arm (their A/B within one run)
+    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear"
 };
-// "eager:math", "cuda-graph:auto:full" -> arm; error names the bad part.
+// "eager:math", "cuda-graph:auto:full", "eager:auto:linear" -> arm; error names the bad part.
 Result<BenchArm> parse_bench_arm(const std::string& spec);
 // "128, 512,2048" -> {128, 512, 2048}: the context sweep's prefix lengths; error names the bad item.
 Result<std::vector<int>> parse_context_list(const std::string& list);
@@ -74,6 +76,7 @@ struct ArmResult {
     double dram_roofline_fraction = 0;
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
+    std::string cpu_kernels;          // SIMD target the decode GEMV ran (reef/cpu_kernels.h), "" = none: libtorch's linear
     std::vector<double> step_ms;      // last repeat
     // Compiled arms (aot-inductor): the package's compile time (its own cold cost, in no other
     // figure), whether this bench found it in the cache, its load time and location.
@@ -117,6 +120,8 @@ struct BenchReport {
     std::string precision;
     std::string started_at;           // ISO 8601
     int cpu_threads = 0;
+    std::string cpu_kernels_best;     // the best SIMD target this CPU runs ("" without the kernels)
+    std::string cpu_target_requested; // REEF_CPU_TARGET
     BenchRequest request;
     double logit_tolerance = 0;
     double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device: memory

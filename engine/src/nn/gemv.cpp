@@ -6,105 +6,61 @@
 
 #include "check.h"
 #include "nn/kernel_switch.h"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define REEF_GEMV_X86 1
+#ifdef REEF_HAVE_KERNELS
+#include "kernels/gemv_rows.h"
 #endif
 
 namespace reef {
 namespace {
 
-constexpr int64_t kStep = 32;  // weights per step (bf16: one 64-byte line, fp32: two): K must be a multiple of it
+constexpr int64_t kStep = 32;  // K must be a multiple of it: one vector step on every x86 target, no scalar tail
+static_assert(sizeof(c10::BFloat16) == sizeof(uint16_t), "bf16 is passed to the kernels as its 16 bits");
 
-#ifdef REEF_GEMV_X86
-#define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
-using bf16 = c10::BFloat16;
+bool g_paused = false;  // GemvPause; read and written on the engine thread only
 
-REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, acc);
-    float v = 0;
-    for (float lane : lanes) v += lane;
-    return v;
-}
-
-template <typename T>
-inline void store(float v, T* y, int64_t r, const T* b) {
-    y[r] = T(b ? v + float(b[r]) : v);  // bf16: round to nearest even, once
-}
-
-// acc += 32 bf16 weights · 32 bf16 inputs, in pairs, accumulated in fp32.
-REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const bf16* w, const bf16* x) {
-    return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512(w), (__m512bh)_mm512_loadu_si512(x));
-}
-
-// fp32: acc += 32 weights · 32 inputs as two fused multiply-adds, so one step reads 128 bytes of a
-// row (two cache lines) and the row loop below is the same for both types.
-REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const float* w, const float* x) {
-    acc = _mm512_fmadd_ps(_mm512_loadu_ps(w), _mm512_loadu_ps(x), acc);
-    return _mm512_fmadd_ps(_mm512_loadu_ps(w + 16), _mm512_loadu_ps(x + 16), acc);
-}
-
-// Rows r0..r1 of y = W·x (+ b). Four rows at a time keep four independent streams in flight while
-// the next four are prefetched; every row is read once, front to back.
-template <typename T>
-REEF_AVX512_BF16 void gemv_rows(const T* w, const T* x, const T* b, int64_t k, int64_t r0, int64_t r1, T* y) {
-    int64_t r = r0;
-    for (; r + 4 <= r1; r += 4) {
-        const T* w0 = w + r * k;
-        __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps(), a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-        for (int64_t i = 0; i < k; i += kStep) {
-            for (int64_t ahead = 4; ahead < 8; ++ahead) {  // the next four rows (a prefetch past the end is harmless)
-                const char* line = reinterpret_cast<const char*>(w0 + ahead * k + i);
-                _mm_prefetch(line, _MM_HINT_T0);
-                if constexpr (sizeof(T) == 4) _mm_prefetch(line + 64, _MM_HINT_T0);  // fp32: a step is two lines
-            }
-            a0 = mac(a0, w0 + i, x + i);
-            a1 = mac(a1, w0 + k + i, x + i);
-            a2 = mac(a2, w0 + 2 * k + i, x + i);
-            a3 = mac(a3, w0 + 3 * k + i, x + i);
-        }
-        store(lane_sum(a0), y, r, b), store(lane_sum(a1), y, r + 1, b);
-        store(lane_sum(a2), y, r + 2, b), store(lane_sum(a3), y, r + 3, b);
-    }
-    for (; r < r1; ++r) {
-        __m512 a = _mm512_setzero_ps();
-        for (int64_t i = 0; i < k; i += kStep) a = mac(a, w + r * k + i, x + i);
-        store(lane_sum(a), y, r, b);
-    }
-}
+// The CPU multiplies bf16 natively (AVX-512 BF16): libtorch's bf16 GEMM is then fast.
+bool cpu_has_bf16_arithmetic() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return bool(__builtin_cpu_supports("avx512bf16"));
+    }();
+    return has;
+#else
+    return false;
 #endif
+}
 
-struct CpuFeatures {
-    bool avx512 = false, avx512_bf16 = false;
-};
-
-CpuFeatures detect_cpu() {
-    CpuFeatures f;
-#ifdef REEF_GEMV_X86
-    __builtin_cpu_init();
-    f.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl");
-    f.avx512_bf16 = f.avx512 && __builtin_cpu_supports("avx512bf16");
-#endif
-    return f;
+// Several rows (prefill) of a bf16 projection where the CPU has no bf16 arithmetic: libtorch's
+// bf16 GEMM there is ~3x slower than its fp32 one (s1-mini prefill, bf16 3.2 s against fp32 1.0 s
+// on the AVX2 EPYC), so the rows go through fp32: the weights widened for the call (exact), fp32
+// accumulation, one rounding to bf16 at the end, which is what a bf16 GEMM computes too.
+bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
+    static const bool enabled = kernel_switched_on("REEF_GEMV");
+    return enabled && w.scalar_type() == at::kBFloat16 && x.scalar_type() == at::kBFloat16 && x.device().is_cpu() &&
+           x.dim() >= 2 && x.numel() / x.size(-1) > 1 && !cpu_has_bf16_arithmetic();
 }
 
 }  // namespace
 
+GemvPause::GemvPause(bool pause) : m_previous(g_paused) { g_paused = g_paused || pause; }
+GemvPause::~GemvPause() { g_paused = m_previous; }
+
 bool gemv_supported(at::ScalarType dtype) {
     static const bool enabled = kernel_switched_on("REEF_GEMV");  // 0: libtorch's linear everywhere
-    static const CpuFeatures cpu = detect_cpu();
-    if (!enabled) return false;
-    // One CPU level for both types: the row loop is compiled once per type for AVX-512 BF16.
-    return (dtype == at::kBFloat16 || dtype == at::kFloat) && cpu.avx512_bf16;
+#ifdef REEF_HAVE_KERNELS
+    return enabled && (dtype == at::kBFloat16 || dtype == at::kFloat);
+#else
+    (void)enabled;
+    (void)dtype;
+    return false;  // built without Highway
+#endif
 }
 
 at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b) {
     // x: [..., K] one row, w: [N, K] -> [..., N]
     const at::ScalarType dtype = w.scalar_type();
-    REEF_CHECK(gemv_supported(dtype), "gemv: needs bf16 or fp32 weights and a CPU with AVX-512 BF16");
+    REEF_CHECK(gemv_supported(dtype), "gemv: needs bf16 or fp32 weights and a build with the SIMD kernels");
     const int64_t n = w.size(0), k = w.size(1);
     REEF_CHECK(x_in.scalar_type() == dtype && w.is_contiguous() && w.device().is_cpu() && x_in.numel() == k &&
                    k % kStep == 0 && (!b.defined() || (b.numel() == n && b.scalar_type() == dtype)),
@@ -114,23 +70,24 @@ at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b
     auto out_sizes = x_in.sizes().vec();
     out_sizes.back() = n;
     at::Tensor y = at::empty(out_sizes, x.options());
-#ifdef REEF_GEMV_X86
-    auto run = [&](auto tag) {
-        using T = decltype(tag);
-        const T* wp = w.const_data_ptr<T>();
-        const T* xp = x.const_data_ptr<T>();
-        const T* bp = bias.defined() ? bias.const_data_ptr<T>() : nullptr;
-        T* yp = y.mutable_data_ptr<T>();
-        // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's
-        // own OpenMP workers: the threads its other ops use, so nothing else competes for the
-        // cores. This file is built with OpenMP for that (engine/CMakeLists.txt); without it the
-        // loop runs serially.
-        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { gemv_rows(wp, xp, bp, k, r0, r1, yp); });
-    };
-    if (dtype == at::kFloat)
-        run(float{});
-    else
-        run(bf16{});
+#ifdef REEF_HAVE_KERNELS
+    // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's own
+    // OpenMP workers: the threads its other ops use, so nothing else competes for the cores. This
+    // file is built with OpenMP for that (engine/CMakeLists.txt); without it the loop runs serially.
+    if (dtype == at::kFloat) {
+        const float* wp = w.const_data_ptr<float>();
+        const float* xp = x.const_data_ptr<float>();
+        const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
+        float* yp = y.mutable_data_ptr<float>();
+        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_f32(wp, xp, bp, k, r0, r1, yp); });
+    } else {
+        auto bits = [](const at::Tensor& t) { return reinterpret_cast<const uint16_t*>(t.const_data_ptr<c10::BFloat16>()); };
+        const uint16_t* wp = bits(w);
+        const uint16_t* xp = bits(x);
+        const uint16_t* bp = bias.defined() ? bits(bias) : nullptr;
+        uint16_t* yp = reinterpret_cast<uint16_t*>(y.mutable_data_ptr<c10::BFloat16>());
+        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_bf16(wp, xp, bp, k, r0, r1, yp); });
+    }
 #endif
     return y;
 }
@@ -139,9 +96,15 @@ at::Tensor project(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b
     const at::ScalarType dtype = w.scalar_type();
     const bool fits = x.scalar_type() == dtype && x.device().is_cpu() && w.dim() == 2 && x.numel() == w.size(1) &&
                       w.size(1) % kStep == 0 && w.is_contiguous() && (!b.defined() || b.scalar_type() == dtype);
-    if (fits && gemv_supported(dtype)) {
+    if (fits && !g_paused && gemv_supported(dtype)) {
         RECORD_FUNCTION("reef::gemv", std::vector<c10::IValue>());  // named in profiles like an ATen op
         return gemv(x, w, b);
+    }
+    if (!g_paused && widen_bf16_rows(x, w)) {
+        RECORD_FUNCTION("reef::linear_fp32", std::vector<c10::IValue>());
+        const at::Tensor y = b.defined() ? at::linear(x.to(at::kFloat), w.to(at::kFloat), b.to(at::kFloat))
+                                         : at::linear(x.to(at::kFloat), w.to(at::kFloat));
+        return y.to(at::kBFloat16);
     }
     return b.defined() ? at::linear(x, w, b) : at::linear(x, w);
 }

@@ -1,17 +1,16 @@
 // Decode multiplies one activation row by every weight matrix, so a decode step is a chain of
 // GEMVs whose speed is the weights' read bandwidth. libtorch's one-row bf16 matmul reaches about
-// half of that on an AVX-512 BF16 CPU; this kernel streams each weight row once with the CPU's bf16
-// dot product (vdpbf16ps: bf16 pairs multiplied, fp32 accumulated), four rows per pass with the
-// next four prefetched, one block of rows per libtorch intra-op thread. fp32 weights go through
-// the same row loop with fused multiply-adds (libtorch's one-row fp32 linear streamed at ~85 % of
-// the probe's bandwidth here).
+// half of that on an AVX-512 BF16 Xeon; the SIMD kernels (engine/kernels, Highway, the best target
+// the CPU has: AVX-512 with the bf16 dot product, AVX-512, AVX2, SSE4, NEON/SVE, ...) stream each
+// weight row once, four rows per pass with the next four prefetched, one block of rows per
+// libtorch intra-op thread. REEF_CPU_TARGET forces a lower target (kernels/cpu_target.h).
 #pragma once
 #include <ATen/ATen.h>
 
 namespace reef {
 
-// dtype is bf16 or fp32, the CPU has AVX-512 BF16 (checked once at run time; the rest of the
-// binary stays portable) and REEF_GEMV=0 is not set.
+// dtype is bf16 or fp32, the build has the SIMD kernels (Highway) and REEF_GEMV=0 is not set.
+// Every CPU runs them: the target is chosen at run time.
 bool gemv_supported(at::ScalarType dtype);
 
 // y = x·wᵀ (+ b): x [..., K] holding a single row, w [N, K] contiguous, b [N] or undefined, all
@@ -19,8 +18,22 @@ bool gemv_supported(at::ScalarType dtype);
 // GEMM). -> [..., N]. Requires gemv_supported(dtype).
 at::Tensor gemv(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
+// While a GemvPause is alive, project() sends everything to libtorch's linear: the bench's
+// ":linear" arms compare the kernels with libtorch within one run. Engine thread only.
+class GemvPause {
+public:
+    explicit GemvPause(bool pause);
+    ~GemvPause();
+    GemvPause(const GemvPause&) = delete;
+    GemvPause& operator=(const GemvPause&) = delete;
+
+private:
+    bool m_previous;
+};
+
 // at::linear (x·wᵀ + b), through gemv where it applies (CPU, one bf16/fp32 row, K % 32 == 0),
-// so the model calls one function for every projection.
+// so the model calls one function for every projection. Several bf16 rows (prefill) on a CPU
+// without bf16 arithmetic go through an fp32 GEMM (faster there than libtorch's bf16 one).
 at::Tensor project(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
 }  // namespace reef

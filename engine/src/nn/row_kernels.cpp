@@ -5,9 +5,14 @@
 #include <c10/util/Half.h>
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "check.h"
 #include "nn/kernel_switch.h"
+#ifdef REEF_HAVE_KERNELS
+#include "kernels/row_ops.h"
+#endif
 
 namespace reef {
 namespace {
@@ -38,11 +43,32 @@ Rows rows_of(const at::Tensor& x, int64_t row_len) {
 template <typename T>
 inline float to_f(T v) { return float(v); }
 
+// fp32 and bf16 rows go to the SIMD kernels (engine/kernels, the CPU's best target) where the build
+// has them; fp16 rows, and every row in a build without Highway, take the scalar loops here.
+#ifdef REEF_HAVE_KERNELS
+template <typename T>
+constexpr bool kSimd = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
+#else
+template <typename T>
+constexpr bool kSimd = false;
+#endif
+// T* as the kernels' type: float stays, bf16 becomes its 16 bits
+inline const float* raw(const float* p) { return p; }
+inline float* raw(float* p) { return p; }
+inline const uint16_t* raw(const c10::BFloat16* p) { return reinterpret_cast<const uint16_t*>(p); }
+inline uint16_t* raw(c10::BFloat16* p) { return reinterpret_cast<uint16_t*>(p); }
+
 template <typename T>
 void rms_norm_kernel(const T* x, Rows rows, int64_t c, const T* w, float eps, bool round_first, T* y) {
     for (int64_t r = 0; r < rows.count; ++r) {
         const T* xr = x + r * rows.stride;
         T* yr = y + r * c;
+#ifdef REEF_HAVE_KERNELS
+        if constexpr (kSimd<T>) {
+            kernels::rms_norm_row(raw(xr), c, raw(w), eps, round_first, raw(yr));
+            continue;
+        }
+#endif
         float ss = 0;
         for (int64_t i = 0; i < c; ++i) ss += to_f(xr[i]) * to_f(xr[i]);
         const float inv = 1.0f / std::sqrt(ss / float(c) + eps);
@@ -58,6 +84,12 @@ void rotary_kernel(const T* x, Rows tokens, int64_t s_len, int64_t h, int64_t d,
     // tokens: B·S rows of [H, D]; token t sits at sequence position t % S
     for (int64_t t = 0; t < tokens.count; ++t) {
         const F* ft = f + (t % s_len) * d;  // [D/2, 2]
+#ifdef REEF_HAVE_KERNELS
+        if constexpr (kSimd<T> && kSimd<F>) {
+            kernels::rotary_row(raw(x + t * tokens.stride), h, d, raw(ft), raw(y + t * h * d));
+            continue;
+        }
+#endif
         for (int64_t head = 0; head < h; ++head) {
             const T* xr = x + t * tokens.stride + head * d;
             T* yr = y + (t * h + head) * d;
@@ -78,6 +110,12 @@ void gate_mul_kernel(const T* silu, const T* h, Rows rows, int64_t inter, T* y) 
         const T* up = h + r * rows.stride + inter;
         const T* sr = silu + r * inter;
         T* yr = y + r * inter;
+#ifdef REEF_HAVE_KERNELS
+        if constexpr (kSimd<T>) {
+            kernels::gate_mul_row(raw(sr), raw(up), inter, raw(yr));
+            continue;
+        }
+#endif
         for (int64_t i = 0; i < inter; ++i) yr[i] = T(to_f(sr[i]) * to_f(up[i]));
     }
 }

@@ -9,4 +9,5 @@ target_sources(reef_engine PRIVATE
   src/runtime/codec_worker.cpp
   src/runtime/demo_model.cpp
   src/runtime/cuda_memory.cpp
+  src/runtime/cpu_kernels.cpp
 )

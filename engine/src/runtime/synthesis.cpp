@@ -1,5 +1,7 @@
 #include "runtime/synthesis.h"
 
+#include "nn/gemv.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -394,6 +396,7 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
 
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {
+    const GemvPause linear(o.libtorch_linear);
     validate_request(r, o.max_text_bytes);
     check_compile_mode(o.compile_mode, p.config.device);
     if (r.decode_audio && !p.codec)

@@ -1,4 +1,5 @@
-// Arm names: "<compile>:<sdpa>[:<kv>]", e.g. "eager:math", "cuda-graph:auto:full".
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear]", e.g. "eager:math", "cuda-graph:auto:full",
+// "eager:auto:linear" (projections through libtorch's linear: the A/B of the CPU GEMV kernels).
 #include <sstream>
 
 #include "reef/bench.h"
@@ -8,6 +9,7 @@ namespace reef {
 std::string BenchArm::name() const {
     std::string s = std::string(to_string(compile_mode)) + ":" + to_string(sdpa_policy);
     if (kv_mode != KvMode::ActivePrefix) s += std::string(":") + to_string(kv_mode);
+    if (libtorch_linear) s += ":linear";
     return s;
 }
 
@@ -15,11 +17,17 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     std::vector<std::string> parts;
     std::stringstream ss(spec);
     for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+    BenchArm arm;
+    if (parts.size() > 2 && parts.back() == "linear") {
+        arm.libtorch_linear = true;
+        parts.pop_back();
+    }
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
-                           "bad arm '" + spec + "': expected <compile>:<sdpa>[:<kv>], e.g. eager:math or eager:auto:full",
+                           "bad arm '" + spec +
+                               "': expected <compile>:<sdpa>[:<kv>][:linear], e.g. eager:math, eager:auto:full or "
+                               "eager:auto:linear",
                            {}};
-    BenchArm arm;
     auto mode = parse_compile_mode(parts[0]);
     if (!mode)
         return EngineError{ErrorCode::InvalidArgument,

@@ -98,6 +98,7 @@ std::string bench_report_json(const BenchReport& r) {
             j["dram_roofline_fraction"] = a.dram_roofline_fraction;
             j["memory"] = memory_json(a.memory);
             j["backends"] = backends_json(a.backends);
+            j["cpu_kernels"] = a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels);
             j["step_ms"] = a.step_ms;
             if (!a.package_dir.empty())
                 j["compiled"] = {{"compile_s", a.compile_s}, {"cached", a.compile_cached},
@@ -113,13 +114,15 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/5"},
+    json root{{"schema", "reef-bench/6"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
               {"model", {{"name", r.model_name}, {"dir", r.model_dir}}},
               {"precision", r.precision},
               {"cpu_threads", r.cpu_threads},
+              {"cpu_kernels_best", r.cpu_kernels_best.empty() ? json(nullptr) : json(r.cpu_kernels_best)},
+              {"cpu_target_requested", r.cpu_target_requested.empty() ? json(nullptr) : json(r.cpu_target_requested)},
               {"started_at", r.started_at},
               {"request",
                {{"text", q.text},
@@ -171,12 +174,26 @@ std::string bench_arms_table_markdown(const BenchReport& r) {
     return s.str();
 }
 
+// What the decode GEMV ran per arm (the kernels record it), beside this CPU's best and what
+// REEF_CPU_TARGET asked for.
+static std::string cpu_kernels_line(const BenchReport& r) {
+    std::ostringstream s;
+    s << "CPU kernels (decode GEMV, what ran):";
+    for (size_t i = 0; i < r.arms.size(); ++i)
+        s << (i ? ", " : " ") << "`" << r.arms[i].arm.name() << "` "
+          << (r.arms[i].cpu_kernels.empty() ? "none (libtorch's linear)" : r.arms[i].cpu_kernels);
+    s << "; this CPU's best: " << (r.cpu_kernels_best.empty() ? "none (built without the kernels)" : r.cpu_kernels_best)
+      << "; REEF_CPU_TARGET " << (r.cpu_target_requested.empty() ? "unset" : "= " + r.cpu_target_requested);
+    return s.str();
+}
+
 std::string bench_report_markdown(const BenchReport& r) {
     std::ostringstream s;
     const BenchRequest& q = r.request;
     s << "# Reef A/B bench: " << r.model_name << "\n\n";
     s << "- Reef " << r.reef_version << ", libtorch " << r.libtorch_version << ", device: " << r.device_name
       << ", precision: " << r.precision << ", CPU threads: " << r.cpu_threads << "\n";
+    s << "- " << cpu_kernels_line(r) << "\n";
     s << "- " << r.started_at << "; text: \"" << q.text << "\"; seed " << q.seed << "; " << q.frames
       << " frames per repeat (im_end suppressed), " << q.warmup << " warm-up steps, " << q.repeats
       << " repeats, KV margin " << q.kv_margin << " rows\n";

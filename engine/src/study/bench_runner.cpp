@@ -11,6 +11,7 @@
 #include "check.h"
 #include "study/bench_sweep.h"
 #include "runtime/device.h"
+#include "reef/cpu_kernels.h"
 #include "study/host_info.h"
 #include "study/op_profile.h"
 #include "runtime/perf.h"
@@ -68,6 +69,7 @@ RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchAr
     o.policy = arm.sdpa_policy;
     o.compile_mode = arm.compile_mode;
     o.kv_mode = arm.kv_mode;
+    o.libtorch_linear = arm.libtorch_linear;
     o.kv_margin = p.config.kv_margin;
     o.suppress_im_end = true;
     o.capture_logits_frames = req.logit_steps + 1;  // frame 0 = the prefill's logits
@@ -94,6 +96,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
                 std::vector<double>& prefill, const Callbacks& cb) {
     if (rep == 0) p.caches = Text2SemanticCaches{};
     RunCapture cap;
+    reset_cpu_kernels_ran();
     SynthesisResult res = run_synthesis(p, greedy_request(req), cb, run_options(p, req, a.arm), rep == 0 ? &cap : nullptr);
     if (rep == 0) {
         // KV rows read per frame: the prefix at the run's mean position, or the whole cache (full)
@@ -113,6 +116,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     prefill.push_back(res.metrics.prefill_ms);
     a.step_ms = res.metrics.step_ms;
     a.backends = res.metrics.backends;
+    a.cpu_kernels = cpu_kernels_ran();
     if (!res.metrics.compiled_package.empty()) {
         a.compile_s = res.metrics.compile_s;
         if (rep == 0) a.compile_cached = res.metrics.compile_cached;
@@ -189,6 +193,9 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.precision = to_string(req.precision);
     report.started_at = iso_now();
     report.cpu_threads = at::get_num_threads();
+    const CpuKernelInfo kernels = cpu_kernel_info();
+    report.cpu_kernels_best = kernels.runnable.empty() ? std::string() : kernels.runnable.front();
+    report.cpu_target_requested = kernels.requested;
     report.request = req;
     report.logit_tolerance = req.logit_tolerance > 0 ? req.logit_tolerance : default_logit_tolerance(req.precision);
     report.host = query_host_info(req.device == DeviceKind::Cuda ? report.device_name : std::string());

@@ -1,0 +1,43 @@
+// Which SIMD code Reef's CPU kernels run. One kernel source (Google Highway) is compiled for every
+// target of the build's architecture and the best one this CPU has is chosen at run time; on x86 an
+// AVX-512 BF16 CPU additionally gets the hand-written bf16 dot-product GEMV (gemv_avx512_bf16.cpp).
+// REEF_CPU_TARGET=<name> forces a lower target for tests and benchmarks; reports name the target
+// the kernels actually ran (ran_target), not the one asked for.
+//
+// Reef's names: "avx512-bf16" (AVX-512 + the bf16 dot GEMV), "avx512", "avx2", "sse4", "ssse3",
+// "emu128" (portable C++, no SIMD) on x86; "sve2", "sve", "neon", ... on Arm: Highway's target
+// names in lower case, AVX3 called avx512.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace reef::kernels {
+
+// The targets this CPU can run, best first (REEF_CPU_TARGET does not change this list).
+std::vector<std::string> runnable_targets();
+
+// The target the next kernel call uses.
+std::string current_target();
+
+// Use `name` (one of runnable_targets(); "" or "best" for the best) from now on. Returns why it
+// cannot ("" when done). Call it before kernel work starts, not while kernels run on other threads.
+std::string force_target(const std::string& name);
+
+// REEF_CPU_TARGET, applied once on first use of any function here (or of a kernel). Returns why
+// the environment's choice could not be applied ("" when it was, or none was set); the kernels
+// then run the best target, and the engine refuses to load a model with this message.
+std::string env_target_error();
+
+// The target the GEMV kernels last ran, "" if none ran since reset_ran_target() (e.g. every
+// projection went to libtorch). Benchmarks read it after an arm.
+std::string ran_target();
+void reset_ran_target();
+
+// For the kernels: REEF_CPU_TARGET applied before the first dispatch; record what ran; and whether the hand-written AVX-512 BF16 GEMV is selected.
+void ensure_target_chosen();
+void note_ran(int64_t hwy_target);
+constexpr int64_t kRanAvx512Bf16 = -1;
+bool use_avx512_bf16_gemv();
+
+}  // namespace reef::kernels

@@ -1,0 +1,25 @@
+// The one-row GEMV decode runs for every projection: y[r] = Σ_k w[r, k]·x[k] (+ b[r]) for rows
+// r0..r1 of a row-major [N, K] weight, fp32 accumulation, bf16 outputs rounded once (nearest even).
+// Decode is bound by reading the weights, so the kernel's job is to keep the memory system busy:
+// the portable kernel reads rows r0..r1 (one contiguous block) front to back as one stream; the
+// AVX-512 BF16 one four rows at a time with the next four prefetched. Callers split the rows
+// between threads (nn/gemv.cpp, on libtorch's pool). Any K works (the AVX-512 BF16 kernel: K % 32
+// == 0); multiples of the vector width (32 covers every x86 target) take no scalar tail.
+#pragma once
+#include <cstdint>
+
+namespace reef::kernels {
+
+// w [N, K], x [K], b [N] or nullptr, y [N]: rows r0 <= r < r1 are written.
+void gemv_rows_f32(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1, float* y);
+// bf16 as uint16_t bits (kernels/bf16.h)
+void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0, int64_t r1,
+                    uint16_t* y);
+
+// The hand-written AVX-512 BF16 pair (vdpbf16ps), used while use_avx512_bf16_gemv(); K % 32 == 0.
+void gemv_rows_f32_avx512_bf16(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1,
+                               float* y);
+void gemv_rows_bf16_avx512_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0,
+                                int64_t r1, uint16_t* y);
+
+}  // namespace reef::kernels

@@ -1,0 +1,27 @@
+// Decode's small per-row ops (RMSNorm, interleaved RoPE, the SwiGLU product) as SIMD loops over
+// one row, for fp32 and bf16 (uint16_t bits). fp32 arithmetic throughout with the rounding points
+// of the ATen formulas they replace (nn/row_kernels.h): products and sums are never fused into an
+// FMA (the library is built with -ffp-contract=off), so every target gives the same bits except
+// for the order of the RMSNorm's sum of squares.
+#pragma once
+#include <cstdint>
+
+namespace reef::kernels {
+
+// y = x·rsqrt(mean(x²) + eps) × w; round_first: the normalised x is rounded to the dtype before
+// the weight multiplies it (llama.py), otherwise one rounding at the end. x, w, y: [c]
+void rms_norm_row(const float* x, int64_t c, const float* w, float eps, bool round_first, float* y);
+void rms_norm_row(const uint16_t* x, int64_t c, const uint16_t* w, float eps, bool round_first, uint16_t* y);
+
+// out[2j] = x[2j]·cos_j − x[2j+1]·sin_j, out[2j+1] = x[2j+1]·cos_j + x[2j]·sin_j for each of
+// `heads` packed heads of length d (even): x, y [heads, d], f [d/2, 2] (cos, sin) shared by them.
+void rotary_row(const float* x, int64_t heads, int64_t d, const float* f, float* y);
+void rotary_row(const uint16_t* x, int64_t heads, int64_t d, const float* f, uint16_t* y);
+void rotary_row(const float* x, int64_t heads, int64_t d, const uint16_t* f, float* y);
+void rotary_row(const uint16_t* x, int64_t heads, int64_t d, const uint16_t* f, uint16_t* y);
+
+// y = silu · up, each already rounded to the dtype: [n]
+void gate_mul_row(const float* silu, const float* up, int64_t n, float* y);
+void gate_mul_row(const uint16_t* silu, const uint16_t* up, int64_t n, uint16_t* y);
+
+}  // namespace reef::kernels

@@ -1,0 +1,189 @@
+// kernels/row_ops.h in Highway: each row op loads its dtype as fp32 vectors, computes in fp32 and
+// stores with the dtype's rounding; lanes past the last whole vector take the scalar form of the
+// same formula.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/row_ops_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <cmath>
+
+#include "kernels/bf16.h"
+#include "kernels/cpu_target.h"
+#include "kernels/row_ops.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace reef::kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+// scalar load/round/store of one element
+inline float to_f(float v) { return v; }
+inline float to_f(uint16_t v) { return bf16_to_float(v); }
+inline float round_as(float, float v) { return v; }
+inline float round_as(uint16_t, float v) { return bf16_to_float(float_to_bf16(v)); }
+inline void put(float* p, float v) { *p = v; }
+inline void put(uint16_t* p, float v) { *p = float_to_bf16(v); }
+
+// vector load: fp32 as is, bf16 widened (its bits are the upper half of an fp32)
+inline V load(D d, const float* p) { return hn::LoadU(d, p); }
+inline V load(D d, const uint16_t* p) {
+    const hn::RebindToUnsigned<D> du;
+    const hn::Rebind<uint16_t, D> dh;
+    return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(dh, p))));
+}
+
+// fp32 lanes rounded to bf16 (nearest even), still as fp32 bits; NaN lanes become the quiet NaN
+// bf16 0x7FC0 as in float_to_bf16.
+inline hn::Vec<hn::RebindToUnsigned<D>> bf16_bits_high(D d, V v) {
+    const hn::RebindToUnsigned<D> du;
+    const auto u = hn::BitCast(du, v);
+    const auto bias = hn::Add(hn::Set(du, 0x7FFFu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)));
+    const auto rounded = hn::And(hn::Add(u, bias), hn::Set(du, 0xFFFF0000u));
+    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), hn::Set(du, 0x7FC00000u), rounded);
+}
+inline V round_as(D, const float*, V v) { return v; }
+inline V round_as(D d, const uint16_t*, V v) { return hn::BitCast(d, bf16_bits_high(d, v)); }
+
+inline void store(D d, V v, float* p) { hn::StoreU(v, d, p); }
+inline void store(D d, V v, uint16_t* p) {
+    const hn::RebindToSigned<D> di;
+    const hn::Rebind<uint16_t, D> dh;
+    // the rounded value's upper half fits in 16 bits, so the saturating narrow only drops zeros
+    hn::StoreU(hn::DemoteTo(dh, hn::BitCast(di, hn::ShiftRight<16>(bf16_bits_high(d, v)))), dh, p);
+}
+
+template <typename T>
+void RmsNormRow(const T* x, int64_t c, const T* w, float eps, bool round_first, T* y) {
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t cv = c - c % lanes;
+    auto ss_v = hn::Zero(d);
+    for (int64_t i = 0; i < cv; i += lanes) {
+        const V v = load(d, x + i);
+        ss_v = hn::Add(ss_v, hn::Mul(v, v));
+    }
+    float ss = hn::GetLane(hn::SumOfLanes(d, ss_v));
+    for (int64_t i = cv; i < c; ++i) ss += to_f(x[i]) * to_f(x[i]);
+    const float inv = 1.0f / std::sqrt(ss / float(c) + eps);
+    const V inv_v = hn::Set(d, inv);
+    for (int64_t i = 0; i < cv; i += lanes) {
+        V n = hn::Mul(load(d, x + i), inv_v);
+        if (round_first) n = round_as(d, x, n);
+        store(d, hn::Mul(n, load(d, w + i)), y + i);
+    }
+    for (int64_t i = cv; i < c; ++i) {
+        float n = to_f(x[i]) * inv;
+        if (round_first) n = round_as(T{}, n);
+        put(y + i, n * to_f(w[i]));
+    }
+}
+
+// The whole vectors of one head: x·cos + swap(x)·(−sin, +sin), Reverse2 swapping each pair and
+// DupEven/DupOdd spreading cos and sin over it. Returns how many elements it did.
+template <typename T, typename F>
+int64_t RotaryVectors(const T* xr, int64_t d_head, const F* f, T* yr) {
+#if HWY_TARGET == HWY_SCALAR
+    return 0;  // one lane: no pair within a vector
+#else
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t dv = d_head - d_head % lanes;
+    const V sign = hn::OddEven(hn::Set(d, 1.0f), hn::Set(d, -1.0f));  // odd lanes +, even lanes −
+    for (int64_t j = 0; j < dv; j += lanes) {
+        const V xv = load(d, xr + j), fv = load(d, f + j);
+        const V cos_part = hn::Mul(xv, hn::DupEven(fv));
+        const V sin_part = hn::Mul(hn::Mul(hn::Reverse2(d, xv), hn::DupOdd(fv)), sign);
+        store(d, hn::Add(cos_part, sin_part), yr + j);
+    }
+    return dv;
+#endif
+}
+
+template <typename T, typename F>
+void RotaryRow(const T* x, int64_t heads, int64_t d_head, const F* f, T* y) {
+    for (int64_t h = 0; h < heads; ++h) {
+        const T* xr = x + h * d_head;
+        T* yr = y + h * d_head;
+        for (int64_t j = RotaryVectors(xr, d_head, f, yr); j < d_head; j += 2) {
+            const float a = to_f(xr[j]), b = to_f(xr[j + 1]), cs = to_f(f[j]), sn = to_f(f[j + 1]);
+            put(yr + j, a * cs - b * sn);
+            put(yr + j + 1, b * cs + a * sn);
+        }
+    }
+}
+
+template <typename T>
+void GateMulRow(const T* silu, const T* up, int64_t n, T* y) {
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t nv = n - n % lanes;
+    for (int64_t i = 0; i < nv; i += lanes) store(d, hn::Mul(load(d, silu + i), load(d, up + i)), y + i);
+    for (int64_t i = nv; i < n; ++i) put(y + i, to_f(silu[i]) * to_f(up[i]));
+}
+
+void RmsNormF32(const float* x, int64_t c, const float* w, float eps, bool rf, float* y) { RmsNormRow(x, c, w, eps, rf, y); }
+void RmsNormBf16(const uint16_t* x, int64_t c, const uint16_t* w, float eps, bool rf, uint16_t* y) {
+    RmsNormRow(x, c, w, eps, rf, y);
+}
+void RotaryF32F32(const float* x, int64_t h, int64_t d, const float* f, float* y) { RotaryRow(x, h, d, f, y); }
+void RotaryBf16F32(const uint16_t* x, int64_t h, int64_t d, const float* f, uint16_t* y) { RotaryRow(x, h, d, f, y); }
+void RotaryF32Bf16(const float* x, int64_t h, int64_t d, const uint16_t* f, float* y) { RotaryRow(x, h, d, f, y); }
+void RotaryBf16Bf16(const uint16_t* x, int64_t h, int64_t d, const uint16_t* f, uint16_t* y) { RotaryRow(x, h, d, f, y); }
+void GateMulF32(const float* s, const float* u, int64_t n, float* y) { GateMulRow(s, u, n, y); }
+void GateMulBf16(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) { GateMulRow(s, u, n, y); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace reef::kernels
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace reef::kernels {
+HWY_EXPORT(RmsNormF32);
+HWY_EXPORT(RmsNormBf16);
+HWY_EXPORT(RotaryF32F32);
+HWY_EXPORT(RotaryBf16F32);
+HWY_EXPORT(RotaryF32Bf16);
+HWY_EXPORT(RotaryBf16Bf16);
+HWY_EXPORT(GateMulF32);
+HWY_EXPORT(GateMulBf16);
+
+// Each entry point applies REEF_CPU_TARGET first, so the very first call already runs the target
+// that was asked for.
+void rms_norm_row(const float* x, int64_t c, const float* w, float eps, bool rf, float* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(RmsNormF32)(x, c, w, eps, rf, y);
+}
+void rms_norm_row(const uint16_t* x, int64_t c, const uint16_t* w, float eps, bool rf, uint16_t* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(RmsNormBf16)(x, c, w, eps, rf, y);
+}
+void rotary_row(const float* x, int64_t h, int64_t d, const float* f, float* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(RotaryF32F32)(x, h, d, f, y);
+}
+void rotary_row(const uint16_t* x, int64_t h, int64_t d, const float* f, uint16_t* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(RotaryBf16F32)(x, h, d, f, y);
+}
+void rotary_row(const float* x, int64_t h, int64_t d, const uint16_t* f, float* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(RotaryF32Bf16)(x, h, d, f, y);
+}
+void rotary_row(const uint16_t* x, int64_t h, int64_t d, const uint16_t* f, uint16_t* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(RotaryBf16Bf16)(x, h, d, f, y);
+}
+void gate_mul_row(const float* s, const float* u, int64_t n, float* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(GateMulF32)(s, u, n, y);
+}
+void gate_mul_row(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) {
+    ensure_target_chosen();
+    HWY_DYNAMIC_DISPATCH(GateMulBf16)(s, u, n, y);
+}
+
+}  // namespace reef::kernels
+#endif  // HWY_ONCE

@@ -1,0 +1,299 @@
+// The SIMD kernels (engine/kernels) on every target this CPU can run, each forced in turn, against
+// fp64 references computed here in plain loops: the GEMV rows (fp32, bf16; tails, bias, odd row
+// counts) and the row ops (RMSNorm both ways, RoPE, the SwiGLU product), plus bf16 rounding edge
+// cases through the vector stores. Torch-free, so it also runs on aarch64 under qemu-user
+// (scripts/check_aarch64.sh). Targets this CPU cannot run are listed as not tested.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "kernels/bf16.h"
+#include "kernels/cpu_target.h"
+#include "kernels/gemv_rows.h"
+#include "kernels/row_ops.h"
+
+using namespace reef::kernels;
+
+namespace {
+
+std::vector<float> randn(size_t n, std::mt19937& g) {
+    std::normal_distribution<float> dist;
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(g);
+    return v;
+}
+std::vector<uint16_t> to_bf16(const std::vector<float>& v) {
+    std::vector<uint16_t> o(v.size());
+    for (size_t i = 0; i < v.size(); ++i) o[i] = float_to_bf16(v[i]);
+    return o;
+}
+double val(float v) { return v; }
+double val(uint16_t v) { return bf16_to_float(v); }
+uint32_t bits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+float from_bits(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+
+// The CPU's own word on its features (Linux): independent of Highway's CPUID reading.
+std::set<std::string> cpuinfo_flags() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("flags", 0) != 0) continue;
+        std::istringstream words(line.substr(line.find(':') + 1));
+        std::set<std::string> out;
+        for (std::string w; words >> w;) out.insert(w);
+        return out;
+    }
+    return {};
+}
+
+// Runs fn once per runnable target, forced; restores the best target afterwards.
+template <typename Fn>
+void for_each_target(Fn&& fn) {
+    for (const std::string& t : runnable_targets()) {
+        const std::string why = force_target(t);
+        CHECK(why.empty());
+        if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
+        CHECK(current_target() == t);
+        fn(t);
+    }
+    CHECK(force_target("best").empty());
+}
+
+template <typename T>
+void check_gemv(const std::string& target, int64_t n, int64_t k, bool with_bias, std::mt19937& g) {
+    const std::vector<float> wf = randn(size_t(n * k), g), xf = randn(size_t(k), g), bf = randn(size_t(n), g);
+    std::vector<T> w, x, b;
+    if constexpr (sizeof(T) == 2)
+        w = to_bf16(wf), x = to_bf16(xf), b = to_bf16(bf);
+    else
+        w = wf, x = xf, b = bf;
+    std::vector<T> y(size_t(n), T(0x5555));
+    reset_ran_target();
+    // two calls over two row ranges, as two threads would split them
+    const int64_t half = n / 2;
+    for (auto [r0, r1] : {std::pair<int64_t, int64_t>{0, half}, {half, n}}) {
+        if constexpr (sizeof(T) == 2)
+            gemv_rows_bf16(w.data(), x.data(), with_bias ? b.data() : nullptr, k, r0, r1, y.data());
+        else
+            gemv_rows_f32(w.data(), x.data(), with_bias ? b.data() : nullptr, k, r0, r1, y.data());
+    }
+    // the hand-written AVX-512 BF16 rows take K % 32 == 0 only; otherwise the best Highway target runs
+    const std::string expect = target == "avx512-bf16" && k % 32 != 0 ? "avx512" : target;
+    CHECK(ran_target() == expect);
+    const double rounding = sizeof(T) == 2 ? 1.0 / 256 : 1.0 / 16777216;  // half an ulp of the output
+    bool ok = true;
+    for (int64_t r = 0; r < n; ++r) {
+        double ref = with_bias ? val(b[size_t(r)]) : 0, mags = 0;
+        for (int64_t i = 0; i < k; ++i) {
+            ref += val(w[size_t(r * k + i)]) * val(x[size_t(i)]);
+            mags += std::fabs(val(w[size_t(r * k + i)]) * val(x[size_t(i)]));
+        }
+        // one rounding of the output plus the fp32 sum's own error over k terms
+        const double tol = std::fabs(ref) * rounding + 1e-6 * double(k) * mags + 1e-6;
+        if (!(std::fabs(val(y[size_t(r)]) - ref) <= tol)) {
+            ok = false;
+            std::fprintf(stderr, "%s n=%lld k=%lld row %lld: %.9g vs %.9g\n", target.c_str(), (long long)n,
+                         (long long)k, (long long)r, val(y[size_t(r)]), ref);
+            break;
+        }
+    }
+    CHECK(ok);
+}
+
+template <typename T>
+std::vector<T> as(const std::vector<float>& v) {
+    if constexpr (sizeof(T) == 2)
+        return to_bf16(v);
+    else
+        return v;
+}
+
+// |got − ref| within one ulp of bf16 (its roundings), or four of fp32 (the fp32 rsqrt, division
+// and two products each add up to one) plus the fp32 sum of c squares' own error (c/2 ulps at
+// worst, halved by the square root), at ref's magnitude
+template <typename T>
+bool within_ulp(T got, double ref, int64_t c) {
+    const double ulp = sizeof(T) == 2 ? 1.0 / 128 : (4.0 + double(c) / 4) / 8388608;
+    return std::fabs(val(got) - ref) <= std::fabs(ref) * ulp + 1e-30;
+}
+
+template <typename T>
+void check_row_ops(const std::string& target, std::mt19937& g) {
+    for (int64_t c : {int64_t(1), int64_t(7), int64_t(64), int64_t(1027)}) {
+        const std::vector<T> x = as<T>(randn(size_t(c), g)), w = as<T>(randn(size_t(c), g));
+        for (bool round_first : {false, true}) {
+            std::vector<T> y(static_cast<size_t>(c));
+            rms_norm_row(x.data(), c, w.data(), 1e-6f, round_first, y.data());
+            double ss = 0;
+            for (T v : x) ss += val(v) * val(v);
+            const double inv = 1.0 / std::sqrt(ss / double(c) + 1e-6);
+            bool ok = true;
+            for (int64_t i = 0; i < c; ++i) {
+                double n = val(x[size_t(i)]) * inv;
+                if (round_first && sizeof(T) == 2) n = bf16_to_float(float_to_bf16(float(n)));
+                // a double rounding (round_first) may land one ulp off either way
+                if (!within_ulp(y[size_t(i)], n * val(w[size_t(i)]), c) && ok) {
+                    ok = false;
+                    std::fprintf(stderr, "  %zu-byte element %lld: %.9g vs %.9g\n", sizeof(T), (long long)i,
+                                 val(y[size_t(i)]), n * val(w[size_t(i)]));
+                }
+            }
+            CHECK(ok);
+            if (!ok) std::fprintf(stderr, "rms_norm %s c=%lld round_first=%d\n", target.c_str(), (long long)c, int(round_first));
+        }
+    }
+    for (int64_t heads : {int64_t(1), int64_t(3)}) {
+        for (int64_t d : {int64_t(2), int64_t(10), int64_t(128)}) {
+            const std::vector<T> x = as<T>(randn(size_t(heads * d), g));
+            std::vector<float> f(static_cast<size_t>(d));
+            for (int64_t j = 0; j < d / 2; ++j) {
+                const double angle = 0.37 * double(j + 1);
+                f[size_t(2 * j)] = float(std::cos(angle)), f[size_t(2 * j + 1)] = float(std::sin(angle));
+            }
+            std::vector<T> y(x.size());
+            rotary_row(x.data(), heads, d, f.data(), y.data());
+            bool ok = true;
+            for (int64_t h = 0; h < heads; ++h)
+                for (int64_t j = 0; j < d; j += 2) {
+                    const double a = val(x[size_t(h * d + j)]), b = val(x[size_t(h * d + j + 1)]);
+                    const double cs = f[size_t(j)], sn = f[size_t(j + 1)];
+                    const double tol_abs = (std::fabs(a) + std::fabs(b)) * (sizeof(T) == 2 ? 1.0 / 128 : 1e-6);
+                    ok = ok && std::fabs(val(y[size_t(h * d + j)]) - (a * cs - b * sn)) <= tol_abs;
+                    ok = ok && std::fabs(val(y[size_t(h * d + j + 1)]) - (b * cs + a * sn)) <= tol_abs;
+                }
+            CHECK(ok);
+            // with bf16 frequencies too (a bf16 model keeps its tables in bf16)
+            const std::vector<uint16_t> fb = to_bf16(f);
+            std::vector<T> yb(x.size());
+            rotary_row(x.data(), heads, d, fb.data(), yb.data());
+            bool ok_b = true;
+            for (int64_t i = 0; i < heads * d; i += 2) {
+                const int64_t j = i % d;
+                const double a = val(x[size_t(i)]), b = val(x[size_t(i + 1)]);
+                const double cs = bf16_to_float(fb[size_t(j)]), sn = bf16_to_float(fb[size_t(j + 1)]);
+                const double tol_abs = (std::fabs(a) + std::fabs(b)) * (sizeof(T) == 2 ? 1.0 / 128 : 1e-6);
+                ok_b = ok_b && std::fabs(val(yb[size_t(i)]) - (a * cs - b * sn)) <= tol_abs;
+            }
+            CHECK(ok_b);
+        }
+    }
+    for (int64_t n : {int64_t(1), int64_t(9), int64_t(3072)}) {
+        const std::vector<T> s = as<T>(randn(size_t(n), g)), u = as<T>(randn(size_t(n), g));
+        std::vector<T> y(static_cast<size_t>(n));
+        gate_mul_row(s.data(), u.data(), n, y.data());
+        bool ok = true;
+        for (int64_t i = 0; i < n; ++i) {
+            // one product of two dtype values, rounded once: exactly what a correctly rounded
+            // multiply gives (fp32: the double product rounded to float is that product)
+            const float exact = float(val(s[size_t(i)]) * val(u[size_t(i)]));
+            if constexpr (sizeof(T) == 2)
+                ok = ok && y[size_t(i)] == float_to_bf16(exact);
+            else
+                ok = ok && y[size_t(i)] == exact;
+        }
+        CHECK(ok);
+    }
+}
+
+}  // namespace
+
+TEST_CASE(targets_match_what_the_cpu_reports) {
+    const std::vector<std::string> targets = runnable_targets();
+    CHECK(!targets.empty());
+    std::string list;
+    for (const std::string& t : targets) list += t + " ";
+    std::printf("runnable targets: %s\n", list.c_str());
+    const char* env = std::getenv("REEF_CPU_TARGET");
+    if (!env || !*env) CHECK(current_target() == targets.front());
+    CHECK(!force_target("no-such-target").empty());
+    CHECK(force_target("best").empty());
+#if defined(__x86_64__)
+    const std::set<std::string> flags = cpuinfo_flags();
+    if (flags.empty()) return reef_test::skip("no /proc/cpuinfo flags to compare with");
+    auto has = [&](const std::string& t) { return std::find(targets.begin(), targets.end(), t) != targets.end(); };
+    CHECK(has("avx2") == (flags.count("avx2") && flags.count("fma") && flags.count("bmi2") && flags.count("f16c")));
+    CHECK(has("avx512") == (flags.count("avx512f") && flags.count("avx512bw") && flags.count("avx512dq") &&
+                            flags.count("avx512vl")));
+    CHECK(has("avx512-bf16") == (has("avx512") && flags.count("avx512_bf16")));
+    CHECK(has("emu128") || has("scalar"));  // a portable fallback is always there
+    if (!has("avx512")) std::printf("not tested here: avx512, avx512-bf16 (this CPU has no AVX-512)\n");
+#endif
+}
+
+TEST_CASE(gemv_rows_match_an_fp64_reference_on_every_target) {
+    std::mt19937 g(7);
+    for_each_target([&](const std::string& t) {
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 32}, {3, 2}, {7, 64}, {9, 34}, {130, 1024}, {66, 3072}}) {
+            for (bool bias : {false, true}) {
+                check_gemv<float>(t, n, k, bias, g);
+                check_gemv<uint16_t>(t, n, k, bias, g);
+            }
+        }
+    });
+}
+
+TEST_CASE(row_ops_match_an_fp64_reference_on_every_target) {
+    std::mt19937 g(11);
+    for_each_target([&](const std::string& t) {
+        check_row_ops<float>(t, g);
+        check_row_ops<uint16_t>(t, g);
+    });
+}
+
+// Vector stores round like the scalar float_to_bf16: ties to even, NaN payloads kept NaN, overflow
+// to infinity; and the scalar one against hand-worked bit patterns.
+TEST_CASE(bf16_rounding_edge_cases_on_every_target) {
+    CHECK(float_to_bf16(from_bits(0x3F808000)) == 0x3F80);  // 1 + 2^-8: a tie, to even (down)
+    CHECK(float_to_bf16(from_bits(0x3F818000)) == 0x3F82);  // 1 + 3·2^-8: a tie, to even (up)
+    CHECK(float_to_bf16(from_bits(0x3F808001)) == 0x3F81);  // just above the tie: up
+    CHECK(float_to_bf16(from_bits(0x7F800001)) == 0x7FC0);  // NaN with a low payload stays NaN
+    CHECK(float_to_bf16(from_bits(0x7F7FFFFF)) == 0x7F80);  // the largest float rounds to infinity
+    CHECK(float_to_bf16(-0.0f) == 0x8000);
+    // bf16 products whose rounding is a tie, NaN, overflow: 16 pairs twice, so every vector width
+    // (and the scalar tail, n = 35) sees them
+    const std::vector<std::pair<uint16_t, uint16_t>> pairs = {
+        {0x3F81, 0x3FC0},  // (1 + 2^-7)·1.5 = 1.5 + 3·2^-8: a tie
+        {0x3F83, 0x3FC0},  // (1 + 3·2^-7)·1.5: a tie the other way
+        {0x7FC1, 0x3F80},  // NaN · 1
+        {0x7F7F, 0x4000},  // the largest bf16 · 2: infinity
+        {0xFF7F, 0x4000},  // −infinity
+        {0x0001, 0x3F00},  // the smallest subnormal · 0.5: a tie at zero, to even (zero)
+        {0x8000, 0x3F80},  // −0
+        {0x4049, 0x40C9},  // π-ish · 2π-ish
+    };
+    std::vector<uint16_t> s(35, 0x3F80), u(35, 0x3F80);
+    for (size_t i = 0; i < 35; ++i) s[i] = pairs[i % pairs.size()].first, u[i] = pairs[i % pairs.size()].second;
+    for_each_target([&](const std::string& t) {
+        std::vector<uint16_t> y(35);
+        gate_mul_row(s.data(), u.data(), 35, y.data());
+        bool ok = true;
+        for (size_t i = 0; i < 35; ++i) {
+            const uint16_t want = float_to_bf16(bf16_to_float(s[i]) * bf16_to_float(u[i]));
+            if (y[i] != want) {
+                ok = false;
+                std::fprintf(stderr, "%s lane %zu: %04x · %04x -> %04x, want %04x\n", t.c_str(), i, s[i], u[i], y[i], want);
+            }
+        }
+        CHECK(ok);
+    });
+}
+
+TEST_MAIN()
