@@ -27,7 +27,7 @@ for target in "${targets[@]}"; do
     echo "== $target $precision"
     REEF_CPU_TARGET=$target ATEN_CPU_CAPABILITY=$(aten_level "$target") \
       "$CLI" bench -m "$MODEL" --threads 2 --no-audio --precision "$precision" --frames $frames --warmup 4 \
-      --repeats 3 --arms eager:auto,eager:auto:linear \
+      --repeats 5 --arms eager:auto,eager:auto:linear \
       --json "$OUT/targets-$target-$precision.json" --md "$OUT/targets-$target-$precision.md" >/dev/null 2>&1 ||
       [[ $? -eq 3 ]]
     grep -E '^\| `eager' "$OUT/targets-$target-$precision.md" | cut -d'|' -f2-4

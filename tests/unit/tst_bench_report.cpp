@@ -35,6 +35,7 @@ static BenchReport sample_report() {
     a.cpu_kernels = "sse4";
     r.cpu_kernels_best = "avx2";
     r.cpu_target_requested = "sse4";
+    r.read_bandwidth_probes = {31.5, 20.0, 18.25};
     ArmResult b;
     b.arm = *parse_bench_arm("eager:efficient");
     b.error = "SDPA backend 'efficient' cannot run the slow-prefill attention";
@@ -77,6 +78,7 @@ TEST_CASE(json_report_has_schema_fields) {
     CHECK(j["arms"][0]["cpu_kernels"] == "sse4");
     CHECK(j["arms"][1]["cpu_kernels"].is_null());  // nothing ran: no target named
     CHECK(j["cpu_kernels_best"] == "avx2");
+    CHECK(j["roofline"]["read_bandwidth_probes_gbps"].size() == 3);
     CHECK(j["cpu_target_requested"] == "sse4");
     CHECK(j["arms"][1]["error"].get<std::string>().find("efficient") != std::string::npos);
 }
@@ -86,6 +88,7 @@ TEST_CASE(markdown_and_csv_list_every_arm) {
     const std::string md = bench_report_markdown(r);
     CHECK(md.find("`eager:math` | 123.50 | 25.0% | 12.5%") != std::string::npos);
     CHECK(md.find("read bandwidth 20.0 GB/s") != std::string::npos);
+    CHECK(md.find("median of 3 probes, one before the repeats and one after each round: 18.2–31.5 GB/s") != std::string::npos);
     // 10 MB of weights, of which 10 passes of 0.3 MB: 7 MB read once
     CHECK(md.find("45.0 GB/s for 10 passes over 0.3 MB") != std::string::npos);
     CHECK(md.find("reads 7.0 MB of weights once") != std::string::npos);

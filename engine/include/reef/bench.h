@@ -126,6 +126,8 @@ struct BenchReport {
     double logit_tolerance = 0;
     double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device: memory
     double reread_bandwidth_gbps = 0; // the same probe's fast_passes passes over fast_pass_bytes
+    std::vector<double> read_bandwidth_probes;  // every probe's memory GB/s (before the repeats, after
+                                                // each round); the two figures above are medians
     int64_t weight_bytes_per_frame = 0;  // weights one decode frame reads (head rows as sampled)
     int64_t fast_pass_bytes = 0;      // of which one fast-stack pass; a frame makes fast_passes of them
     int fast_passes = 0;              // num_codebooks

@@ -83,7 +83,8 @@ std::string bench_report_json(const BenchReport& r) {
                {"sdpa_policy", to_string(a.arm.sdpa_policy)},
                {"kv_mode", to_string(a.arm.kv_mode)},
                {"ran", a.ran},
-               {"error", a.ran ? json(nullptr) : json(a.error)}};
+               {"error", a.ran ? json(nullptr) : json(a.error)},
+               {"cpu_kernels", a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels)}};
         if (a.ran) {
             j["prompt_tokens"] = a.prompt_tokens;
             j["cold_first_frame_ms"] = a.cold_first_frame_ms;
@@ -98,7 +99,6 @@ std::string bench_report_json(const BenchReport& r) {
             j["dram_roofline_fraction"] = a.dram_roofline_fraction;
             j["memory"] = memory_json(a.memory);
             j["backends"] = backends_json(a.backends);
-            j["cpu_kernels"] = a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels);
             j["step_ms"] = a.step_ms;
             if (!a.package_dir.empty())
                 j["compiled"] = {{"compile_s", a.compile_s}, {"cached", a.compile_cached},
@@ -138,6 +138,7 @@ std::string bench_report_json(const BenchReport& r) {
                                                                       : std::string()}}},
               {"logit_tolerance", r.logit_tolerance},
               {"roofline", {{"read_bandwidth_gbps", r.read_bandwidth_gbps},
+                            {"read_bandwidth_probes_gbps", r.read_bandwidth_probes},
                             {"reread_bandwidth_gbps", r.reread_bandwidth_gbps},
                             {"weight_bytes_per_frame", r.weight_bytes_per_frame},
                             {"fast_pass_bytes", r.fast_pass_bytes},
@@ -176,6 +177,14 @@ std::string bench_arms_table_markdown(const BenchReport& r) {
 
 // What the decode GEMV ran per arm (the kernels record it), beside this CPU's best and what
 // REEF_CPU_TARGET asked for.
+// ", median of 6 probes, 28.1-52.3 GB/s" where the probe ran more than once
+static std::string probe_range(const BenchReport& r) {
+    if (r.read_bandwidth_probes.size() < 2) return {};
+    const auto [lo, hi] = std::minmax_element(r.read_bandwidth_probes.begin(), r.read_bandwidth_probes.end());
+    return "; median of " + std::to_string(r.read_bandwidth_probes.size()) +
+           " probes, one before the repeats and one after each round: " + fmt(*lo, 1) + "–" + fmt(*hi, 1) + " GB/s";
+}
+
 static std::string cpu_kernels_line(const BenchReport& r) {
     std::ostringstream s;
     s << "CPU kernels (decode GEMV, what ran):";
@@ -207,7 +216,7 @@ std::string bench_report_markdown(const BenchReport& r) {
     if (r.read_bandwidth_gbps > 0) {
         const double pass_mb = double(r.fast_pass_bytes) / 1e6;
         s << "- Roofline: read bandwidth " << fmt(r.read_bandwidth_gbps, 1) << " GB/s (bench probe: best of 5 sums over "
-          << "512 MiB), and " << fmt(r.reread_bandwidth_gbps, 1) << " GB/s for " << r.fast_passes << " passes over "
+          << "512 MiB" << probe_range(r) << "), and " << fmt(r.reread_bandwidth_gbps, 1) << " GB/s for " << r.fast_passes << " passes over "
           << fmt(pass_mb, 1) << " MB right after it (the fast stack's re-reads, partly from cache); a decode frame reads "
           << fmt(double(r.weight_bytes_per_frame) / 1e6 - r.fast_passes * pass_mb, 1) << " MB of weights once, "
           << r.fast_passes << " × " << fmt(pass_mb, 1)

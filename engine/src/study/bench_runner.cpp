@@ -234,18 +234,31 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.weight_bytes_per_frame = p.model->decode_weight_bytes(sampled_head_rows(p));
     report.fast_pass_bytes = p.model->fast_pass_bytes();
     report.fast_passes = int(p.model->config().num_codebooks);
-    const ReadBandwidth bw = measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes);
-    report.read_bandwidth_gbps = bw.memory_gbps;
-    report.reread_bandwidth_gbps = bw.reread_gbps;
+    // The bandwidth probe runs before the repeats and again after each round of them: a shared
+    // machine's bandwidth drifts (this VM's by up to 2x between minutes), so the roofline uses the
+    // median of the probes taken while the arms ran, and the report gives their range.
+    std::vector<ReadBandwidth> probes;
+    auto probe = [&] { probes.push_back(measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes)); };
+    probe();
     // Repeats interleave the arms (arm 1, 2, ..., then again) so slow drifts of the machine hit
     // every arm alike; each arm's figures are medians over its repeats.
-    for (int rep = 0; rep < req.repeats; ++rep)
+    for (int rep = 0; rep < req.repeats; ++rep) {
         for (size_t i = 0; i < n; ++i) {
             ArmResult& a = report.arms[i];
             if (!a.error.empty()) continue;
             if (progress) progress(int(i), a.arm.name() + ": repeat " + std::to_string(rep + 1) + "/" + std::to_string(req.repeats));
             attempt(i, [&] { run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb); });
         }
+        probe();
+    }
+    ReadBandwidth bw;
+    std::vector<double> memory, reread;
+    for (const ReadBandwidth& b : probes) memory.push_back(b.memory_gbps), reread.push_back(b.reread_gbps);
+    bw.memory_gbps = median(memory);
+    bw.reread_gbps = std::max(median(reread), bw.memory_gbps);
+    report.read_bandwidth_gbps = bw.memory_gbps;
+    report.reread_bandwidth_gbps = bw.reread_gbps;
+    report.read_bandwidth_probes = memory;
     for (size_t i = 0; i < n; ++i) {
         ArmResult& a = report.arms[i];
         if (!a.error.empty()) continue;
