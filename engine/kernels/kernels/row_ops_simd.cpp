@@ -151,39 +151,26 @@ HWY_EXPORT(GateMulF32);
 HWY_EXPORT(GateMulBf16);
 
 // Each entry point applies REEF_CPU_TARGET first, so the very first call already runs the target
-// that was asked for.
-void rms_norm_row(const float* x, int64_t c, const float* w, float eps, bool rf, float* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(RmsNormF32)(x, c, w, eps, rf, y);
-}
-void rms_norm_row(const uint16_t* x, int64_t c, const uint16_t* w, float eps, bool rf, uint16_t* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(RmsNormBf16)(x, c, w, eps, rf, y);
-}
-void rotary_row(const float* x, int64_t h, int64_t d, const float* f, float* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(RotaryF32F32)(x, h, d, f, y);
-}
-void rotary_row(const uint16_t* x, int64_t h, int64_t d, const float* f, uint16_t* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(RotaryBf16F32)(x, h, d, f, y);
-}
-void rotary_row(const float* x, int64_t h, int64_t d, const uint16_t* f, float* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(RotaryF32Bf16)(x, h, d, f, y);
-}
-void rotary_row(const uint16_t* x, int64_t h, int64_t d, const uint16_t* f, uint16_t* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(RotaryBf16Bf16)(x, h, d, f, y);
-}
-void gate_mul_row(const float* s, const float* u, int64_t n, float* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(GateMulF32)(s, u, n, y);
-}
-void gate_mul_row(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) {
-    ensure_target_chosen();
-    HWY_DYNAMIC_DISPATCH(GateMulBf16)(s, u, n, y);
-}
+// that was asked for; then it calls the chosen target's version.
+#define REEF_ROW_ENTRY(entry, kernel, params, args) \
+    void entry params {                              \
+        ensure_target_chosen();                      \
+        HWY_DYNAMIC_DISPATCH(kernel) args;           \
+    }
+REEF_ROW_ENTRY(rms_norm_row, RmsNormF32, (const float* x, int64_t c, const float* w, float eps, bool rf, float* y),
+               (x, c, w, eps, rf, y))
+REEF_ROW_ENTRY(rms_norm_row, RmsNormBf16,
+               (const uint16_t* x, int64_t c, const uint16_t* w, float eps, bool rf, uint16_t* y), (x, c, w, eps, rf, y))
+REEF_ROW_ENTRY(rotary_row, RotaryF32F32, (const float* x, int64_t h, int64_t d, const float* f, float* y), (x, h, d, f, y))
+REEF_ROW_ENTRY(rotary_row, RotaryBf16F32, (const uint16_t* x, int64_t h, int64_t d, const float* f, uint16_t* y),
+               (x, h, d, f, y))
+REEF_ROW_ENTRY(rotary_row, RotaryF32Bf16, (const float* x, int64_t h, int64_t d, const uint16_t* f, float* y),
+               (x, h, d, f, y))
+REEF_ROW_ENTRY(rotary_row, RotaryBf16Bf16, (const uint16_t* x, int64_t h, int64_t d, const uint16_t* f, uint16_t* y),
+               (x, h, d, f, y))
+REEF_ROW_ENTRY(gate_mul_row, GateMulF32, (const float* s, const float* u, int64_t n, float* y), (s, u, n, y))
+REEF_ROW_ENTRY(gate_mul_row, GateMulBf16, (const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y), (s, u, n, y))
+#undef REEF_ROW_ENTRY
 
 }  // namespace reef::kernels
 #endif  // HWY_ONCE
