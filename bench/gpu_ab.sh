@@ -35,8 +35,9 @@ cmake --build "$BUILD" --target reef-cli -j "$(nproc)"
 CLI="$BUILD/app/reef-cli"
 "$CLI" --version | tee -a "$OUT/environment.txt"
 
-ARMS="eager:math,eager:auto,eager:fish-speech,cuda-graph:math,cuda-graph:auto"
-ARMS_FULL="eager:math:full,eager:auto:full,eager:fish-speech:full,cuda-graph:math:full,cuda-graph:auto:full"
+# cuda-graph arms join once the capture has run on a GPU: until then reef-cli refuses them up front.
+ARMS="eager:math,eager:auto,eager:fish-speech"
+ARMS_FULL="eager:math:full,eager:auto:full,eager:fish-speech:full"
 for preset in $PRESETS; do
   dir="$MODELS/$preset"
   [[ -f "$dir/config.json" ]] || "$CLI" demo-model "$dir" --preset "$preset"

@@ -116,6 +116,14 @@ void register_bench(CLI::App& app) {
         req.precision = c.precision;
         req.cpu_threads = c.cpu_threads;
         req.arms = parse_arms(o->arms);
+        // An arm whose compile mode cannot run on this machine is refused before any work (no model
+        // load, warm-up or probe), with the engine's reason.
+        const DeviceCaps caps = Engine::capabilities(req.device);
+        for (const BenchArm& arm : req.arms) {
+            const auto mode = caps.compile_modes.find(to_string(arm.compile_mode));
+            if (mode != caps.compile_modes.end() && !mode->second.available)
+                fail("arm " + arm.name() + " cannot run here: compile mode '" + mode->first + "': " + mode->second.reason);
+        }
         req.profile = !o->profile.empty();
         if (!o->contexts.empty()) req.contexts = unwrap(parse_context_list(o->contexts));
         if (!o->sweep_csv.empty() && req.contexts.empty()) fail("--sweep-csv needs --context");

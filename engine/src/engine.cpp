@@ -112,6 +112,14 @@ Result<CompiledPackageInfo> Engine::compile_decode_step(const std::function<void
 
 DeviceCaps Engine::device_caps() const { return query_device_caps(m_impl->config.device); }
 
+DeviceCaps Engine::capabilities(DeviceKind device) {
+    try {
+        return query_device_caps(device);
+    } catch (const std::exception&) {
+        return {};  // errors are values at the facade: no capability is claimed
+    }
+}
+
 Result<BenchReport> Engine::bench(const BenchRequest& request,
                                   const std::function<void(int, const std::string&)>& progress,
                                   const std::function<bool()>& should_abort) {

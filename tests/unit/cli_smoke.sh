@@ -9,6 +9,7 @@ pass=0; fail=0
 ok() { if "$@" >"$T/out.txt" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $*"; cat "$T/out.txt"; fi; }
 bad() { if "$@" >"$T/out.txt" 2>&1; then fail=$((fail+1)); echo "FAIL (should have failed): $*"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
 has() { if grep -q -- "$1" "$T/out.txt"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: output lacks '$1'"; cat "$T/out.txt"; fi; }
+lacks() { if grep -q -- "$1" "$T/out.txt"; then fail=$((fail+1)); echo "FAIL: output has '$1'"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
 
 ok "$CLI" --version;                         has "libtorch"
 ok "$CLI" demo-model "$T/tiny" --preset tiny; has "random"
@@ -60,6 +61,10 @@ bad "$CLI" synth -m "$T/tiny" -t "hi" --sdpa efficient -o "$T/y.wav"; has "effic
 has "slow-prefill"
 bad "$CLI" synth -m "$T/tiny" -t "hi" --sdpa cudnn -o "$T/y.wav";     has "cudnn"
 bad "$CLI" synth -m "$T/tiny" -t "hi" --compile cuda-graph -o "$T/y.wav"; has "cuda-graph"
+# a bench arm this machine cannot run is refused before any work, with the reason
+bad "$CLI" bench -m "$T/tiny" --arms eager:math,cuda-graph:math --frames 8 --warmup 2 --repeats 1 --no-audio
+has "arm cuda-graph:math cannot run here"; has "needs a CUDA device"
+lacks "^\[arm 1\]"   # no arm started: nothing was loaded or run
 ok test ! -e "$T/y.wav"
 bad "$CLI" bench -m "$T/tiny" --arms eager:turbo;               has "turbo"
 echo "$pass passed, $fail failed"

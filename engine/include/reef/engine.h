@@ -34,6 +34,9 @@ public:
                                        const std::function<bool()>& should_abort = {}) override;
 
     static VersionInfo versions();
+    // What this build and machine can run on `device` (compile modes, precisions, devices, each
+    // with the reason when not), without a loaded model: for refusing a request before any work.
+    static DeviceCaps capabilities(DeviceKind device);
 
 private:
     struct Impl;
