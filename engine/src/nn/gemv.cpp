@@ -18,9 +18,25 @@ static_assert(sizeof(c10::BFloat16) == sizeof(uint16_t), "bf16 is passed to the 
 
 bool g_paused = false;  // GemvPause; read and written on the engine thread only
 
-// The CPU multiplies bf16 natively (AVX-512 BF16): libtorch's bf16 GEMM is then fast.
+// REEF_GEMV=0: libtorch's linear everywhere (read once per process)
+bool gemv_switched_on() {
+    static const bool enabled = kernel_switched_on("REEF_GEMV");
+    return enabled;
+}
+
+// Several rows (prefill) of a bf16 projection where the CPU has no bf16 arithmetic: libtorch's
+// bf16 GEMM there is ~3x slower than its fp32 one (s1-mini prefill, bf16 3.2 s against fp32 1.0 s
+// on the AVX2 EPYC), so the rows go through fp32: the weights widened for the call (exact), fp32
+// accumulation, one rounding to bf16 at the end, which is what a bf16 GEMM computes too.
+bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
+    return gemv_switched_on() && w.scalar_type() == at::kBFloat16 && x.scalar_type() == at::kBFloat16 && x.device().is_cpu() &&
+           x.dim() >= 2 && x.numel() / x.size(-1) > 1 && !cpu_has_bf16_arithmetic();
+}
+
+}  // namespace
+
 bool cpu_has_bf16_arithmetic() {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) || defined(__i386__)
     static const bool has = [] {
         __builtin_cpu_init();
         return bool(__builtin_cpu_supports("avx512bf16"));
@@ -31,27 +47,13 @@ bool cpu_has_bf16_arithmetic() {
 #endif
 }
 
-// Several rows (prefill) of a bf16 projection where the CPU has no bf16 arithmetic: libtorch's
-// bf16 GEMM there is ~3x slower than its fp32 one (s1-mini prefill, bf16 3.2 s against fp32 1.0 s
-// on the AVX2 EPYC), so the rows go through fp32: the weights widened for the call (exact), fp32
-// accumulation, one rounding to bf16 at the end, which is what a bf16 GEMM computes too.
-bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
-    static const bool enabled = kernel_switched_on("REEF_GEMV");
-    return enabled && w.scalar_type() == at::kBFloat16 && x.scalar_type() == at::kBFloat16 && x.device().is_cpu() &&
-           x.dim() >= 2 && x.numel() / x.size(-1) > 1 && !cpu_has_bf16_arithmetic();
-}
-
-}  // namespace
-
 GemvPause::GemvPause(bool pause) : m_previous(g_paused) { g_paused = g_paused || pause; }
 GemvPause::~GemvPause() { g_paused = m_previous; }
 
 bool gemv_supported(at::ScalarType dtype) {
-    static const bool enabled = kernel_switched_on("REEF_GEMV");  // 0: libtorch's linear everywhere
 #ifdef REEF_HAVE_KERNELS
-    return enabled && (dtype == at::kBFloat16 || dtype == at::kFloat);
+    return gemv_switched_on() && (dtype == at::kBFloat16 || dtype == at::kFloat);
 #else
-    (void)enabled;
     (void)dtype;
     return false;  // built without Highway
 #endif

@@ -18,6 +18,10 @@ bool gemv_supported(at::ScalarType dtype);
 // GEMM). -> [..., N]. Requires gemv_supported(dtype).
 at::Tensor gemv(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
+// The CPU multiplies bf16 natively (AVX-512 BF16), so libtorch's bf16 kernels are fast there;
+// elsewhere bf16 work is better done in fp32 (several-row projections here, the codec's dtype).
+bool cpu_has_bf16_arithmetic();
+
 // While a GemvPause is alive, project() sends everything to libtorch's linear: the bench's
 // ":linear" arms compare the kernels with libtorch within one run. Engine thread only.
 class GemvPause {

@@ -7,6 +7,7 @@
 #include <torch/version.h>
 
 #include "check.h"
+#include "nn/gemv.h"
 #include "runtime/cuda_memory.h"
 
 namespace reef {
@@ -41,15 +42,7 @@ at::ScalarType to_scalar_type(Precision precision) {
 
 at::ScalarType codec_dtype(at::Device device, at::ScalarType model_dtype) {
     if (!device.is_cpu() || model_dtype == at::kFloat) return model_dtype;
-    static const bool native_bf16 = [] {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_cpu_init();
-        return bool(__builtin_cpu_supports("avx512bf16"));
-#else
-        return false;
-#endif
-    }();
-    return model_dtype == at::kBFloat16 && native_bf16 ? model_dtype : at::kFloat;
+    return model_dtype == at::kBFloat16 && cpu_has_bf16_arithmetic() ? model_dtype : at::kFloat;
 }
 
 DeviceCaps query_device_caps(DeviceKind device) {
