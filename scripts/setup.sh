@@ -32,6 +32,8 @@ REEF_APT_PACKAGES=(
   cmark-gfm                                            # renders the PR report in its test
 )
 
+source "$REEF_ROOT/scripts/torch_wheel.sh"
+
 reef_log() { printf '\033[1;34m[reef]\033[0m %s\n' "$*"; }
 
 reef_install_apt() {
@@ -63,26 +65,11 @@ reef_install_torch() {
     "$REEF_VENV/bin/pip" install -q --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
   fi
   REEF_TORCH_CMAKE="$("$REEF_VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
-  # A CUDA build of the wheel (PyPI's only Linux build of some versions) is used on the CPU
-  # through cmake/ReefTorchWheelCpu.cmake when there is no complete CUDA toolkit (its own CMake
-  # config needs the CUDA headers and runtime, not just an nvcc). REEF_TORCH_WHEEL_CPU=1/0 forces it.
-  REEF_TORCH_CMAKE_ARGS=()
-  local wheel_cpu="${REEF_TORCH_WHEEL_CPU:-}"
-  if [[ -z $wheel_cpu ]]; then
-    wheel_cpu=0
-    "$REEF_VENV/bin/python" - 2>/dev/null <<'PY' && wheel_cpu=1
-import os, sys, torch
-from torch.utils.cpp_extension import CUDA_HOME
-complete = CUDA_HOME and os.path.isfile(os.path.join(CUDA_HOME, "include", "cuda_runtime_api.h"))
-sys.exit(0 if torch.version.cuda and not complete else 1)
-PY
-  fi
-  if [[ $wheel_cpu == 1 ]]; then
-    local root
-    root="$("$REEF_VENV/bin/python" -c 'import os,torch; print(os.path.dirname(torch.__file__))')"
-    reef_log "torch $REEF_TORCH_VERSION is a CUDA build and there is no CUDA toolkit: linking its CPU libraries only"
-    REEF_TORCH_CMAKE_ARGS=(-DREEF_TORCH_WHEEL_CPU=ON "-DREEF_TORCH_ROOT=$root")
-  fi
+  # A CUDA build of the wheel without a CUDA toolkit goes through cmake/ReefTorchWheel.cmake
+  # (scripts/torch_wheel.sh): its CPU libraries only, or with REEF_TORCH_WHEEL_CUDA=1 its CUDA
+  # libraries too and Reef's CUDA code paths compiled (CI's torch 2.8.0 step: the CUDA build on a
+  # CPU machine). REEF_TORCH_WHEEL_CPU=1/0 forces the wheel route on or off.
+  reef_torch_wheel_args "$REEF_VENV/bin/python" "${REEF_TORCH_WHEEL_CUDA:-0}"
 }
 
 # The real clients tests/remote/real_clients.py drives reef-cli serve with (the OpenAI Python SDK;

@@ -5,6 +5,7 @@
 #include <torch/version.h>
 
 #include "library_versions.h"
+#include "runtime/device.h"
 #include "reef/engine.h"
 
 namespace reef {
@@ -15,7 +16,7 @@ VersionInfo library_versions() {
     VersionInfo v;
     v.reef = REEF_VERSION;
     v.libtorch = TORCH_VERSION;
-    v.cuda_compiled = at::hasCUDA();
+    v.cuda_compiled = cuda_built();   // compiled in, GPU or not (at::hasCUDA() needs a GPU)
     v.cuda_available = v.cuda_compiled && torch::cuda::is_available();
 #ifdef CUDA_VERSION
     v.cuda_version = std::to_string(CUDA_VERSION / 1000) + "." + std::to_string((CUDA_VERSION % 1000) / 10);
