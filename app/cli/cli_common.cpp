@@ -24,7 +24,7 @@ namespace reef::cli {
 void EngineFlags::add_to(CLI::App* cmd, bool model_required) {
     auto* m = cmd->add_option("--model,-m", model_dir, "model folder (S2-Pro, S1-mini or a demo model)");
     if (model_required) m->required();
-    cmd->add_option("--device", device, "cpu | cuda")->capture_default_str();
+    cmd->add_option("--device", device, "cpu | cuda[:N] | mps (reef-cli devices lists them)")->capture_default_str();
     cmd->add_option("--precision", precision, "fp32 | bf16 | fp16")->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads for libtorch (0 = default)");
     cmd->add_option("--compile", compile, "eager | cuda-graph | aot-inductor")->capture_default_str();
@@ -53,12 +53,38 @@ EngineConfig EngineFlags::to_config() const {
         if (!parsed) throw CLI::ValidationError(flag, "unknown value '" + v + "'");
         return *parsed;
     };
-    c.device = need(parse_device(device), "--device", device);
+    const DeviceSpec spec = need(parse_device_spec(device), "--device", device);
+    c.device = spec.kind;
+    c.device_index = spec.index;
     c.precision = need(parse_precision(precision), "--precision", precision);
     c.compile_mode = need(parse_compile_mode(compile), "--compile", compile);
     c.sdpa_policy = need(parse_sdpa_policy(sdpa), "--sdpa", sdpa);
     c.kv_mode = need(parse_kv_mode(kv), "--kv", kv);
+    refuse_unrunnable(c);
     return c;
+}
+
+void refuse_unrunnable(const EngineConfig& c) {
+    const DeviceCaps caps = Engine::capabilities(c.device);
+    auto refuse = [&](const char* flag, const std::string& value, const std::map<std::string, Capability>& table) {
+        const auto it = table.find(value);
+        if (it != table.end() && !it->second.available)
+            throw CLI::ValidationError(flag, "'" + value + "' cannot run here: " + it->second.reason);
+    };
+    refuse("--device", to_string(c.device), caps.devices);
+    if (c.device == DeviceKind::Cuda) {
+        const std::string id = to_string(DeviceSpec{c.device, c.device_index});
+        std::string seen;
+        bool found = false;
+        for (const DeviceInfo& d : caps.device_list) {
+            if (d.id.rfind("cuda:", 0) != 0) continue;
+            found = found || d.id == id;
+            seen += (seen.empty() ? "" : ", ") + d.id + " (" + d.name + ")";
+        }
+        if (!found) throw CLI::ValidationError("--device", "'" + id + "' is not a device here; libtorch sees " + seen);
+    }
+    refuse("--compile", to_string(c.compile_mode), caps.compile_modes);
+    refuse("--sdpa", to_string(c.sdpa_policy), caps.sdpa_policies);
 }
 
 void SamplingFlags::add_to(CLI::App* cmd) {

@@ -30,8 +30,11 @@ struct EngineFlags {
     std::string codec_worker = "auto", codec_priority = "idle";
     int codec_threads = 0;
     void add_to(CLI::App* cmd, bool model_required = true);
-    EngineConfig to_config() const;  // throws CLI::ValidationError on a bad name
+    EngineConfig to_config() const;  // throws CLI::ValidationError on a bad name or what cannot run here
 };
+// Refuses, before any work, a device, compile mode or SDPA policy this build and machine cannot
+// run (CLI::ValidationError with the engine's reason); a CUDA index names a device libtorch sees.
+void refuse_unrunnable(const EngineConfig& c);
 
 struct SamplingFlags {
     SamplingParams params;

@@ -69,7 +69,7 @@ void register_bench(CLI::App& app) {
     cmd->footer("Exit status: 0 when every arm ran, 3 when some arm could not run (its reason is in the report), "
                 "1 on other errors.");
     cmd->add_option("--model,-m", o->engine.model_dir, "model folder (or --server)");
-    cmd->add_option("--device", o->engine.device, "cpu | cuda")->capture_default_str();
+    cmd->add_option("--device", o->engine.device, "cpu | cuda[:N] | mps")->capture_default_str();
     cmd->add_option("--precision", o->engine.precision, "fp32 | bf16 | fp16")->capture_default_str();
     cmd->add_option("--threads", o->engine.threads, "CPU threads (0 = libtorch default)");
     cmd->add_option("--kv-margin", o->req.kv_margin,
@@ -113,6 +113,7 @@ void register_bench(CLI::App& app) {
         BenchRequest req = o->req;
         req.model_dir = c.model_dir;
         req.device = c.device;
+        req.device_index = c.device_index;
         req.precision = c.precision;
         req.cpu_threads = c.cpu_threads;
         req.arms = parse_arms(o->arms);

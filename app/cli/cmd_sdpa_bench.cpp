@@ -91,9 +91,10 @@ void register_sdpa_bench(CLI::App& app) {
         if (o->mask == "both") req.masks = {SdpaBenchMask::Active, SdpaBenchMask::Full};
         else if (auto mask = parse_sdpa_bench_mask(o->mask)) req.masks = {*mask};
         else fail("--mask: unknown value '" + o->mask + "' (active, full, both)");
-        auto device = parse_device(o->device);
-        if (!device) fail("--device: unknown value '" + o->device + "' (cpu, cuda)");
-        req.device = *device;
+        auto device = parse_device_spec(o->device);
+        if (!device) fail("--device: unknown value '" + o->device + "' (cpu, cuda, cuda:N, mps)");
+        req.device = device->kind;
+        req.device_index = device->index;
         auto precision = parse_precision(o->precision);
         if (!precision) fail("--precision: unknown value '" + o->precision + "' (fp32, bf16, fp16)");
         req.precision = *precision;

@@ -128,6 +128,7 @@ Result<BenchReport> Engine::bench(const BenchRequest& request,
         EngineConfig config;
         config.model_dir = request.model_dir;
         config.device = request.device;
+        config.device_index = request.device_index;
         config.precision = request.precision;
         config.cpu_threads = request.cpu_threads;
         config.load_codec = request.decode_audio;
@@ -135,6 +136,7 @@ Result<BenchReport> Engine::bench(const BenchRequest& request,
         // Reuse the loaded pipeline when it matches; a bench never disturbs a different model.
         const EngineConfig& cur = m_impl->config;
         const bool reuse = m_impl->pipeline && cur.model_dir == config.model_dir && cur.device == config.device &&
+                           cur.device_index == config.device_index &&
                            cur.precision == config.precision && cur.kv_margin == config.kv_margin &&
                            (m_impl->pipeline->codec || !config.load_codec);
         std::unique_ptr<Pipeline> own;

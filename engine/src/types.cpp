@@ -24,7 +24,8 @@ std::optional<E> parse_of(const std::array<std::pair<E, const char*>, N>& table,
     return std::nullopt;
 }
 
-constexpr std::array kDevices{std::pair{DeviceKind::Cpu, "cpu"}, std::pair{DeviceKind::Cuda, "cuda"}};
+constexpr std::array kDevices{std::pair{DeviceKind::Cpu, "cpu"}, std::pair{DeviceKind::Cuda, "cuda"},
+                              std::pair{DeviceKind::Mps, "mps"}};
 constexpr std::array kPrecisions{std::pair{Precision::Fp32, "fp32"}, std::pair{Precision::Bf16, "bf16"},
                                  std::pair{Precision::Fp16, "fp16"}};
 constexpr std::array kCompileModes{std::pair{CompileMode::Eager, "eager"},
@@ -67,6 +68,23 @@ std::optional<Precision> parse_precision(const std::string& s) { return parse_of
 std::optional<CompileMode> parse_compile_mode(const std::string& s) { return parse_of(kCompileModes, s); }
 std::optional<SdpaPolicy> parse_sdpa_policy(const std::string& s) { return parse_of(kSdpaPolicies, s); }
 std::optional<KvMode> parse_kv_mode(const std::string& s) { return parse_of(kKvModes, s); }
+
+std::optional<DeviceSpec> parse_device_spec(const std::string& s) {
+    const size_t colon = s.find(':');
+    const auto kind = parse_device(s.substr(0, colon));
+    if (!kind) return std::nullopt;
+    if (colon == std::string::npos) return DeviceSpec{*kind, 0};
+    const std::string index = s.substr(colon + 1);
+    // an index only for CUDA, and only plain decimal digits (no sign, no spaces, at most 4 digits)
+    if (*kind != DeviceKind::Cuda || index.empty() || index.size() > 4 ||
+        index.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return DeviceSpec{*kind, std::stoi(index)};
+}
+
+std::string to_string(const DeviceSpec& d) {
+    return d.kind == DeviceKind::Cuda ? "cuda:" + std::to_string(d.index) : std::string(to_string(d.kind));
+}
 
 std::string EngineError::to_string() const {
     std::string s = std::string(error_code_name(code)) + ": " + message;

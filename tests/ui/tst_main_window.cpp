@@ -3,7 +3,9 @@
 // With REEF_SCREENS_DIR set it also saves screenshots of the main window and the Compare view.
 #include <cmath>
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -212,6 +214,95 @@ private Q_SLOTS:
             QVERIFY2(item->toolTip().contains(QStringLiteral("CUDA")), qPrintable(item->toolTip()));
         }
         QVERIFY(sdpaModel->item(sdpa->findData(QStringLiteral("math")))->isEnabled());
+    }
+
+    // Nothing this machine cannot run is offered enabled: the Compare view's arm picker and the
+    // Settings' device and compile-mode lists. Whether there is a GPU is read from the driver's
+    // device node, not from libtorch (the code under test).
+    void compareViewAndDevicesOfferOnlyWhatRuns() {
+        App app;
+        QTRY_VERIFY_WITH_TIMEOUT(!app.engine.deviceCaps().devices.empty(), 3000);
+        const bool gpu = QFile::exists(QStringLiteral("/dev/nvidiactl"));
+        const CompareView& cv = *app.window->compareView();
+        auto box = [](const std::vector<QCheckBox*>& boxes, const QString& name) -> QCheckBox* {
+            for (QCheckBox* c : boxes)
+                if (c->text() == name)
+                    return c;
+            return nullptr;
+        };
+        // cuda-graph: refused everywhere until the capture has run on a GPU
+        QCheckBox* graph = box(cv.compileChecks(), QStringLiteral("cuda-graph"));
+        QVERIFY(graph);
+        QVERIFY(!graph->isEnabled());
+        QVERIFY(!graph->isChecked());
+        QVERIFY(!graph->toolTip().isEmpty());
+        QVERIFY(box(cv.compileChecks(), QStringLiteral("eager"))->isEnabled());
+        QVERIFY(box(cv.sdpaChecks(), QStringLiteral("math"))->isEnabled());
+        QVERIFY(box(cv.sdpaChecks(), QStringLiteral("auto"))->isEnabled());
+        if (!gpu) {
+            for (const char* cudaOnly : {"efficient", "cudnn"}) {
+                QCheckBox* c = box(cv.sdpaChecks(), QLatin1String(cudaOnly));
+                QVERIFY2(c && !c->isEnabled() && !c->isChecked(), cudaOnly);
+                QVERIFY2(c->toolTip().contains(QStringLiteral("CUDA")), qPrintable(c->toolTip()));
+            }
+        }
+        // Settings: the device list names this CPU as /proc/cpuinfo does; no GPU entry is enabled without one
+        QString cpuName;
+        QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+        QVERIFY(cpuinfo.open(QIODevice::ReadOnly));
+        for (const QByteArray& line : cpuinfo.readAll().split('\n'))
+            if (line.startsWith("model name")) {
+                cpuName = QString::fromUtf8(line.mid(line.indexOf(':') + 1)).trimmed();
+                break;
+            }
+        QComboBox* device = app.window->settingsPanel()->deviceCombo();
+        auto* model = qobject_cast<QStandardItemModel*>(device->model());
+        const int cpu = device->findData(QStringLiteral("cpu"));
+        QVERIFY(cpu >= 0);
+        QVERIFY2(device->itemText(cpu).contains(cpuName), qPrintable(device->itemText(cpu) + QStringLiteral(" / ") + cpuName));
+        QVERIFY(model->item(cpu)->isEnabled());
+        for (int i = 0; i < device->count(); ++i) {
+            const QString id = device->itemData(i).toString();
+            if (id.startsWith(QStringLiteral("cuda")) && !gpu)
+                QVERIFY2(!model->item(i)->isEnabled() && !model->item(i)->toolTip().isEmpty(), qPrintable(id));
+            if (id == QStringLiteral("mps"))   // Apple GPUs: never on this Linux machine
+                QVERIFY(!model->item(i)->isEnabled());
+        }
+        QComboBox* compile = app.window->settingsPanel()->compileCombo();
+        auto* compileModel = qobject_cast<QStandardItemModel*>(compile->model());
+        QVERIFY(!compileModel->item(compile->findData(QStringLiteral("cuda-graph")))->isEnabled());
+    }
+
+    // aot-inductor without a Python to compile with: the option is off and "Set up" beside it runs
+    // the venv set-up; a set-up that cannot start says why and leaves no folder behind.
+    void compileSetupButtonRunsTheSetUp() {
+        App app;
+        QTRY_VERIFY_WITH_TIMEOUT(!app.engine.deviceCaps().devices.empty(), 3000);
+        SettingsPanel* panel = app.window->settingsPanel();
+        DeviceCaps caps = app.engine.deviceCaps();
+        caps.compile_modes["aot-inductor"] = {false, "needs a Python with torch: run `reef-cli compile --setup`"};
+        panel->setDeviceCaps(caps);
+        QVERIFY(!panel->compileSetupButton()->isHidden());
+        auto* compileModel = qobject_cast<QStandardItemModel*>(panel->compileCombo()->model());
+        QVERIFY(!compileModel->item(panel->compileCombo()->findData(QStringLiteral("aot-inductor")))->isEnabled());
+        const QString venv = app.dir.filePath(QStringLiteral("compile-venv"));
+        qputenv("REEF_COMPILE_VENV", venv.toUtf8());
+        qputenv("REEF_SETUP_PYTHON", "/nonexistent/python3");
+        QSignalSpy done(panel, &SettingsPanel::compileSetupFinished);
+        QTest::mouseClick(panel->compileSetupButton(), Qt::LeftButton);
+        QVERIFY(done.wait(30000));
+        QCOMPARE(done.first().first().toBool(), false);
+        const QString status = panel->compileSetupStatus()->text();
+        QVERIFY2(status.contains(QStringLiteral("/nonexistent/python3")) && status.contains(QStringLiteral("could not be started")),
+                 qPrintable(status));
+        QVERIFY(!QFileInfo::exists(venv));
+        QVERIFY(QDir(app.dir.path()).entryList({QStringLiteral("compile-venv*")}, QDir::AllEntries | QDir::Hidden).isEmpty());
+        qunsetenv("REEF_COMPILE_VENV");
+        qunsetenv("REEF_SETUP_PYTHON");
+        // once the real caps say it is ready (a Python was found), the button goes
+        panel->setDeviceCaps(app.engine.deviceCaps());
+        QCOMPARE(panel->compileSetupButton()->isHidden(), !app.engine.deviceCaps().compile_modes.count("aot-inductor") ||
+                                                             app.engine.deviceCaps().compile_modes.at("aot-inductor").available);
     }
 
     void settingsPanelWritesSettings() {

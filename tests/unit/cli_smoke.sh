@@ -57,10 +57,19 @@ bad "$CLI" synth -m "$T/tiny" -t "" -o "$T/x.wav";              has "empty"
 bad "$CLI" synth -m "$T/nope" -t "hi" -o "$T/x.wav";            has "not found"
 bad "$CLI" synth -m "$T/tiny" -t "hi" -o "$T/missing/x.wav";    has "does not exist"
 ok test ! -e "$T/missing"
-bad "$CLI" synth -m "$T/tiny" -t "hi" --sdpa efficient -o "$T/y.wav"; has "efficient"
-has "slow-prefill"
-bad "$CLI" synth -m "$T/tiny" -t "hi" --sdpa cudnn -o "$T/y.wav";     has "cudnn"
-bad "$CLI" synth -m "$T/tiny" -t "hi" --compile cuda-graph -o "$T/y.wav"; has "cuda-graph"
+# what this machine cannot run is refused before a model loads, with the engine's reason
+bad "$CLI" synth -m "$T/tiny" -t "hi" --sdpa efficient -o "$T/y.wav"; has "'efficient' cannot run here"; has "CUDA-only"
+lacks "^loaded"
+bad "$CLI" synth -m "$T/tiny" -t "hi" --sdpa cudnn -o "$T/y.wav";     has "'cudnn' cannot run here"
+bad "$CLI" synth -m "$T/tiny" -t "hi" --compile cuda-graph -o "$T/y.wav"; has "'cuda-graph' cannot run here"
+# devices: what --device takes; this machine's CPU by its /proc/cpuinfo name; no GPU here
+ok "$CLI" devices
+has "^cpu  *$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//' | sed 's/[][\\.*^$]/\\&/g')"
+has "^cuda  *not available: "; has "^mps  *not available: "
+bad "$CLI" synth -m "$T/tiny" -t "hi" --device cuda:1 -o "$T/y.wav"; has "cannot run here"
+bad "$CLI" synth -m "$T/tiny" -t "hi" --device cuda:x -o "$T/y.wav"; has "unknown value 'cuda:x'"
+bad "$CLI" synth -m "$T/tiny" -t "hi" --device cpu:0 -o "$T/y.wav";  has "unknown value 'cpu:0'"
+bad "$CLI" synth -m "$T/tiny" -t "hi" --device mps -o "$T/y.wav";    has "'mps' cannot run here"
 # a bench arm this machine cannot run is refused before any work, with the reason
 bad "$CLI" bench -m "$T/tiny" --arms eager:math,cuda-graph:math --frames 8 --warmup 2 --repeats 1 --no-audio
 has "arm cuda-graph:math cannot run here"; has "needs a CUDA device"

@@ -5,7 +5,12 @@ add_test(NAME tst_cli_smoke COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_smoke.s
 set_tests_properties(tst_cli_smoke PROPERTIES LABELS unit TIMEOUT 600
   ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp;ALSA_CONFIG_PATH=${PROJECT_SOURCE_DIR}/tests/alsa/asound-test.conf;PA_TEST_OUT=${CMAKE_CURRENT_BINARY_DIR}/tmp/cli_play.wav")
 # gpu: the CUDA path; skipped (77) on machines without a GPU.
-reef_add_test(tst_gpu SOURCES tst_gpu.cpp LIBS reef_engine LABELS gpu)
+# A build against a CUDA libtorch (C10_CUDA_LIBRARY) must report CUDA compiled in, GPU or not.
+if(C10_CUDA_LIBRARY)
+  reef_add_test(tst_gpu SOURCES tst_gpu.cpp LIBS reef_engine LABELS gpu ENV "REEF_EXPECT_CUDA=1")
+else()
+  reef_add_test(tst_gpu SOURCES tst_gpu.cpp LIBS reef_engine LABELS gpu)
+endif()
 # Hostile model folders and audio files (issue #13): clear errors, no signal, no hang, nothing written.
 add_test(NAME tst_hostile_inputs_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hostile_inputs.sh $<TARGET_FILE:reef-cli>)
 set_tests_properties(tst_hostile_inputs_cli PROPERTIES LABELS unit TIMEOUT 300
@@ -13,6 +18,10 @@ set_tests_properties(tst_hostile_inputs_cli PROPERTIES LABELS unit TIMEOUT 300
 reef_add_test(tst_hostile_inputs SOURCES tst_hostile_inputs.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 add_test(NAME tst_pr_report COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pr_report.sh $<TARGET_FILE:reef-cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp)
 set_tests_properties(tst_pr_report PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")
+# reef-cli compile --setup for real (pip install torch, ~2 minutes, then a tiny compile): label venv,
+# not compile, so CI's libtorch 2.8.0 step does not download that CUDA wheel's gigabytes again.
+add_test(NAME tst_compile_setup COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compile_setup.sh $<TARGET_FILE:reef-cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp)
+set_tests_properties(tst_compile_setup PROPERTIES LABELS venv TIMEOUT 900 SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")
 # Issue #13, failure while running: a real allocation failure (RLIMIT_AS lowered mid-synthesis) is
 # an error value and the engine stays usable; the memory check reads cgroup limits (fake trees).
 reef_add_test(tst_out_of_memory SOURCES tst_out_of_memory.cpp LIBS reef_engine LABELS unit TORCH TIMEOUT 120)

@@ -68,7 +68,8 @@ bool validLanguage(const QString& code) {
 }  // namespace
 
 bool sameConfig(const EngineConfig& a, const EngineConfig& b) {
-    return a.model_dir == b.model_dir && a.device == b.device && a.precision == b.precision &&
+    return a.model_dir == b.model_dir && a.device == b.device && a.device_index == b.device_index &&
+           a.precision == b.precision &&
            a.cpu_threads == b.cpu_threads && a.compile_mode == b.compile_mode && a.sdpa_policy == b.sdpa_policy &&
            a.kv_mode == b.kv_mode && a.kv_margin == b.kv_margin && a.load_codec == b.load_codec;
 }
@@ -96,7 +97,10 @@ void Settings::reload() {
     const EngineConfig d;
     EngineConfig c;
     c.model_dir = s.value(QStringLiteral("engine/model_dir")).toString().toStdString();
-    c.device = readEnum(s, "engine/device", d.device, &parse_device);
+    // "cpu", "cuda:1", "mps" (older files: "cuda" = cuda:0); anything else reads as the default
+    const DeviceSpec engineDevice = readEnum(s, "engine/device", DeviceSpec{d.device, d.device_index}, &parse_device_spec);
+    c.device = engineDevice.kind;
+    c.device_index = engineDevice.index;
     c.precision = readEnum(s, "engine/precision", d.precision, &parse_precision);
     c.cpu_threads = readInt(s, "engine/cpu_threads", d.cpu_threads, 0, 1024);
     c.compile_mode = readEnum(s, "engine/compile_mode", d.compile_mode, &parse_compile_mode);
@@ -270,7 +274,8 @@ SamplingParams Settings::sampling() const {
 void Settings::writeConfig() {
     QSettings& s = *m_store;
     s.setValue(QStringLiteral("engine/model_dir"), modelDir());
-    s.setValue(QStringLiteral("engine/device"), QLatin1String(to_string(m_config.device)));
+    s.setValue(QStringLiteral("engine/device"),
+               QString::fromStdString(to_string(DeviceSpec{m_config.device, m_config.device_index})));
     s.setValue(QStringLiteral("engine/precision"), QLatin1String(to_string(m_config.precision)));
     s.setValue(QStringLiteral("engine/cpu_threads"), m_config.cpu_threads);
     s.setValue(QStringLiteral("engine/compile_mode"), QLatin1String(to_string(m_config.compile_mode)));

@@ -37,7 +37,7 @@ E enumByName(const QJsonValue& v, E fallback, int count) {
 
 QJsonObject configJson(const EngineConfig& c) {
     return {{QStringLiteral("model_dir"), str(c.model_dir)},
-            {QStringLiteral("device"), QLatin1String(to_string(c.device))},
+            {QStringLiteral("device"), QString::fromStdString(to_string(DeviceSpec{c.device, c.device_index}))},
             {QStringLiteral("precision"), QLatin1String(to_string(c.precision))},
             {QStringLiteral("cpu_threads"), c.cpu_threads},
             {QStringLiteral("compile_mode"), QLatin1String(to_string(c.compile_mode))},
@@ -51,7 +51,10 @@ EngineConfig configFrom(const QJsonObject& o) {
     const EngineConfig d;
     EngineConfig c;
     c.model_dir = std_(o.value(QLatin1String("model_dir")));
-    c.device = parseEnum(o.value(QLatin1String("device")), d.device, &parse_device);
+    const DeviceSpec device =
+        parseEnum(o.value(QLatin1String("device")), DeviceSpec{d.device, d.device_index}, &parse_device_spec);
+    c.device = device.kind;
+    c.device_index = device.index;
     c.precision = parseEnum(o.value(QLatin1String("precision")), d.precision, &parse_precision);
     c.cpu_threads = o.value(QLatin1String("cpu_threads")).toInt(d.cpu_threads);
     c.compile_mode = parseEnum(o.value(QLatin1String("compile_mode")), d.compile_mode, &parse_compile_mode);

@@ -6,7 +6,7 @@ namespace reef::ui {
 
 QString Take::settingsSummary() const {
     return QStringLiteral("%1 · %2 · %3 · %4 · T %5 · top-p %6 · top-k %7 · seed %8")
-        .arg(QLatin1String(to_string(config.device)), QLatin1String(to_string(config.precision)),
+        .arg(QString::fromStdString(to_string(DeviceSpec{config.device, config.device_index})), QLatin1String(to_string(config.precision)),
              QLatin1String(to_string(config.compile_mode)), QLatin1String(to_string(config.sdpa_policy)))
         .arg(double(sampling.temperature), 0, 'f', 2)
         .arg(double(sampling.top_p), 0, 'f', 2)

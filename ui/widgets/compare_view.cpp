@@ -30,6 +30,7 @@ std::vector<QCheckBox*> addChecks(QLayout* layout, std::initializer_list<E> valu
     for (E v : values) {
         auto* c = new QCheckBox(QString::fromLatin1(to_string(v)));
         c->setProperty("enumValue", int(v));
+        c->setProperty("engineName", QString::fromLatin1(to_string(v)));
         c->setChecked(v == checked);
         layout->addWidget(c);
         boxes.push_back(c);
@@ -80,6 +81,19 @@ void fillBarChart(QChart* chart, const QString& title, const BenchReport& report
     chart->legend()->hide();
 }
 
+// Unchecks and disables the boxes caps marks unavailable, the reason as tooltip; an available
+// option's note (e.g. aot-inductor's first-use compile) becomes its tooltip.
+void applyCapabilities(const std::vector<QCheckBox*>& boxes, const std::map<std::string, Capability>& caps) {
+    for (QCheckBox* c : boxes) {
+        const auto it = caps.find(c->property("engineName").toString().toStdString());
+        const bool available = it == caps.end() || it->second.available;
+        if (!available)
+            c->setChecked(false);
+        c->setEnabled(available);
+        c->setToolTip(it == caps.end() ? QString() : QString::fromStdString(it->second.reason));
+    }
+}
+
 }  // namespace
 
 CompareView::CompareView(EngineController& engine, Settings& settings, PlaybackController& playback, QWidget* parent)
@@ -111,6 +125,14 @@ CompareView::CompareView(EngineController& engine, Settings& settings, PlaybackC
         m_status->setText(tr("Arm %1: %2").arg(arm + 1).arg(msg));
     });
     connect(&engine, &EngineController::stateChanged, this, &CompareView::updateButtons);
+    connect(&engine, &EngineController::capsChanged, this, &CompareView::setDeviceCaps);
+    setDeviceCaps(engine.deviceCaps());
+    updateButtons();
+}
+
+void CompareView::setDeviceCaps(const DeviceCaps& caps) {
+    applyCapabilities(m_compile, caps.compile_modes);
+    applyCapabilities(m_sdpa, caps.sdpa_policies);
     updateButtons();
 }
 

@@ -42,6 +42,9 @@ public:
     int barCount() const;   // bars in the frames/s chart (for tests)
     QChart* fpsChart() const { return m_fpsChart; }
     QLineEdit* contextEdit() const { return m_contexts; }
+    // The arm picker's boxes, in the order of CompileMode / SdpaPolicy (for tests).
+    const std::vector<QCheckBox*>& compileChecks() const { return m_compile; }
+    const std::vector<QCheckBox*>& sdpaChecks() const { return m_sdpa; }
     // The sweep chart's lines: per arm, its (prompt tokens, warm frames/s) points (for tests).
     std::vector<std::pair<QString, std::vector<QPointF>>> sweepLines() const;
     // Writes base.json, base.md, base.csv, base.png and the PR report base-pr.md (with its WAVs in
@@ -51,6 +54,8 @@ public:
 
 public Q_SLOTS:
     void showReport(const reef::BenchReport& report);
+    // Compile modes and SDPA policies this machine cannot run: unchecked, disabled, the reason as tooltip.
+    void setDeviceCaps(const reef::DeviceCaps& caps);
     void run();
 
 private:

@@ -161,6 +161,7 @@ void MainWindow::connectEngine() {
     EngineController& e = m_engine;
     connect(&e, &EngineController::stateChanged, this, &MainWindow::updateState);
     connect(&e, &EngineController::capsChanged, m_settingsPanel, &SettingsPanel::setDeviceCaps);
+    connect(m_settingsPanel, &SettingsPanel::compileSetupFinished, &e, [&e](bool) { e.refreshCaps(); });
     connect(&e, &EngineController::modelLoaded, this, &MainWindow::onModelLoaded);
     connect(&e, &EngineController::loadFailed, this, [this](const QString& reason) {
         // A failed load keeps the previous model (the engine builds the new one first): say so.

@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <limits>
 
+#include "qt/compile_setup_job.h"
 #include "qt/settings.h"
 #include "qt/translations.h"
 
@@ -140,7 +141,10 @@ QWidget* SettingsPanel::createModelGroup() {
 QWidget* SettingsPanel::createEngineGroup() {
     auto* box = new QGroupBox(tr("Engine (applies on the next load)"));
     auto* f = new QFormLayout(box);
+    // Filled from the engine's device list (setDeviceCaps): cpu, every GPU libtorch sees, and the
+    // kinds it has none of, disabled with the reason. Until the list arrives, the two plain kinds.
     m_device = enumCombo({DeviceKind::Cpu, DeviceKind::Cuda});
+    m_device->setObjectName(QStringLiteral("deviceCombo"));
     m_precision = enumCombo({Precision::Fp32, Precision::Bf16, Precision::Fp16});
     m_threads = intSpin(0, 256, tr("default"));
     m_compile = enumCombo({CompileMode::Eager, CompileMode::CudaGraph, CompileMode::AotInductor});
@@ -153,7 +157,32 @@ QWidget* SettingsPanel::createEngineGroup() {
     f->addRow(tr("Device"), m_device);
     f->addRow(tr("Precision"), m_precision);
     f->addRow(tr("CPU threads"), m_threads);
-    f->addRow(tr("Compile mode"), m_compile);
+    // aot-inductor compiles with a Python holding this libtorch's torch; where there is none the
+    // option is off and this button makes one (a private venv), with pip's progress.
+    m_compileSetup = new QPushButton(tr("Set up\u2026"));
+    m_compileSetup->setObjectName(QStringLiteral("compileSetupButton"));
+    m_compileSetup->setToolTip(tr("Install the Python that compile mode aot-inductor needs (a private venv with the "
+                                  "matching torch, several hundred MB), the same as reef-cli compile --setup"));
+    m_compileSetup->hide();
+    m_compileSetupStatus = new QLabel;
+    m_compileSetupStatus->setObjectName(QStringLiteral("compileSetupStatus"));
+    m_compileSetupStatus->setWordWrap(true);
+    m_compileSetupStatus->hide();
+    auto* compileRow = new QHBoxLayout;
+    compileRow->addWidget(m_compile, 1);
+    compileRow->addWidget(m_compileSetup);
+    f->addRow(tr("Compile mode"), compileRow);
+    f->addRow(QString(), m_compileSetupStatus);
+    m_setupJob = new CompileSetupJob(this);
+    connect(m_compileSetup, &QPushButton::clicked, this, &SettingsPanel::runCompileSetup);
+    connect(m_setupJob, &CompileSetupJob::line, this, [this](const QString& text) {
+        m_compileSetupStatus->setText(text);
+    });
+    connect(m_setupJob, &CompileSetupJob::finished, this, [this](bool ok, const QString& message) {
+        m_compileSetup->setText(tr("Set up\u2026"));
+        m_compileSetupStatus->setText(ok ? tr("aot-inductor is ready.") : tr("Set-up failed: %1").arg(message));
+        Q_EMIT compileSetupFinished(ok);
+    });
     f->addRow(tr("SDPA policy"), m_sdpa);
     f->addRow(tr("KV cache"), m_kvMode);
     f->addRow(tr("KV margin"), m_kvMargin);
@@ -247,7 +276,7 @@ void SettingsPanel::syncFromSettings() {
     const EngineConfig c = m_settings.engineConfig();
     const SamplingParams p = m_settings.sampling();
     m_modelDir->setText(QString::fromStdString(c.model_dir));
-    selectEnum(m_device, c.device);
+    selectDevice(c);
     selectEnum(m_precision, c.precision);
     m_threads->setValue(c.cpu_threads);
     selectEnum(m_compile, c.compile_mode);
@@ -270,7 +299,10 @@ void SettingsPanel::pushEngineConfig() {
         return;
     EngineConfig c = m_settings.engineConfig();
     c.model_dir = m_modelDir->text().trimmed().toStdString();
-    c.device = currentEnum(m_device, &parse_device, c.device);
+    const DeviceSpec device = parse_device_spec(m_device->currentData().toString().toStdString())
+                                  .value_or(DeviceSpec{c.device, c.device_index});
+    c.device = device.kind;
+    c.device_index = device.index;
     c.precision = currentEnum(m_precision, &parse_precision, c.precision);
     c.cpu_threads = m_threads->value();
     c.compile_mode = currentEnum(m_compile, &parse_compile_mode, c.compile_mode);
@@ -303,7 +335,61 @@ void SettingsPanel::browseModel() {
     pushEngineConfig();
 }
 
+void SettingsPanel::selectDevice(const EngineConfig& c) {
+    // the exact device, else the entry of its kind (e.g. "cuda" shown disabled on a machine without a GPU)
+    int i = m_device->findData(QString::fromStdString(to_string(DeviceSpec{c.device, c.device_index})));
+    if (i < 0)
+        i = m_device->findData(QString::fromLatin1(to_string(c.device)));
+    m_device->setCurrentIndex(std::max(0, i));
+}
+
+void SettingsPanel::setDeviceList(const std::vector<DeviceInfo>& devices) {
+    if (devices.empty())
+        return;
+    const bool was = m_syncing;
+    m_syncing = true;
+    m_device->clear();
+    auto* model = qobject_cast<QStandardItemModel*>(m_device->model());
+    for (const DeviceInfo& d : devices) {
+        QString text = QString::fromStdString(d.id);
+        if (!d.name.empty())
+            text += QStringLiteral(" \u2014 ") + QString::fromStdString(d.name);
+        if (d.memory_bytes > 0)
+            text += QStringLiteral(" (%1 GiB)").arg(double(d.memory_bytes) / double(1LL << 30), 0, 'f', 1);
+        m_device->addItem(text, QString::fromStdString(d.id));
+        if (QStandardItem* item = model ? model->item(m_device->count() - 1) : nullptr) {
+            item->setEnabled(d.available);
+            item->setToolTip(d.available ? QString() : QString::fromStdString(d.reason));
+        }
+    }
+    selectDevice(m_settings.engineConfig());
+    m_syncing = was;
+}
+
+void SettingsPanel::runCompileSetup() {
+    if (m_setupJob->isRunning()) {   // the button reads "Cancel" while it runs
+        m_setupJob->cancel();
+        return;
+    }
+    m_compileSetup->setText(tr("Cancel"));
+    m_compileSetupStatus->show();
+    m_compileSetupStatus->setText(tr("Setting up the Python for aot-inductor\u2026"));
+    m_setupJob->start();
+}
+
 void SettingsPanel::setDeviceCaps(const DeviceCaps& caps) {
+    setDeviceList(caps.device_list);
+    const auto aot = caps.compile_modes.find(to_string(CompileMode::AotInductor));
+    const bool needsSetup = aot != caps.compile_modes.end() && !aot->second.available &&
+                            aot->second.reason.find("--setup") != std::string::npos;
+    m_compileSetup->setVisible(needsSetup || m_setupJob->isRunning());
+    if (needsSetup && !m_setupJob->isRunning()) {
+        m_compileSetupStatus->setText(tr("aot-inductor: %1").arg(QString::fromStdString(aot->second.reason)));
+        m_compileSetupStatus->show();
+    } else if (!m_setupJob->isRunning() && aot != caps.compile_modes.end() && aot->second.available &&
+               !m_compileSetupStatus->text().startsWith(tr("aot-inductor is ready."))) {
+        m_compileSetupStatus->hide();
+    }
     applyCapabilities(m_device, caps.devices);
     applyCapabilities(m_precision, caps.precisions);
     applyCapabilities(m_compile, caps.compile_modes);

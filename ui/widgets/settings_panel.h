@@ -4,12 +4,14 @@
 #include <QWidget>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "reef/engine_types.h"
 #include "reef/sampling_settings.h"
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QDoubleSpinBox;
 class QLineEdit;
 class QPushButton;
@@ -37,8 +39,12 @@ public:
     QComboBox* languageCombo() const { return m_language; }
     class ServerSettings* serverSettings() const { return m_server; }
 
+    QPushButton* compileSetupButton() const { return m_compileSetup; }
+    QLabel* compileSetupStatus() const { return m_compileSetupStatus; }
+
 Q_SIGNALS:
     void loadRequested();   // "Load model" pressed (the settings are already saved)
+    void compileSetupFinished(bool ok);   // the aot-inductor venv set-up ended (the caps are stale now)
 
 public Q_SLOTS:
     void syncFromSettings();
@@ -51,7 +57,11 @@ private:
     QWidget* createInterfaceGroup();
     void pushEngineConfig();
     void pushSampling();
+    // The device combo from the engine's list: item data = what --device takes ("cuda:1").
+    void setDeviceList(const std::vector<DeviceInfo>& devices);
+    void selectDevice(const EngineConfig& c);
     void browseModel();
+    void runCompileSetup();
 
     Settings& m_settings;
     bool m_syncing = false;
@@ -60,6 +70,9 @@ private:
     class ServerSettings* m_server = nullptr;
     QComboBox *m_device = nullptr, *m_precision = nullptr, *m_compile = nullptr, *m_sdpa = nullptr, *m_kvMode = nullptr;
     QSpinBox *m_threads = nullptr, *m_kvMargin = nullptr;
+    QPushButton* m_compileSetup = nullptr;
+    QLabel* m_compileSetupStatus = nullptr;
+    class CompileSetupJob* m_setupJob = nullptr;
     std::map<SamplingKey, QDoubleSpinBox*> m_samplingSpins;
     QLineEdit* m_seed = nullptr;
     QComboBox* m_audioDevice = nullptr;

@@ -24,6 +24,7 @@ Result<std::vector<int>> parse_context_list(const std::string& list);
 struct BenchRequest {
     std::string model_dir;
     DeviceKind device = DeviceKind::Cpu;
+    int device_index = 0;             // cuda:N
     Precision precision = Precision::Fp32;
     int cpu_threads = 0;
     int kv_margin = 64;               // cache rows beyond prompt + frames; a large margin (e.g. 8000)

@@ -13,7 +13,8 @@ inline constexpr int kSampleRate = 44100;       // codec output rate
 inline constexpr int kSamplesPerFrame = 2048;   // one code frame = 2048 samples = 46.44 ms
 inline constexpr double kFramesPerSecond = double(kSampleRate) / kSamplesPerFrame;  // 21.533
 
-enum class DeviceKind { Cpu, Cuda };
+// Mps: Apple GPUs, on macOS builds of libtorch only (refused elsewhere with the reason).
+enum class DeviceKind { Cpu, Cuda, Mps };
 enum class Precision { Fp32, Bf16, Fp16 };
 enum class CompileMode { Eager, CudaGraph, AotInductor };
 // fish-speech: MATH when compiled, automatic when eager (PR #1337's rule).
@@ -41,9 +42,18 @@ std::optional<CompileMode> parse_compile_mode(const std::string& s);
 std::optional<SdpaPolicy> parse_sdpa_policy(const std::string& s);
 std::optional<KvMode> parse_kv_mode(const std::string& s);
 
+// One device: "cpu", "cuda:N" (plain "cuda" = cuda:0), "mps". The index matters for CUDA only.
+struct DeviceSpec {
+    DeviceKind kind = DeviceKind::Cpu;
+    int index = 0;
+};
+std::optional<DeviceSpec> parse_device_spec(const std::string& s);
+std::string to_string(const DeviceSpec& d);   // "cpu", "cuda:1", "mps"
+
 struct EngineConfig {
     std::string model_dir;                     // S2-Pro / S1-mini / demo folder (fish-speech-spec §1)
     DeviceKind device = DeviceKind::Cpu;
+    int device_index = 0;                      // cuda:N
     Precision precision = Precision::Fp32;
     int cpu_threads = 0;                       // 0 = libtorch default
     CompileMode compile_mode = CompileMode::Eager;
@@ -208,12 +218,21 @@ struct Capability {
     bool available = false;
     std::string reason;   // why not, when unavailable
 };
+// One device this build could run on, as libtorch sees it.
+struct DeviceInfo {
+    std::string id;                 // "cpu", "cuda:0", "mps": what --device takes
+    std::string name;               // CPU model or GPU name
+    int64_t memory_bytes = -1;      // RAM or GPU memory in all; -1 = unknown
+    bool available = false;
+    std::string reason;             // why not, when unavailable
+};
 struct DeviceCaps {
+    std::vector<DeviceInfo> device_list;             // every device, with cpu first
     bool cuda_compiled = false;
     bool cuda_available = false;
     int cuda_device_count = 0;
     std::string cuda_device_name;
-    std::map<std::string, Capability> devices;       // "cpu", "cuda"
+    std::map<std::string, Capability> devices;       // "cpu", "cuda", "mps"
     std::map<std::string, Capability> precisions;    // per current device
     std::map<std::string, Capability> compile_modes;
     std::map<std::string, Capability> sdpa_policies;

@@ -44,6 +44,7 @@ struct SdpaBenchRequest {
     std::optional<SdpaBenchModel> model;
 
     DeviceKind device = DeviceKind::Cpu;
+    int device_index = 0;                         // cuda:N
     Precision precision = Precision::Bf16;
     int cpu_threads = 0;                          // 0 = libtorch's default
     std::vector<int64_t> widths = {128, 512, 2048, 8192, 32768};

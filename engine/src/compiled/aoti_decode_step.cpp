@@ -34,7 +34,7 @@ std::string shim_call_in(const std::string& code) {
 }
 
 // A package's generated library names libtorch.so among its dependencies (beside libtorch_cpu.so).
-// A Reef that links only the CPU libraries of a CUDA wheel (cmake/ReefTorchWheelCpu.cmake: PyPI's
+// A Reef that links only the CPU libraries of a CUDA wheel (cmake/ReefTorchWheel.cmake: PyPI's
 // torch 2.8.0) has not loaded it, and the dynamic loader cannot find it by name from the cache
 // folder. So before the first package loads, libtorch.so is loaded from libtorch_cpu.so's own
 // folder, whichever libtorch this is; where it is loaded already this changes nothing.
@@ -58,8 +58,8 @@ std::string ensure_libtorch_loaded() {
 class AotiDecodeStep final : public CompiledDecodeStep {
 public:
     AotiDecodeStep(const AotiPackage& pkg, at::Device device)
-        : m_slow(load(pkg.slow_path)),
-          m_fast(load(pkg.fast_path)),
+        : m_slow(load(pkg.slow_path, device)),
+          m_fast(load(pkg.fast_path, device)),
           m_slow_attention(package_attention(pkg.slow_path)),
           m_fast_attention(package_attention(pkg.fast_path)),
           m_full(pkg.kv_mode == KvMode::Full),
@@ -81,13 +81,15 @@ public:
     }
 
 private:
-    static std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load(const std::string& path) {
+    static std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load(const std::string& path, at::Device device) {
         if (const std::string why = ensure_libtorch_loaded(); !why.empty())
             throw ReefError(ErrorCode::BackendUnavailable,
                             "compile mode 'aot-inductor': a package's code needs libtorch.so, and " + why);
         try {
-            // run_single_threaded: one engine thread calls it, so the container's locks are not needed
-            return std::make_unique<torch::inductor::AOTIModelPackageLoader>(path, "model", true);
+            // run_single_threaded: one engine thread calls it, so the container's locks are not needed;
+            // the CUDA device the model is on (cuda:N), not whichever is current
+            return std::make_unique<torch::inductor::AOTIModelPackageLoader>(path, "model", true, 1,
+                                                                             device.is_cuda() ? device.index() : -1);
         } catch (const c10::Error& e) {
             throw ReefError(ErrorCode::BackendUnavailable,
                             "compile mode 'aot-inductor': libtorch cannot load " + path + ": " + e.what_without_backtrace());

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "checkpoint/atomic_file.h"
 #include "checkpoint/safetensors.h"
+#include "compiled/exporter_paths.h"
 #include "compiled/package_cache.h"
 #include "compiled/subprocess.h"
 #include "memory_check.h"
@@ -79,46 +80,12 @@ std::string read_text(const fs::path& p) {
     return s.str();
 }
 
-std::string env_or(const char* name, const std::string& fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::string(v) : fallback;
-}
-
 const char* dtype_name(at::ScalarType t) {
     switch (t) {
     case at::kBFloat16: return "bfloat16";
     case at::kHalf: return "float16";
     default: return "float32";
     }
-}
-
-fs::path self_dir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path() : exe.parent_path();
-}
-
-// The exporter script: $REEF_AOTI_EXPORTER, the installed copy beside the program
-// (<prefix>/share/reef/python), else the source tree this build came from.
-std::string exporter_path() {
-    if (const char* e = std::getenv("REEF_AOTI_EXPORTER"); e && *e) return e;
-    const fs::path installed = self_dir() / ".." / "share" / "reef" / "python" / "reef_aoti_export.py";
-    if (fs::exists(installed)) return installed.lexically_normal().string();
-#ifdef REEF_SOURCE_EXPORTER
-    return REEF_SOURCE_EXPORTER;
-#else
-    return installed.string();
-#endif
-}
-
-// The Python that runs it: $REEF_PYTHON, else the venv this build's libtorch came from, else python3.
-std::string python_path() {
-#ifdef REEF_DEFAULT_PYTHON
-    const std::string fallback = fs::exists(REEF_DEFAULT_PYTHON) ? REEF_DEFAULT_PYTHON : "python3";
-#else
-    const std::string fallback = "python3";
-#endif
-    return env_or("REEF_PYTHON", fallback);
 }
 
 json dims_json(const DualArConfig& c) {
@@ -236,7 +203,10 @@ private:
 };
 
 // What a user does when the exporter's Python lacks the matching torch.
-std::string matching_python_hint() { return "set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION); }
+std::string matching_python_hint() {
+    return "run `reef-cli compile --setup` (a private venv with torch " + std::string(TORCH_VERSION) +
+           "), or set REEF_PYTHON to a Python with torch==" + std::string(TORCH_VERSION);
+}
 
 [[noreturn]] void throw_no_python(const std::string& python, const ChildResult& r) {
     throw ReefError(ErrorCode::BackendUnavailable,
@@ -323,6 +293,9 @@ EntryPlan plan_entry(const DualArModel& model, const at::Tensor& head, const Aot
     if (aoti_kernel_profile()) e.spec["kernel_profile"] = true;
     e.weights = model.decode_step_weights(head);
     e.key = cache_key(e.weights, e.spec, exporter_text);
+    // The key holds the GPU's architecture, not its index: one package serves every GPU of that
+    // architecture. The exporter compiles on the GPU the model is on (cuda:N), not on cuda:0.
+    if (cuda) e.spec["device"] = "cuda:" + std::to_string(model.device().index());
     e.root = private_cache_root();
     e.dir = e.root / e.key;
     return e;
@@ -360,7 +333,7 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     }
 
     // The cheap checks first, before the weights are written or a compiler starts.
-    const std::string python = python_path();
+    const std::string python = exporter_python();
     check_exporter_python(python, exporter);
     uint64_t weight_bytes = 0;
     for (const auto& [name, t] : weights) weight_bytes += uint64_t(t.nbytes());

@@ -73,15 +73,6 @@ std::string unsafe_reason(const fs::path& dir, bool must_be_private) {
     return {};
 }
 
-std::string home_folder() {
-    if (std::string h = env("HOME"); !h.empty()) return h;
-    // HOME unset (a service, a bare environment): the account's own home, never a shared folder
-    std::vector<char> buf(16384);
-    passwd pw{}, *found = nullptr;
-    if (getpwuid_r(geteuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir && *found->pw_dir)
-        return found->pw_dir;
-    return {};
-}
 
 bool process_gone(const std::string& pid_text) {
     if (pid_text.empty() || pid_text.size() > 9) return false;
@@ -95,6 +86,16 @@ bool process_gone(const std::string& pid_text) {
 std::atomic<int> g_temp_counter{0};
 
 }  // namespace
+
+std::string home_folder() {
+    if (std::string h = env("HOME"); !h.empty()) return h;
+    // HOME unset (a service, a bare environment): the account's own home, never a shared folder
+    std::vector<char> buf(16384);
+    passwd pw{}, *found = nullptr;
+    if (getpwuid_r(geteuid(), &pw, buf.data(), buf.size(), &found) == 0 && found && found->pw_dir && *found->pw_dir)
+        return found->pw_dir;
+    return {};
+}
 
 std::string host_code_features(const std::string& gpu_arch) {
     utsname u{};

@@ -31,6 +31,8 @@ std::string host_code_features(const std::string& gpu_arch);
 // another user or is open to group or others (the user decides; Reef never chmods a folder it did
 // not create). Folders it creates are 0700.
 std::filesystem::path private_cache_root();
+// $HOME, else the account's home from the password database; empty when there is none.
+std::string home_folder();
 
 // The temporary folder for one compile of `key` by this process.
 std::filesystem::path temp_entry_path(const std::filesystem::path& root, const std::string& key);

@@ -1,4 +1,5 @@
 #include "runtime/codec_worker.h"
+#include "runtime/cuda_memory.h"
 
 #include "reef/engine_types.h"
 
@@ -137,6 +138,7 @@ void CodecWorker::run() {
             std::lock_guard lock(m_mutex);
             m_priority = "normal";
         }
+        if (m_options.cuda_device >= 0) select_cuda_device(m_options.cuda_device);
         if (m_options.idle_priority && jobs_left_at_normal == 0) lower();  // before the team exists
         inherited = at::get_num_threads();
         if (m_options.threads > 0 && m_options.threads != inherited) at::set_num_threads(m_options.threads);

@@ -43,6 +43,9 @@ struct CodecWorkerOptions {
     // at normal priority: the first audio chunk should not wait for generation to pause.
     bool idle_priority = true;
     int jobs_at_normal_priority = 0;
+    // The CUDA device (cuda:N) the codec's tensors live on, made the worker thread's current device
+    // as it is the engine thread's; -1 = not on CUDA.
+    int cuda_device = -1;
 };
 
 class CodecWorker {

@@ -44,12 +44,35 @@ int64_t cuda_free_bytes() {
     if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return -1;
     return int64_t(free_bytes);  // the caching allocator's own reserve is not counted as free
 }
+
+std::vector<DeviceInfo> list_cuda_devices() {
+    std::vector<DeviceInfo> out;
+    const int n = int(c10::cuda::device_count());
+    for (int i = 0; i < n; ++i) {
+        DeviceInfo d;
+        d.id = "cuda:" + std::to_string(i);
+        d.available = true;
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, i) == cudaSuccess) {
+            d.name = prop.name;
+            d.memory_bytes = int64_t(prop.totalGlobalMem);
+        } else {
+            d.name = "CUDA device " + std::to_string(i);
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+void select_cuda_device(int index) { c10::cuda::set_device(c10::DeviceIndex(index)); }
 #else
 std::string cuda_device_name() { return {}; }
 std::string cuda_device_arch(int) { return {}; }
 int64_t cuda_free_bytes() { return -1; }
 void fill_cuda_memory(MemoryStats&) {}
 void reset_cuda_peak() {}
+std::vector<DeviceInfo> list_cuda_devices() { return {}; }
+void select_cuda_device(int) {}
 #endif
 
 }  // namespace reef

@@ -3,17 +3,31 @@
 #include <fstream>
 #include <string>
 
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
 
 #include "check.h"
+#include "reef/compile_python.h"
 #include "nn/gemv.h"
 #include "runtime/cuda_memory.h"
 
 namespace reef {
 namespace {
 
-bool cuda_ok() { return at::hasCUDA() && torch::cuda::is_available(); }
+bool cuda_ok() { return cuda_built() && torch::cuda::is_available(); }
+
+// /proc/meminfo's MemTotal; -1 when unreadable.
+int64_t total_ram_bytes() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    int64_t kb = 0;
+    while (in >> key >> kb) {
+        if (key == "MemTotal:") return kb * 1024;
+        in.ignore(256, '\n');
+    }
+    return -1;
+}
 
 // /proc/self/status: VmRSS (now) and VmHWM (peak), in kB.
 int64_t read_status_kb(const char* field) {
@@ -27,8 +41,15 @@ int64_t read_status_kb(const char* field) {
 
 }  // namespace
 
-at::Device to_torch_device(DeviceKind device) {
-    return device == DeviceKind::Cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);
+bool cuda_built() { return at::detail::getCUDAHooks().isBuilt(); }
+
+at::Device to_torch_device(DeviceKind device, int index) {
+    switch (device) {
+    case DeviceKind::Cuda: return at::Device(at::kCUDA, c10::DeviceIndex(index));
+    case DeviceKind::Mps: return at::Device(at::kMPS);
+    case DeviceKind::Cpu: break;
+    }
+    return at::Device(at::kCPU);
 }
 
 at::ScalarType to_scalar_type(Precision precision) {
@@ -47,7 +68,7 @@ at::ScalarType codec_dtype(at::Device device, at::ScalarType model_dtype) {
 
 DeviceCaps query_device_caps(DeviceKind device) {
     DeviceCaps caps;
-    caps.cuda_compiled = at::hasCUDA();
+    caps.cuda_compiled = cuda_built();
     caps.cuda_available = cuda_ok();
     caps.cuda_device_count = caps.cuda_available ? int(torch::cuda::device_count()) : 0;
     if (caps.cuda_available) caps.cuda_device_name = cuda_device_name();
@@ -58,6 +79,16 @@ DeviceCaps query_device_caps(DeviceKind device) {
         caps.devices["cuda"] = {false, "libtorch has CUDA but no GPU is visible"};
     else
         caps.devices["cuda"] = {true, {}};
+    caps.devices["mps"] = at::hasMPS() ? Capability{true, {}}
+                                       : Capability{false, "MPS (Apple GPUs) needs a macOS build of libtorch on Apple silicon"};
+
+    // The list: the CPU, then every GPU libtorch sees; a kind with none shows once, with its reason.
+    caps.device_list.push_back({"cpu", device_model_name(DeviceKind::Cpu), total_ram_bytes(), true, {}});
+    std::vector<DeviceInfo> gpus = caps.cuda_available ? list_cuda_devices() : std::vector<DeviceInfo>{};
+    if (gpus.empty())
+        caps.device_list.push_back({"cuda", {}, -1, false, caps.devices["cuda"].reason});
+    caps.device_list.insert(caps.device_list.end(), gpus.begin(), gpus.end());
+    caps.device_list.push_back({"mps", at::hasMPS() ? "Apple GPU" : "", -1, at::hasMPS(), caps.devices["mps"].reason});
 
     const bool on_cuda = device == DeviceKind::Cuda && caps.cuda_available;
     caps.precisions["fp32"] = {true, {}};
@@ -70,10 +101,14 @@ DeviceCaps query_device_caps(DeviceKind device) {
         caps.compile_modes["cuda-graph"] = {false, "CUDA-graph capture of the decode step is not implemented yet"};
     else
         caps.compile_modes["cuda-graph"] = {false, "needs a CUDA device"};
-    // Available wherever libtorch runs: the first run compiles the decode step with Python's torch
-    // (same version as libtorch) and caches the package; a missing Python is reported then.
-    caps.compile_modes["aot-inductor"] = {true, std::string("compiles the decode step on first use (Python with torch ") +
-                                                    TORCH_VERSION + ", about a minute for a small model)"};
+    // Wherever libtorch runs, given a Python with the same torch: the first run compiles the decode
+    // step with it and caches the package. Without one the option is off, with the one-step fix.
+    const CompilePythonInfo py = compile_python_info();
+    if (py.ready)
+        caps.compile_modes["aot-inductor"] = {true, "compiles the decode step on first use with " + py.python + " (" +
+                                                        py.source + "; about a minute for a small model)"};
+    else
+        caps.compile_modes["aot-inductor"] = {false, py.reason};
 
     caps.sdpa_policies["auto"] = {true, {}};
     caps.sdpa_policies["math"] = {true, {}};
@@ -84,13 +119,27 @@ DeviceCaps query_device_caps(DeviceKind device) {
     return caps;
 }
 
-void require_device(DeviceKind device, Precision precision) {
-    if (device == DeviceKind::Cuda && !cuda_ok())
+void require_device(DeviceKind device, int index, Precision precision) {
+    (void)precision;
+    if (device == DeviceKind::Mps && !at::hasMPS())
         throw ReefError(ErrorCode::UnsupportedDevice,
-                        at::hasCUDA() ? "CUDA was requested but no GPU is visible"
+                        "MPS was requested but this libtorch has no MPS (Apple GPUs, macOS builds only)", "use --device cpu");
+    if (device != DeviceKind::Cuda) return;
+    if (!cuda_ok())
+        throw ReefError(ErrorCode::UnsupportedDevice,
+                        cuda_built() ? "CUDA was requested but no GPU is visible"
                                       : "CUDA was requested but this libtorch is a CPU build",
                         "use --device cpu");
-    (void)precision;
+    const int count = int(torch::cuda::device_count());
+    if (index < 0 || index >= count) {
+        std::string seen;
+        for (const DeviceInfo& d : list_cuda_devices()) seen += (seen.empty() ? "" : ", ") + d.id + " " + d.name;
+        throw ReefError(ErrorCode::UnsupportedDevice,
+                        "cuda:" + std::to_string(index) + " was requested but libtorch sees " + std::to_string(count) +
+                            " CUDA device" + (count == 1 ? "" : "s") + (seen.empty() ? "" : " (" + seen + ")"),
+                        "pick one of them with --device cuda:N");
+    }
+    select_cuda_device(index);
 }
 
 MemoryStats query_memory(DeviceKind device) {

@@ -8,8 +8,11 @@
 
 namespace reef {
 
+// Whether this libtorch has CUDA compiled in (libtorch_cuda loaded), GPU or not. (at::hasCUDA()
+// answers whether a GPU is usable: false on a CUDA build without one.)
+bool cuda_built();
 DeviceCaps query_device_caps(DeviceKind device);
-at::Device to_torch_device(DeviceKind device);
+at::Device to_torch_device(DeviceKind device, int index = 0);
 at::ScalarType to_scalar_type(Precision precision);
 // The dtype the codec runs in for a model loaded in `model_dtype`: the same, except bf16/fp16 on a
 // CPU without native bf16 arithmetic (AVX-512 BF16), where libtorch emulates the codec's
@@ -17,8 +20,10 @@ at::ScalarType to_scalar_type(Precision precision);
 // for 32 frames of s1-mini's codec in bf16); there it runs in fp32, which is exact and fast. The
 // codec's weights are a small part of a model, so the memory it costs is small too.
 at::ScalarType codec_dtype(at::Device device, at::ScalarType model_dtype);
-// Throws ReefError(UnsupportedDevice) with the reason when the device/precision cannot run here.
-void require_device(DeviceKind device, Precision precision);
+// Throws ReefError(UnsupportedDevice) with the reason when the device/precision cannot run here
+// (no such device, a CUDA index past the last GPU, MPS outside macOS); for CUDA, makes cuda:index
+// the engine thread's current device.
+void require_device(DeviceKind device, int index, Precision precision);
 MemoryStats query_memory(DeviceKind device);
 void reset_peak_memory(DeviceKind device);
 // "Intel(R) Xeon(R) ..." from /proc/cpuinfo's first "model name" ("cpu" when there is none), or the

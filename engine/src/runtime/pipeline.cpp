@@ -42,7 +42,7 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     if (!fs::is_directory(config.model_dir))
         throw ReefError(ErrorCode::ModelNotFound, "model folder not found: " + config.model_dir,
                         "point Reef at a fish-speech S2-Pro or S1-mini folder, or create one with reef-cli demo-model");
-    require_device(config.device, config.precision);
+    require_device(config.device, config.device_index, config.precision);
     if (config.cpu_threads > 0) at::set_num_threads(config.cpu_threads);
     if (config.kv_margin < 0) throw ReefError(ErrorCode::InvalidArgument, "kv_margin must be >= 0");
     if (config.codec_threads < 0)
@@ -50,7 +50,7 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
 
     auto p = std::make_unique<Pipeline>();
     p->config = config;
-    const at::Device device = to_torch_device(config.device);
+    const at::Device device = to_torch_device(config.device, config.device_index);
     const at::ScalarType dtype = to_scalar_type(config.precision);
     p->tokenizer = Tokenizer::load(config.model_dir);
     p->model = load_dual_ar_model(config.model_dir, device, dtype);

@@ -50,6 +50,7 @@ CodecWorkerOptions codec_worker_options(const EngineConfig& c) {
     o.threads = c.codec_threads > 0 ? c.codec_threads : at::get_num_threads();  // the generation thread's
     o.idle_priority = c.codec_idle_priority;
     o.jobs_at_normal_priority = 1;  // the first chunk: audio starts as early as it did inline
+    if (c.device == DeviceKind::Cuda) o.cuda_device = c.device_index;
     return o;
 }
 

@@ -111,7 +111,7 @@ struct Runner {
         const int64_t rows = find_multiple(wants(SdpaBenchMask::Full) ? std::max(width, model.max_seq_len) : width, 8);
         const int64_t need = sdpa_bench_bytes(model.slow, rows, int64_t(c10::elementSize(dtype)));
         // the same figure the engine's memory checks use (cgroup limits included)
-        const std::optional<uint64_t> free_bytes = available_memory(to_torch_device(req.device));
+        const std::optional<uint64_t> free_bytes = available_memory(to_torch_device(req.device, req.device_index));
         const int64_t avail = free_bytes ? int64_t(std::min<uint64_t>(*free_bytes, INT64_MAX)) : -1;
         std::string skipped;
         if (avail >= 0 && double(need) > kMemoryShare * double(avail))
@@ -268,7 +268,7 @@ SdpaBenchReport run_sdpa_bench(const SdpaBenchRequest& req, const std::function<
                                const std::function<bool()>& should_abort) {
     const SdpaBenchModel model = resolve_sdpa_bench_model(req);
     validate(req, model);
-    require_device(req.device, req.precision);
+    require_device(req.device, req.device_index, req.precision);
     if (req.cpu_threads > 0) at::set_num_threads(req.cpu_threads);
 
     SdpaBenchReport report;
@@ -286,7 +286,7 @@ SdpaBenchReport run_sdpa_bench(const SdpaBenchRequest& req, const std::function<
     report.backends = req.backends;
     if (!req.include_fast) report.model.fast.n_layer = 0;
 
-    const Runner run{req, report.model, to_scalar_type(req.precision), to_torch_device(req.device), progress, should_abort};
+    const Runner run{req, report.model, to_scalar_type(req.precision), to_torch_device(req.device, req.device_index), progress, should_abort};
     for (const int64_t w : req.widths)
         for (SdpaBenchRow& row : run.width_rows(w)) report.rows.push_back(std::move(row));
     if (report.model.fast.n_layer > 0)
