@@ -32,9 +32,14 @@ PY
   REEF_TORCH_CMAKE_ARGS+=(-DREEF_TORCH_WHEEL_CUDA=ON)
   # cuda_runtime_api.h includes crt/host_defines.h, which ships with the compiler's headers
   # (nvidia-cuda-nvcc, ~90 MB) of the runtime's own CUDA release.
-  local release
-  release="$("$py" -c 'import importlib.metadata as m; print(".".join(m.version("nvidia-cuda-runtime-cu12").split(".")[:2]))')" ||
-    { echo "no nvidia-cuda-runtime-cu12 beside that torch: install the toolkit, or a torch whose CUDA wheels are cu12" >&2; return 1; }
-  "$py" -c 'import importlib.metadata as m; m.version("nvidia-cuda-nvcc-cu12")' 2>/dev/null ||
-    "$py" -m pip install -q --disable-pip-version-check "nvidia-cuda-nvcc-cu12==$release.*"
+  # The runtime package is nvidia-cuda-runtime-cu12 for CUDA 12 wheels, -cu13 or unsuffixed later.
+  local release="" suffix
+  for suffix in -cu12 -cu13 ""; do
+    release="$("$py" -c "import importlib.metadata as m; print('.'.join(m.version('nvidia-cuda-runtime$suffix').split('.')[:2]))" 2>/dev/null)" &&
+      break
+  done
+  [[ -n $release ]] ||
+    { echo "no nvidia-cuda-runtime package beside that torch: install the CUDA toolkit instead" >&2; return 1; }
+  "$py" -c "import importlib.metadata as m; m.version('nvidia-cuda-nvcc$suffix')" 2>/dev/null ||
+    "$py" -m pip install -q --disable-pip-version-check "nvidia-cuda-nvcc$suffix==$release.*"
 }
