@@ -39,11 +39,6 @@ std::vector<uint16_t> to_bf16(const std::vector<float>& v) {
 }
 double val(float v) { return v; }
 double val(uint16_t v) { return bf16_to_float(v); }
-uint32_t bits(float f) {
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
 float from_bits(uint32_t b) {
     float f;
     std::memcpy(&f, &b, 4);
@@ -247,6 +242,50 @@ TEST_CASE(gemv_rows_match_an_fp64_reference_on_every_target) {
                 check_gemv<uint16_t>(t, n, k, bias, g);
             }
         }
+    });
+}
+
+// The batched rows (issue #27): m inputs against the same rows give, for every input, exactly the
+// bits the one-row kernel gives it alone over the same r0..r1, on every target; the rows outside
+// r0..r1 and the padding between an output row's stride are left alone.
+template <typename T>
+void check_gemv_batch(const std::string& target, int64_t n, int64_t k, int64_t m, bool with_bias, std::mt19937& g) {
+    const int64_t ldx = k + 3, ldy = n + 5;   // strides wider than the rows: nothing assumes packed inputs
+    const std::vector<T> w = as<T>(randn(size_t(n * k), g)), x = as<T>(randn(size_t(m * ldx), g)),
+                         b = as<T>(randn(size_t(n), g));
+    const T* bp = with_bias ? b.data() : nullptr;
+    const T fill = T(0x5555);
+    std::vector<T> batched(size_t(m * ldy), fill), alone(size_t(m * ldy), fill);
+    const int64_t cut = n / 3;   // two calls over two row ranges, as two threads would split them
+    for (auto [r0, r1] : {std::pair<int64_t, int64_t>{0, cut}, {cut, n}}) {
+        if (r0 == r1) continue;
+        reset_ran_target();
+        if constexpr (sizeof(T) == 2) {
+            gemv_rows_bf16_batch(w.data(), x.data(), ldx, m, bp, k, r0, r1, batched.data(), ldy);
+            for (int64_t j = 0; j < m; ++j) gemv_rows_bf16(w.data(), x.data() + j * ldx, bp, k, r0, r1, alone.data() + j * ldy);
+        } else {
+            gemv_rows_f32_batch(w.data(), x.data(), ldx, m, bp, k, r0, r1, batched.data(), ldy);
+            for (int64_t j = 0; j < m; ++j) gemv_rows_f32(w.data(), x.data() + j * ldx, bp, k, r0, r1, alone.data() + j * ldy);
+        }
+        CHECK(ran_target() == (target == "avx512-bf16" && k % 32 != 0 ? "avx512" : target));
+    }
+    bool same = std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(T)) == 0;
+    for (int64_t j = 0; j < m && same; ++j)
+        for (int64_t r = n; r < ldy; ++r) same = same && std::memcmp(&batched[size_t(j * ldy + r)], &fill, sizeof(T)) == 0;
+    if (!same)
+        std::fprintf(stderr, "%s %s n=%lld k=%lld m=%lld: batched rows differ from one-row rows\n", target.c_str(),
+                     sizeof(T) == 2 ? "bf16" : "fp32", (long long)n, (long long)k, (long long)m);
+    CHECK(same);
+}
+
+TEST_CASE(batched_gemv_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
+    std::mt19937 g(13);
+    for_each_target([&](const std::string& t) {
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 32}, {7, 34}, {9, 64}, {130, 1024}, {67, 3072}})
+            for (int64_t m : {1, 2, 3, 5, 8}) {
+                check_gemv_batch<float>(t, n, k, m, m % 2 == 1, g);
+                check_gemv_batch<uint16_t>(t, n, k, m, m % 2 == 0, g);
+            }
     });
 }
 

@@ -16,6 +16,17 @@ void gemv_rows_f32(const float* w, const float* x, const float* b, int64_t k, in
 void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0, int64_t r1,
                     uint16_t* y);
 
+// A small batch: the same rows against m inputs (m sequences decoding together, issue #27):
+// x [m, K] with row stride ldx, y [m, N] with row stride ldy, rows r0 <= r < r1 of each written.
+// Each weight row is read from memory once per call and reused from cache for every input, and
+// every output is bit-identical to gemv_rows_*'s for the same input and the same r0..r1 (the same
+// arithmetic in the same order): a sequence's result does not depend on what else is in the batch.
+// m is meant to be small (<= 8: the inputs stay in L1/L2 beside the two rows being read).
+void gemv_rows_f32_batch(const float* w, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k, int64_t r0,
+                         int64_t r1, float* y, int64_t ldy);
+void gemv_rows_bf16_batch(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
+                          int64_t r0, int64_t r1, uint16_t* y, int64_t ldy);
+
 // The hand-written AVX-512 BF16 pair (vdpbf16ps), used while use_avx512_bf16_gemv(); K % 32 == 0.
 void gemv_rows_f32_avx512_bf16(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1,
                                float* y);
