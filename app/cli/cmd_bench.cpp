@@ -20,7 +20,7 @@ struct BenchOptions {
     EngineFlags engine;
     std::string arms = "eager:math,eager:flash,eager:auto,eager:fish-speech";
     std::string reference;
-    std::string json, md, csv, wav_dir, profile, pr_report, contexts, sweep_csv;
+    std::string json, md, csv, wav_dir, profile, pr_report, contexts, sweep_csv, batch;
     BenchRequest req;
 #ifdef REEF_WITH_REMOTE
     RemoteBenchOptions remote;
@@ -94,6 +94,9 @@ void register_bench(CLI::App& app) {
                     "is prefilled, then --frames frames decoded per arm)");
     cmd->add_option("--sweep-repeats", o->req.sweep_repeats, "repeats per arm and context length")->capture_default_str();
     cmd->add_option("--sweep-csv", o->sweep_csv, "write the context sweep as CSV (one row per arm x length)");
+    cmd->add_option("--batch", o->batch,
+                    "batch table: batch sizes, e.g. 1,4,8 (B different prompts decode --frames greedy frames together, "
+                    "with the reference arm's settings; aggregate and per-sequence frames/s, speed-up against B = 1)");
     cmd->add_option("--pr-report", o->pr_report,
                     "write the Markdown report for fish-speech PR #1337 (hardware, software, command, tables, quality, "
                     "WAV links, confirmations)");
@@ -128,6 +131,7 @@ void register_bench(CLI::App& app) {
         req.profile = !o->profile.empty();
         if (!o->contexts.empty()) req.contexts = unwrap(parse_context_list(o->contexts));
         if (!o->sweep_csv.empty() && req.contexts.empty()) fail("--sweep-csv needs --context");
+        if (!o->batch.empty()) req.batch_sizes = unwrap(parse_batch_list(o->batch));
         if (!o->reference.empty()) {
             const BenchArm ref = unwrap(parse_bench_arm(o->reference));
             req.reference_arm = -1;
@@ -178,6 +182,8 @@ void register_bench(CLI::App& app) {
         }
         int refused = 0;
         for (const auto& a : report.arms) refused += a.ran ? 0 : 1;
+        for (const auto& pt : report.batch)
+            if (!pt.ran) std::cerr << "error: batch " << pt.batch << " could not run: " << pt.error << "\n";
         if (refused) {  // the report is written; the exit code tells scripts that the matrix is incomplete
             std::cerr << "error: " << refused << " of " << report.arms.size() << " arms could not run (see the report)\n";
             throw CLI::RuntimeError(3);

@@ -5,5 +5,6 @@ reef_add_test(tst_dual_ar SOURCES tst_dual_ar.cpp LIBS reef_engine LABELS unit T
 reef_add_test(tst_kv_cache SOURCES tst_kv_cache.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_generator SOURCES tst_generator.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_demo_text2semantic SOURCES tst_demo_text2semantic.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_batch_generate SOURCES tst_batch_generate.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_static_step SOURCES tst_static_step.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_gemv SOURCES tst_gemv.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)

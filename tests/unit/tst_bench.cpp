@@ -112,6 +112,52 @@ TEST_CASE(context_sweep_prefills_each_length) {
     CHECK(r->sweep[2].prompt_tokens > r->sweep[0].prompt_tokens + 200);
 }
 
+// The batch table (issue #27): every size runs with the reference arm's settings; a batch frame of
+// B sequences moves B frames (aggregate = B x per sequence) and reads every member's KV rows, so
+// its bytes grow with B. Timings are not asserted.
+TEST_CASE(batch_table_runs_each_size_with_the_reference_arm) {
+    const auto dir = reef_test::temp_dir("bench_batch") / "tiny";
+    std::filesystem::remove_all(dir);
+    CHECK(write_demo_model(dir.string(), "tiny", "s1").ok());
+    BenchRequest req;
+    req.model_dir = dir.string();
+    req.arms = {*parse_bench_arm("eager:math"), *parse_bench_arm("eager:auto")};
+    req.reference_arm = 1;
+    req.frames = 8;
+    req.warmup = 2;
+    req.repeats = 2;
+    req.logit_steps = 2;
+    req.decode_audio = false;
+    req.batch_sizes = {1, 3, 2};
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    CHECK_EQ(int(r->batch.size()), 3);
+    for (const BatchPoint& pt : r->batch) {
+        CHECK(pt.ran);
+        CHECK(pt.arm == "eager:auto");
+        CHECK(pt.per_sequence_frames_per_s > 0);
+        CHECK(std::abs(pt.aggregate_frames_per_s - pt.batch * pt.per_sequence_frames_per_s) < 1e-6 * pt.aggregate_frames_per_s);
+        CHECK(pt.bytes_per_frame > r->weight_bytes_per_frame);
+        CHECK(pt.speedup > 0);
+    }
+    CHECK(r->batch[1].bytes_per_frame > r->batch[2].bytes_per_frame);  // three members' KV rows against two
+    CHECK(r->batch[2].bytes_per_frame > r->batch[0].bytes_per_frame);
+    CHECK(bench_report_markdown(*r).find("## Batched decode") != std::string::npos);
+    CHECK(bench_report_json(*r).find("\"aggregate_frames_per_s\"") != std::string::npos);
+    req.batch_sizes = {0};
+    CHECK(!engine.bench(req, {}, {}).ok());  // refused before any work
+}
+
+TEST_CASE(batch_lists_parse_or_name_the_bad_item) {
+    auto ok = parse_batch_list("1, 4,8");
+    CHECK(ok.ok());
+    if (ok) CHECK(*ok == std::vector<int>({1, 4, 8}));
+    for (const char* bad : {"0", "65", "4,x", ""}) CHECK(!parse_batch_list(bad).ok());
+    CHECK(parse_batch_list("4,x").error().message.find("'x'") != std::string::npos);
+}
+
 TEST_CASE(context_lists_parse_or_name_the_bad_item) {
     auto ok = parse_context_list(" 128, 512,2048 ");
     CHECK(ok.ok());

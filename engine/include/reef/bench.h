@@ -20,6 +20,9 @@ struct BenchArm {
 Result<BenchArm> parse_bench_arm(const std::string& spec);
 // "128, 512,2048" -> {128, 512, 2048}: the context sweep's prefix lengths; error names the bad item.
 Result<std::vector<int>> parse_context_list(const std::string& list);
+// "1,4,8" -> {1, 4, 8}: batch sizes from 1 to kMaxBatch; error names the bad item.
+inline constexpr int kMaxBatch = 64;
+Result<std::vector<int>> parse_batch_list(const std::string& list);
 
 struct BenchRequest {
     std::string model_dir;
@@ -45,6 +48,11 @@ struct BenchRequest {
     // filler sentences, then prefilled as usual), `sweep_repeats` times. Empty = no sweep.
     std::vector<int> contexts;
     int sweep_repeats = 2;
+    // Batched decode (issue #27): for each size B, B different prompts (the bench text with a
+    // different sentence after it each) decode `frames` greedy frames together through one batch,
+    // `repeats` times, with the reference arm's settings (eager: a compiled step runs B = 1).
+    // Empty = no batch table.
+    std::vector<int> batch_sizes;
 };
 
 struct ArmQuality {
@@ -105,6 +113,28 @@ struct SweepPoint {
     std::vector<BackendUse> backends; // last repeat
 };
 
+// One batch size of the batch table (BenchRequest::batch_sizes).
+struct BatchPoint {
+    int batch = 0;                    // sequences decoding together
+    bool ran = false;
+    std::string error;                // why not (a compiled arm, memory, ...)
+    std::string arm;                  // the settings it ran with (the reference arm's name)
+    double aggregate_frames_per_s = 0;    // frames of all sequences per second of warm batch frames, median over repeats
+    double per_sequence_frames_per_s = 0; // what each sequence sees: batch frames per second
+    double step_ms = 0;               // median warm batch frame
+    double speedup = 0;               // aggregate ÷ the B = 1 point's in this run (0 without one)
+    double prefill_ms = 0;            // median prefill of one sequence (they prefill one by one)
+    // Bytes one batch frame reads: the weights once, every sequence's KV rows; the bandwidth
+    // roofline for those bytes in batch frames/s, and the measured batch frames/s as a share of it.
+    int64_t bytes_per_frame = 0;
+    double roofline_fraction = 0;
+    // Multiply-adds per batch frame (weights read × B) and what they reached in GFLOP/s (2 per
+    // multiply-add): once the weights are read once for several sequences, compute binds.
+    double gflops = 0;
+    MemoryStats memory;               // peak over the point's repeats
+    std::string cpu_kernels;          // SIMD target the batched GEMV ran ("" = libtorch)
+};
+
 // The machine the bench ran on, for reports that leave it (hardware and driver versions).
 struct HostInfo {
     std::string cpu_model;            // /proc/cpuinfo "model name"
@@ -134,6 +164,7 @@ struct BenchReport {
     int fast_passes = 0;              // num_codebooks
     std::vector<ArmResult> arms;
     std::vector<SweepPoint> sweep;    // arm-major, contexts in request order
+    std::vector<BatchPoint> batch;    // batch sizes in request order
     HostInfo host;
 };
 

@@ -13,6 +13,7 @@ std::string bench_report_markdown(const BenchReport& report);
 std::string bench_report_csv(const BenchReport& report);       // one row per arm
 std::string bench_sweep_markdown(const BenchReport& report);   // the context sweep's table
 std::string bench_sweep_csv(const BenchReport& report);        // one row per arm x context
+std::string bench_batch_markdown(const BenchReport& report);   // the batch table (BenchRequest::batch_sizes)
 
 // The report for fish-speech PR #1337, ready to paste into a GitHub comment: hardware, software,
 // the exact command, parameters, the matrix and sweep, quality checks with their tolerances, links

@@ -4,6 +4,8 @@
 #include <ATen/record_function.h>
 #include <c10/util/BFloat16.h>
 
+#include <vector>
+
 #include "check.h"
 #include "nn/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
@@ -89,6 +91,49 @@ at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b
         const uint16_t* bp = bias.defined() ? bits(bias) : nullptr;
         uint16_t* yp = reinterpret_cast<uint16_t*>(y.mutable_data_ptr<c10::BFloat16>());
         at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_bf16(wp, xp, bp, k, r0, r1, yp); });
+    }
+#endif
+    return y;
+}
+
+at::Tensor project_rows(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b) {
+    // x: [M, 1, K], w: [N, K] -> [M, 1, N]
+    REEF_CHECK(x_in.dim() == 3 && x_in.size(1) == 1 && w.dim() == 2 && x_in.size(2) == w.size(1),
+               "project_rows: needs x [M, 1, K] and w [N, K]");
+    const int64_t m = x_in.size(0), n = w.size(0), k = w.size(1);
+    if (m == 1) return project(x_in, w, b);
+    const at::ScalarType dtype = w.scalar_type();
+    const bool fits = x_in.scalar_type() == dtype && x_in.device().is_cpu() && k % kStep == 0 && w.is_contiguous() &&
+                      (!b.defined() || (b.numel() == n && b.scalar_type() == dtype));
+    if (!fits || g_paused || !gemv_supported(dtype)) {
+        if (!x_in.device().is_cpu()) return b.defined() ? at::linear(x_in, w, b) : at::linear(x_in, w);
+        std::vector<at::Tensor> rows;
+        for (int64_t i = 0; i < m; ++i) rows.push_back(project(x_in.narrow(0, i, 1), w, b));
+        return at::cat(rows, 0);
+    }
+    RECORD_FUNCTION("reef::gemv_batch", std::vector<c10::IValue>());
+    const at::Tensor x = x_in.contiguous();
+    const at::Tensor bias = b.defined() ? b.contiguous() : b;
+    at::Tensor y = at::empty({m, 1, n}, x.options());
+#ifdef REEF_HAVE_KERNELS
+    // The same split of the rows between threads as gemv(): the same r0..r1 per block.
+    if (dtype == at::kFloat) {
+        const float* wp = w.const_data_ptr<float>();
+        const float* xp = x.const_data_ptr<float>();
+        const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
+        float* yp = y.mutable_data_ptr<float>();
+        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) {
+            kernels::gemv_rows_f32_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
+        });
+    } else {
+        auto bits = [](const at::Tensor& t) { return reinterpret_cast<const uint16_t*>(t.const_data_ptr<c10::BFloat16>()); };
+        const uint16_t* wp = bits(w);
+        const uint16_t* xp = bits(x);
+        const uint16_t* bp = bias.defined() ? bits(bias) : nullptr;
+        uint16_t* yp = reinterpret_cast<uint16_t*>(y.mutable_data_ptr<c10::BFloat16>());
+        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) {
+            kernels::gemv_rows_bf16_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
+        });
     }
 #endif
     return y;

@@ -40,4 +40,12 @@ private:
 // without bf16 arithmetic go through an fp32 GEMM (faster there than libtorch's bf16 one).
 at::Tensor project(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
+// Batched decode (issue #27): x [M, 1, K], one row per sequence, each row's output exactly what
+// project() gives that row alone, whatever else is in the batch. Where gemv applies, one call of
+// the batched kernel reads every weight row once for all M rows (bit-identical per row to the
+// one-row kernel); elsewhere on the CPU the rows go through project() one by one (exact, no
+// weight reuse); on other devices one at::linear over all rows (a GEMM may round differently
+// from a GEMV there). -> [M, 1, N]
+at::Tensor project_rows(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
+
 }  // namespace reef

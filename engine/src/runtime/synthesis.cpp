@@ -281,6 +281,8 @@ private:
     int m_frames = 0;
 };
 
+}  // namespace
+
 GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o) {
     GenerateOptions g;
     g.knobs = {r.sampling.temperature, r.sampling.top_p,
@@ -292,6 +294,8 @@ GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& r, c
     g.suppress_im_end = o.suppress_im_end;
     return g;
 }
+
+namespace {
 
 // port of inference.py: generate_long — each text batch is appended to the S2 conversation (or
 // becomes one S1 interleave prompt), generated, and its codes join the history for the next batch.
@@ -338,15 +342,17 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
 
 }  // namespace
 
-int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& r) {
+at::Tensor first_prompt(const Pipeline& p, const SynthesisRequest& r) {
     const DualArConfig& c = p.model->config();
     const std::vector<PromptReference> refs = prompt_references(p, r);
     const std::vector<std::string> batches = text_batches(p, r);
-    if (c.s1_decoding()) return build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, batches[0]).size(1);
+    if (c.s1_decoding()) return build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, batches[0]);
     S2Conversation conversation(*p.tokenizer, int(c.num_codebooks), refs);
     conversation.add_user(batches[0]);
-    return conversation.encode_for_inference().size(1);  // (N+1, T)
+    return conversation.encode_for_inference();  // (N+1, T)
 }
+
+int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& r) { return first_prompt(p, r).size(1); }
 
 void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, RunMetrics& m) {
     AotiCompileOptions co;

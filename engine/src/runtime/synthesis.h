@@ -42,6 +42,10 @@ void validate_request(const SynthesisRequest& request, size_t max_text_bytes = k
 // Tokens in the prompt of the request's first text batch, built exactly as generation builds it
 // (references included): the prefix length a run starts decoding from.
 int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& request);
+// That prompt itself: (N+1, T) int64 on the CPU.
+at::Tensor first_prompt(const Pipeline& p, const SynthesisRequest& request);
+// The generate() options of a request run with these options (sampling, frame limit, KV mode).
+GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& request, const RunOptions& options);
 
 // Compile mode aot-inductor: builds (or finds in the cache) the package for the run options and
 // loads it into p.compiled; compile_s / package_load_ms / compiled_package go into m.

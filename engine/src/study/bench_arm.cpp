@@ -51,7 +51,11 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     return arm;
 }
 
-Result<std::vector<int>> parse_context_list(const std::string& list) {
+namespace {
+
+// "a, b,c" -> ints in [lo, hi]; `what` names an item in errors, `example` the list's form.
+Result<std::vector<int>> parse_int_list(const std::string& list, int lo, int hi, const std::string& what,
+                                        const std::string& example) {
     std::vector<int> out;
     std::stringstream ss(list);
     for (std::string item; std::getline(ss, item, ',');) {
@@ -65,14 +69,25 @@ Result<std::vector<int>> parse_context_list(const std::string& list) {
         } catch (const std::exception&) {
             used = 0;
         }
-        if (used != item.size() || v < 1 || v > (1 << 20))
-            return EngineError{ErrorCode::InvalidArgument,
-                               "bad context length '" + item + "': expected a token count from 1 to 1048576", {}};
+        if (used != item.size() || v < lo || v > hi)
+            return EngineError{ErrorCode::InvalidArgument, "bad " + what + " '" + item + "': expected " + example +
+                                                               " from " + std::to_string(lo) + " to " + std::to_string(hi),
+                               {}};
         out.push_back(int(v));
     }
     if (out.empty())
-        return EngineError{ErrorCode::InvalidArgument, "the context list is empty: give lengths like 128,512,2048", {}};
+        return EngineError{ErrorCode::InvalidArgument, "the " + what + " list is empty", {}};
     return out;
+}
+
+}  // namespace
+
+Result<std::vector<int>> parse_context_list(const std::string& list) {
+    return parse_int_list(list, 1, 1 << 20, "context length", "a token count");
+}
+
+Result<std::vector<int>> parse_batch_list(const std::string& list) {
+    return parse_int_list(list, 1, kMaxBatch, "batch size", "a number of sequences");
 }
 
 }  // namespace reef

@@ -195,6 +195,11 @@ std::string bench_command_line(const BenchRequest& q) {
         for (int v : q.contexts) c += (c.empty() ? "" : ",") + std::to_string(v);
         s << " --context " << c << " --sweep-repeats " << q.sweep_repeats;
     }
+    if (!q.batch_sizes.empty()) {
+        std::string b;
+        for (int v : q.batch_sizes) b += (b.empty() ? "" : ",") + std::to_string(v);
+        s << " --batch " << b;
+    }
     if (!q.decode_audio) s << " --no-audio";
     return s.str();
 }

@@ -59,6 +59,27 @@ json sweep_json(const BenchReport& r) {
     return a;
 }
 
+json batch_json(const BenchReport& r) {
+    json a = json::array();
+    for (const auto& pt : r.batch) {
+        json j{{"batch", pt.batch}, {"arm", pt.arm}, {"ran", pt.ran}, {"error", pt.ran ? json(nullptr) : json(pt.error)}};
+        if (pt.ran) {
+            j["aggregate_frames_per_s"] = pt.aggregate_frames_per_s;
+            j["per_sequence_frames_per_s"] = pt.per_sequence_frames_per_s;
+            j["step_ms"] = pt.step_ms;
+            j["speedup"] = pt.speedup > 0 ? json(pt.speedup) : json(nullptr);
+            j["prefill_ms"] = pt.prefill_ms;
+            j["bytes_per_frame"] = pt.bytes_per_frame;
+            j["roofline_fraction"] = pt.roofline_fraction;
+            j["gflops"] = pt.gflops;
+            j["memory"] = memory_json(pt.memory);
+            j["cpu_kernels"] = pt.cpu_kernels.empty() ? json(nullptr) : json(pt.cpu_kernels);
+        }
+        a.push_back(std::move(j));
+    }
+    return a;
+}
+
 json host_json(const HostInfo& h) {
     auto or_null = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
     return {{"cpu_model", h.cpu_model}, {"cpu_cores", h.cpu_cores}, {"memory_bytes", h.memory_bytes}, {"os", h.os},
@@ -114,7 +135,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/6"},
+    json root{{"schema", "reef-bench/7"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -134,6 +155,7 @@ std::string bench_report_json(const BenchReport& r) {
                 {"kv_margin", q.kv_margin},
                 {"contexts", q.contexts},
                 {"sweep_repeats", q.sweep_repeats},
+                {"batch_sizes", q.batch_sizes},
                 {"reference_arm", q.reference_arm < int(r.arms.size()) ? r.arms[size_t(q.reference_arm)].arm.name()
                                                                       : std::string()}}},
               {"logit_tolerance", r.logit_tolerance},
@@ -145,7 +167,8 @@ std::string bench_report_json(const BenchReport& r) {
                             {"fast_passes", r.fast_passes}}},
               {"host", host_json(r.host)},
               {"arms", arms},
-              {"sweep", sweep_json(r)}};
+              {"sweep", sweep_json(r)},
+              {"batch", batch_json(r)}};
     return root.dump(2) + "\n";
 }
 
@@ -227,6 +250,34 @@ std::string bench_report_markdown(const BenchReport& r) {
     }
     s << "\n" << bench_arms_table_markdown(r);
     if (!r.sweep.empty()) s << "\n" << bench_sweep_markdown(r);
+    if (!r.batch.empty()) s << "\n" << bench_batch_markdown(r);
+    return s.str();
+}
+
+std::string bench_batch_markdown(const BenchReport& r) {
+    std::ostringstream s;
+    const BenchRequest& q = r.request;
+    const std::string arm = r.batch.empty() ? std::string() : r.batch.front().arm;
+    s << "## Batched decode\n\nB different prompts (the bench text, each with its own sentence after it) decode "
+      << q.frames << " greedy frames together through one batch (`" << arm << "`), " << q.repeats
+      << " repeats; the first " << q.warmup
+      << " batch frames are warm-up. Aggregate = frames of all sequences per second of warm batch frames (median over "
+         "repeats); per sequence = batch frames per second; speed-up against B = 1 of this run; % roofline = batch "
+         "frames/s ÷ what the read bandwidth allows for the weights read once plus every sequence's KV rows; GFLOP/s = 2 "
+         "× weights read × B per second (what the cores computed).\n\n"
+         "| B | aggregate frames/s | per sequence frames/s | speed-up | batch frame ms | prefill ms | % roofline | GFLOP/s | "
+         "peak RSS MiB | kernels |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+    for (const auto& pt : r.batch) {
+        if (!pt.ran) {
+            s << "| " << pt.batch << " | not run: " << md_cell(pt.error) << " | | | | | | | | |\n";
+            continue;
+        }
+        s << "| " << pt.batch << " | " << fmt(pt.aggregate_frames_per_s) << " | " << fmt(pt.per_sequence_frames_per_s)
+          << " | " << (pt.speedup > 0 ? fmt(pt.speedup) + "×" : std::string("-")) << " | " << fmt(pt.step_ms, 1) << " | "
+          << fmt(pt.prefill_ms, 1) << " | " << fmt(100 * pt.roofline_fraction, 0) << " % | " << fmt(pt.gflops, 1) << " | "
+          << mib(pt.memory.cpu_peak_rss_bytes) << " | " << (pt.cpu_kernels.empty() ? "libtorch" : pt.cpu_kernels)
+          << " |\n";
+    }
     return s.str();
 }
 

@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "check.h"
+#include "study/bench_batch.h"
 #include "study/bench_sweep.h"
 #include "runtime/device.h"
 #include "reef/cpu_kernels.h"
@@ -40,6 +41,9 @@ void validate(const BenchRequest& r) {
     if (!r.contexts.empty() && r.sweep_repeats < 1) bad("sweep_repeats must be >= 1");
     for (int c : r.contexts)
         if (c < 1) bad("context lengths must be >= 1 token, got " + std::to_string(c));
+    for (int b : r.batch_sizes)
+        if (b < 1 || b > kMaxBatch)
+            bad("batch sizes must be from 1 to " + std::to_string(kMaxBatch) + ", got " + std::to_string(b));
 }
 
 // What one arm produced for the quality comparison: raw logits of the first frames and all codes.
@@ -288,6 +292,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         compare(traces[size_t(req.reference_arm)], traces[i], req.logit_steps, report.logit_tolerance, a.quality);
     }
     if (!req.contexts.empty()) run_context_sweep(p, req, report, progress, cb);
+    if (!req.batch_sizes.empty()) run_batch_table(p, req, report, bw, progress, should_abort);
     return report;
 }
 

@@ -7,6 +7,7 @@ target_sources(reef_engine PRIVATE
   src/study/bench_report.cpp
   src/study/bench_runner.cpp
   src/study/bench_sweep.cpp
+  src/study/bench_batch.cpp
   src/study/bench_pr_report.cpp
   src/study/roofline.cpp
   src/study/op_profile.cpp

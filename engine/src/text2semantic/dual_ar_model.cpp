@@ -148,16 +148,67 @@ ForwardResult DualArModel::forward_generate_at(const at::Tensor& inp, const at::
 }
 
 ForwardResult DualArModel::output_heads(const at::Tensor& x, const at::Tensor& head) const {
-    // x: [1, 1, C] -> logits [1, 1, V or R], hidden [1, 1, Cf]
+    // x: [B, 1, C] -> logits [B, 1, V or R], hidden [B, 1, Cf]; B > 1 row by row (forward_generate_batch)
     const auto& c = m_config;
-    const at::Tensor slow_out = rms_norm(x, m_norm, c.norm_eps);
+    const at::Tensor slow_out = x.size(0) == 1 ? rms_norm(x, m_norm, c.norm_eps) : each_row(x, [&](const at::Tensor& r, int64_t) {
+        return rms_norm(r, m_norm, c.norm_eps);
+    });
     ForwardResult r;
     r.normed = slow_out;
-    r.logits = project(slow_out, head.defined() ? head : output_weight());
+    r.logits = project_rows(slow_out, head.defined() ? head : output_weight());
     r.hidden_states = c.norm_fastlayer_input ? slow_out : x;
     if (m_fast_project_in_w.defined())
-        r.hidden_states = project(r.hidden_states, m_fast_project_in_w, m_fast_project_in_b);
+        r.hidden_states = project_rows(r.hidden_states, m_fast_project_in_w, m_fast_project_in_b);
     return r;
+}
+
+ForwardResult DualArModel::forward_generate_batch(const at::Tensor& inp, const std::vector<int64_t>& pos,
+                                                  const std::vector<KvCache*>& caches, KvMode mode,
+                                                  const at::Tensor& head) const {
+    // inp: [B, N+1, 1] -> logits [B, 1, V or R], hidden [B, 1, Cf]
+    const auto& c = m_config;
+    const int64_t bsz = inp.size(0);
+    REEF_CHECK(inp.dim() == 3 && inp.size(1) == c.num_codebooks + 1 && inp.size(2) == 1 && bsz >= 1 &&
+                   int64_t(pos.size()) == bsz && int64_t(caches.size()) == bsz,
+               "forward_generate_batch: inp must be [B, N+1, 1] with a position and a cache per sequence");
+    std::vector<at::Tensor> rows, freqs;
+    std::vector<AttentionSpan> spans;
+    for (int64_t i = 0; i < bsz; ++i) {
+        const int64_t p = pos[size_t(i)];
+        REEF_CHECK(p >= 0 && p + 1 <= c.max_seq_len, "forward_generate_batch: position beyond max_seq_len");
+        rows.push_back(embed(inp.narrow(0, i, 1)));      // [1, 1, C]
+        freqs.push_back(m_freqs_cis.narrow(0, p, 1));    // [1, D/2, 2]
+        spans.push_back(attention_span(mode, p, 1, caches[size_t(i)]->capacity(), device()));
+    }
+    at::Tensor x = at::cat(rows, 0);  // [B, 1, C]
+    std::vector<CacheSlot> slots(static_cast<size_t>(bsz));
+    for (size_t il = 0; il < m_layers.size(); ++il) {
+        for (size_t i = 0; i < slots.size(); ++i)
+            slots[i] = CacheSlot{caches[i], int64_t(il), pos[i], &spans[i], CallSite::SlowDecode, {}};
+        x = block_forward_batch(x, m_layers[il], m_dims, freqs, slots);
+    }
+    return output_heads(x, head);
+}
+
+at::Tensor DualArModel::forward_generate_fast_batch(const at::Tensor& x_in, int64_t pos,
+                                                    const std::vector<KvCache*>& fast_caches, KvMode mode) const {
+    // x: [B, 1, Cf] -> logits [B, 1, K]
+    const auto& c = m_config;
+    const int64_t bsz = x_in.size(0);
+    REEF_CHECK(pos >= 0 && pos < c.num_codebooks, "forward_generate_fast_batch: position outside the codebooks");
+    REEF_CHECK(int64_t(fast_caches.size()) == bsz, "forward_generate_fast_batch: one fast cache per sequence");
+    at::Tensor x = x_in.reshape({bsz, 1, -1});
+    const std::vector<at::Tensor> freqs(size_t(bsz), m_fast_freqs_cis.narrow(0, pos, 1));
+    std::vector<AttentionSpan> spans;
+    for (KvCache* f : fast_caches) spans.push_back(attention_span(mode, pos, 1, f->capacity(), device()));
+    std::vector<CacheSlot> slots(static_cast<size_t>(bsz));
+    for (size_t il = 0; il < m_fast_layers.size(); ++il) {
+        for (size_t i = 0; i < slots.size(); ++i)
+            slots[i] = CacheSlot{fast_caches[i], int64_t(il), pos, &spans[i], CallSite::FastDecode, {}};
+        x = block_forward_batch(x, m_fast_layers[il], m_fast_dims, freqs, slots);
+    }
+    const at::Tensor normed = each_row(x, [&](const at::Tensor& r, int64_t) { return rms_norm(r, m_fast_norm, c.norm_eps); });
+    return project_rows(normed, m_fast_output);
 }
 
 at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {

@@ -55,6 +55,18 @@ public:
     ForwardResult forward_generate_at(const at::Tensor& inp, const at::Tensor& input_pos, int64_t kv_len,
                                       KvCache& cache, const at::Tensor& head = {}) const;
 
+    // Batched decode (issue #27): one decode position for each of B sequences, each attending over
+    // its own cache. inp: [B, N+1, 1], pos[i] and caches[i] sequence i's -> logits [B, 1, R or V],
+    // hidden [B, 1, Cf], normed [B, 1, C], row i bit-identical to forward_generate(inp[i], pos[i],
+    // *caches[i], mode, head) (layers.h block_forward_batch).
+    ForwardResult forward_generate_batch(const at::Tensor& inp, const std::vector<int64_t>& pos,
+                                         const std::vector<KvCache*>& caches, KvMode mode,
+                                         const at::Tensor& head = {}) const;
+    // forward_generate_fast for B sequences at the same fast position (a batch runs its codebooks in
+    // step): x [B, 1, Cf], fast_caches[i] sequence i's -> [B, 1, K], row i as forward_generate_fast's.
+    at::Tensor forward_generate_fast_batch(const at::Tensor& x, int64_t pos, const std::vector<KvCache*>& fast_caches,
+                                           KvMode mode) const;
+
     // The output head's rows for these vocab ids: row_ids [R] int64 -> [R, C]. Decoding that can
     // only sample a few ids (S2: the semantic range and <|im_end|>) multiplies by these instead of
     // all V rows: the same logits for those ids, a fraction of the head's bytes.

@@ -16,8 +16,8 @@ double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// The main token of a frame, on the device: S2 = biased sample + RAS; S1 = repetition penalty,
-// no bias. logits [1, 1, V] -> [1] int64
+}  // namespace
+
 at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWindow* ras,
                        const RepetitionWindow* rep) {
     at::Tensor row = logits.reshape({-1}).to(at::kFloat);
@@ -36,6 +36,17 @@ at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWi
     const at::Tensor semantic = normal.ge(ctx.ids.semantic_begin).logical_and(normal.le(ctx.ids.semantic_end));
     return at::where(semantic.logical_and(ras->contains(normal)), high, normal);
 }
+
+at::Tensor sample_codebook(DecodeContext& ctx, const at::Tensor& logits, int64_t k, const RepetitionWindow* rep) {
+    at::Tensor row = logits.reshape({-1}).to(at::kFloat);
+    if (ctx.s1) {
+        row = row.narrow(0, 0, std::min(kS1FastLogits, row.size(0))).clone();
+        if (rep) apply_repetition_penalty(row, rep->window(k + 1), ctx.repetition_penalty);
+    }
+    return sample(row, ctx.knobs, *ctx.gen);
+}
+
+namespace {
 
 // The rest of decode_one_token_ar after the slow forward: the main token, then the N fast
 // steps. -> [N+1] int64 on the device
@@ -56,30 +67,24 @@ at::Tensor decode_frame(DecodeContext& ctx, const ForwardResult& res, const RasW
     std::vector<at::Tensor> column{main, code};
     at::Tensor h = model.embed_fast(code);
     for (int64_t k = 1; k < c.num_codebooks; ++k) {
-        at::Tensor row = fast_forward(h, k).reshape({-1}).to(at::kFloat);
-        if (ctx.s1) {
-            row = row.narrow(0, 0, std::min(kS1FastLogits, row.size(0))).clone();
-            if (rep) apply_repetition_penalty(row, rep->window(k + 1), ctx.repetition_penalty);
-        }
-        code = sample(row, ctx.knobs, *ctx.gen);
+        code = sample_codebook(ctx, fast_forward(h, k), k, rep);
         column.push_back(code);
         h = model.embed_fast(code);
     }
     return at::cat(column);
 }
 
-// The raw slow logits over the whole vocabulary, also where the head is row-restricted. [1, 1, V]
+}  // namespace
+
 at::Tensor all_logits(const DecodeContext& ctx, const ForwardResult& res) {
     return ctx.head.defined() ? ctx.model->vocab_logits(res) : res.logits;
 }
 
-// The decode-frame window of this decoding era (S1: repetition penalty, S2: RAS), or null.
 const RasWindow* ras_of(const DecodeContext& ctx, const StaticDecodeState& s) { return ctx.s1 ? nullptr : &s.ras; }
 const RepetitionWindow* rep_of(const DecodeContext& ctx, const StaticDecodeState& s) {
     return ctx.s1 ? &s.rep : nullptr;
 }
 
-// A decoded column [N+1] enters the era's window (S1: every row, S2: the main token).
 void accept_column(const DecodeContext& ctx, StaticDecodeState& s, const at::Tensor& column) {
     if (ctx.s1)
         s.rep.accept(column);
@@ -91,8 +96,6 @@ std::vector<int64_t> to_host(const at::Tensor& column) {
     const at::Tensor c = column.to(at::kCPU).contiguous();
     return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
 }
-
-}  // namespace
 
 void Text2SemanticCaches::prepare_head(const DualArModel& model, const TokenIds& ids) {
     if (head.defined() && head.device() == model.device() && head_for.semantic_begin == ids.semantic_begin &&
@@ -188,25 +191,22 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
     stats.stop_reason = "max_new_frames";
 }
 
-at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const at::Tensor& prompt_in,
-                    const TokenIds& ids, const GenerateOptions& opts, at::Generator& gen, GenerateStats& stats) {
-    c10::InferenceMode guard;
+int64_t check_prompt(const DualArModel& model, const at::Tensor& prompt, const GenerateOptions& opts) {
     const auto& c = model.config();
     const int64_t n_rows = c.num_codebooks + 1;
-    if (prompt_in.dim() != 2 || prompt_in.size(0) != n_rows || prompt_in.size(1) < 1)
+    if (prompt.dim() != 2 || prompt.size(0) != n_rows || prompt.size(1) < 1)
         throw ReefError(ErrorCode::InvalidArgument, "generate: prompt must be [" + std::to_string(n_rows) +
                                                         ", T] with T >= 1");
-    const int64_t T = prompt_in.size(1);
+    const int64_t T = prompt.size(1);
     if (T >= c.max_seq_len)
         throw ReefError(ErrorCode::InvalidArgument, "Input sequence length " + std::to_string(T) +
                                                         " exceeds max_seq_len " + std::to_string(c.max_seq_len));
-    const int64_t max_new = opts.max_new_tokens > 0 ? std::min(opts.max_new_tokens, c.max_seq_len - T)
-                                                    : c.max_seq_len - T;
-    stats = GenerateStats{};
-    stats.prompt_tokens = T;
-    caches.prepare(model, kv_capacity_for(T, max_new, opts.kv_margin, c.max_seq_len));
-    stats.kv_capacity = caches.slow.capacity();
+    return opts.max_new_tokens > 0 ? std::min(opts.max_new_tokens, c.max_seq_len - T) : c.max_seq_len - T;
+}
 
+DecodeContext make_decode_context(const DualArModel& model, Text2SemanticCaches& caches, const TokenIds& ids,
+                                  const GenerateOptions& opts, at::Generator& gen) {
+    const auto& c = model.config();
     DecodeContext ctx;
     ctx.model = &model;
     ctx.caches = &caches;
@@ -231,37 +231,61 @@ at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const
                                                       opts.suppress_im_end, model.device())
                                       .index_select(0, caches.head_ids);
     }
+    return ctx;
+}
+
+std::vector<int64_t> prefill(DecodeContext& ctx, const at::Tensor& prompt, const GenerateOptions& opts,
+                             GenerateStats& stats) {
+    // prefill: the whole prompt at positions 0..T-1 gives the first frame (no RAS / penalty window)
+    const int64_t n_rows = prompt.size(0), T = prompt.size(1);
+    const auto t0 = Clock::now();
+    const at::Tensor x = prompt.to(at::kLong).view({1, n_rows, T}).to(ctx.model->device());
+    at::Tensor logits;
+    const bool capture = opts.capture_logits_frames > 0;
+    std::vector<int64_t> first = to_host(decode_one_token(ctx, x, 0, nullptr, nullptr, capture ? &logits : nullptr));
+    if (capture) stats.captured_logits.push_back(logits);
+    stats.prefill_ms = ms_since(t0);
+    stats.frames = 1;
+    if (opts.on_frame) opts.on_frame(0, std::vector<int32_t>(first.begin(), first.end()), stats.prefill_ms);
+    return first;
+}
+
+at::Tensor codes_of(const std::vector<std::vector<int64_t>>& columns, const GenerateStats& stats, int64_t n_codebooks) {
+    int64_t n = int64_t(columns.size());
+    if (stats.stop_reason == "im_end") --n;  // the im_end column is not audio
+    at::Tensor codes = at::empty({n_codebooks, n}, at::kLong);
+    auto acc = codes.accessor<int64_t, 2>();
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t r = 0; r < n_codebooks; ++r) acc[r][j] = columns[size_t(j)][size_t(r + 1)];
+    return codes;
+}
+
+at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const at::Tensor& prompt,
+                    const TokenIds& ids, const GenerateOptions& opts, at::Generator& gen, GenerateStats& stats) {
+    c10::InferenceMode guard;
+    const auto& c = model.config();
+    const int64_t max_new = check_prompt(model, prompt, opts);
+    const int64_t T = prompt.size(1);
+    stats = GenerateStats{};
+    stats.prompt_tokens = T;
+    caches.prepare(model, kv_capacity_for(T, max_new, opts.kv_margin, c.max_seq_len));
+    stats.kv_capacity = caches.slow.capacity();
+    DecodeContext ctx = make_decode_context(model, caches, ids, opts, gen);
 
     std::vector<std::vector<int64_t>> columns;
     if (opts.should_abort && opts.should_abort()) {
         stats.stop_reason = "cancelled";
         return at::zeros({c.num_codebooks, 0}, at::kLong);
     }
-    // prefill: the whole prompt at positions 0..T-1 gives the first frame (no RAS / penalty window)
-    const auto t0 = Clock::now();
-    const at::Tensor x = prompt_in.to(at::kLong).view({1, n_rows, T}).to(model.device());
-    at::Tensor logits;
-    const bool capture = opts.capture_logits_frames > 0;
-    columns.push_back(to_host(decode_one_token(ctx, x, 0, nullptr, nullptr, capture ? &logits : nullptr)));
-    if (capture) stats.captured_logits.push_back(logits);
-    stats.prefill_ms = ms_since(t0);
-    stats.frames = 1;
+    columns.push_back(prefill(ctx, prompt, opts, stats));
     const auto& first = columns.back();
-    if (opts.on_frame) opts.on_frame(0, std::vector<int32_t>(first.begin(), first.end()), stats.prefill_ms);
     if (first[0] == ids.im_end && !opts.suppress_im_end)
         stats.stop_reason = "im_end";  // fish-speech would decode on; a first-frame im_end is an empty take
     else if (max_new <= 1)
         stats.stop_reason = "max_new_frames";
     else
         decode_n_tokens(ctx, columns.back(), T, max_new - 1, opts, columns, stats);
-
-    int64_t n = int64_t(columns.size());
-    if (stats.stop_reason == "im_end") --n;  // the im_end column is not audio
-    at::Tensor codes = at::empty({c.num_codebooks, n}, at::kLong);
-    auto acc = codes.accessor<int64_t, 2>();
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t r = 0; r < c.num_codebooks; ++r) acc[r][j] = columns[size_t(j)][size_t(r + 1)];
-    return codes;
+    return codes_of(columns, stats, c.num_codebooks);
 }
 
 }  // namespace reef

@@ -131,6 +131,34 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
                      int64_t num_new_tokens, const GenerateOptions& opts, std::vector<std::vector<int64_t>>& columns,
                      GenerateStats& stats);
 
+// The pieces of generate() that batched decoding (batch_generator.h) shares with it, so a batch
+// member is set up, prefilled, sampled and finished exactly as a single sequence is.
+
+// Checks a prompt [N+1, T] (ReefError InvalidArgument) -> the frames it may generate.
+int64_t check_prompt(const DualArModel& model, const at::Tensor& prompt, const GenerateOptions& opts);
+// The decode context of one request (knobs rounded as fish-speech does, S2's restricted head and bias).
+DecodeContext make_decode_context(const DualArModel& model, Text2SemanticCaches& caches, const TokenIds& ids,
+                                  const GenerateOptions& opts, at::Generator& gen);
+// The prompt at positions 0..T-1 -> the first column (host); sets stats.prefill_ms / frames, calls on_frame(0).
+std::vector<int64_t> prefill(DecodeContext& ctx, const at::Tensor& prompt, const GenerateOptions& opts,
+                             GenerateStats& stats);
+// The main token of a frame, on the device: S2 = biased sample + RAS; S1 = repetition penalty,
+// no bias. logits [1, 1, V or R] -> [1] int64
+at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWindow* ras, const RepetitionWindow* rep);
+// Codebook k >= 1 of a frame from its fast logits [1, 1, K] (S1: the penalty window of row k+1) -> [1] int64
+at::Tensor sample_codebook(DecodeContext& ctx, const at::Tensor& logits, int64_t k, const RepetitionWindow* rep);
+// The raw slow logits over the whole vocabulary, also where the head is row-restricted. [1, 1, V]
+at::Tensor all_logits(const DecodeContext& ctx, const ForwardResult& res);
+// The decode-frame window of this decoding era (S1: repetition penalty, S2: RAS), or null.
+const RasWindow* ras_of(const DecodeContext& ctx, const StaticDecodeState& s);
+const RepetitionWindow* rep_of(const DecodeContext& ctx, const StaticDecodeState& s);
+// A decoded column [N+1] enters the era's window (S1: every row, S2: the main token).
+void accept_column(const DecodeContext& ctx, StaticDecodeState& s, const at::Tensor& column);
+// A device column [N+1] -> host values (the frame's one device->host read)
+std::vector<int64_t> to_host(const at::Tensor& column);
+// The columns generated -> codes [N, n] on the CPU, the im_end column left out.
+at::Tensor codes_of(const std::vector<std::vector<int64_t>>& columns, const GenerateStats& stats, int64_t n_codebooks);
+
 // port of generate: prompt [N+1, T] int64 -> codes [N, n] int64 on the CPU, without the im_end
 // column when generation stopped on it (fish-speech's generate_long drops the last column
 // always, even without im_end; we keep real frames). Runs under c10::InferenceMode.

@@ -19,11 +19,15 @@ at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
     return project(silu_mul(project(x, w.w13)), w.w2);  // [B, S, 2I] -> [B, S, I] -> [B, S, C]
 }
 
-at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
-                             const at::Tensor& freqs_cis, const CacheSlot& slot) {
-    const int64_t bsz = x.size(0), seqlen = x.size(1);
+namespace {
+
+// The part of Attention.forward after the qkv projection, for one sequence: split, qk norm,
+// RoPE, cache write, SDPA. qkv: [B, S, (H + 2·Hkv)·D] -> [B, S, H·D]
+at::Tensor attention_core(const at::Tensor& qkv, const AttentionWeights& w, const BlockDims& dims,
+                          const at::Tensor& freqs_cis, const CacheSlot& slot) {
+    const int64_t bsz = qkv.size(0), seqlen = qkv.size(1);
     const int64_t q_size = dims.n_head * dims.head_dim, kv_size = dims.n_local_heads * dims.head_dim;
-    const auto parts = project(x, w.wqkv, w.wqkv_bias).split_with_sizes({q_size, kv_size, kv_size}, -1);
+    const auto parts = qkv.split_with_sizes({q_size, kv_size, kv_size}, -1);
     at::Tensor q = parts[0].view({bsz, seqlen, dims.n_head, dims.head_dim});
     at::Tensor k = parts[1].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
     at::Tensor v = parts[2].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
@@ -44,7 +48,14 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
     const at::Tensor keys = slot.cache->keys(slot.layer, slot.span->kv_len);
     const at::Tensor values = slot.cache->values(slot.layer, slot.span->kv_len);
     const at::Tensor y = attention(slot.site, q, keys, values, slot.span->mask);  // [B, H, S, D]
-    return project(y.transpose(1, 2).contiguous().view({bsz, seqlen, q_size}), w.wo, w.wo_bias);
+    return y.transpose(1, 2).contiguous().view({bsz, seqlen, q_size});
+}
+
+}  // namespace
+
+at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
+                             const at::Tensor& freqs_cis, const CacheSlot& slot) {
+    return project(attention_core(project(x, w.wqkv, w.wqkv_bias), w, dims, freqs_cis, slot), w.wo, w.wo_bias);
 }
 
 at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
@@ -52,6 +63,26 @@ at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const Block
     const at::Tensor h = x + attention_forward(rms_norm(x, w.attention_norm, dims.norm_eps), w.attention, dims,
                                                freqs_cis, slot);
     return h + feed_forward(rms_norm(h, w.ffn_norm, dims.norm_eps), w.feed_forward);
+}
+
+at::Tensor block_forward_batch(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
+                               const std::vector<at::Tensor>& freqs_cis, const std::vector<CacheSlot>& slots) {
+    // x: [B, 1, C] -> [B, 1, C]
+    const int64_t bsz = x.size(0);
+    REEF_CHECK(x.dim() == 3 && x.size(1) == 1 && int64_t(slots.size()) == bsz && int64_t(freqs_cis.size()) == bsz,
+               "block_forward_batch: one row, RoPE row and cache slot per sequence");
+    auto norm = [&](const at::Tensor& t, const at::Tensor& weight) {
+        return each_row(t, [&](const at::Tensor& r, int64_t) { return rms_norm(r, weight, dims.norm_eps); });
+    };
+    const AttentionWeights& a = w.attention;
+    const at::Tensor qkv = project_rows(norm(x, w.attention_norm), a.wqkv, a.wqkv_bias);  // [B, 1, (H+2Hkv)·D]
+    const at::Tensor y = each_row(qkv, [&](const at::Tensor& r, int64_t i) {
+        return attention_core(r, a, dims, freqs_cis[size_t(i)], slots[size_t(i)]);  // [1, 1, H·D]
+    });
+    const at::Tensor h = x + project_rows(y, a.wo, a.wo_bias);
+    const at::Tensor up = project_rows(norm(h, w.ffn_norm), w.feed_forward.w13);             // [B, 1, 2I]
+    const at::Tensor gated = each_row(up, [](const at::Tensor& r, int64_t) { return silu_mul(r); });  // [B, 1, I]
+    return h + project_rows(gated, w.feed_forward.w2);
 }
 
 }  // namespace reef

@@ -7,6 +7,7 @@
 #include "nn/llama_ops.h"
 
 #include <optional>
+#include <vector>
 
 #include "reef/engine_types.h"
 #include "text2semantic/kv_cache.h"
@@ -67,5 +68,23 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
 // x: [B, S, C] -> [B, S, C]
 at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
                          const at::Tensor& freqs_cis, const CacheSlot& slot);
+
+// f applied to each sequence's row of x ([B, 1, ...]) alone, the results stacked: the element-wise
+// ops of a batched step see exactly the tensors the single-sequence step gives them.
+template <typename F>
+inline at::Tensor each_row(const at::Tensor& x, F&& f) {
+    std::vector<at::Tensor> rows;
+    rows.reserve(size_t(x.size(0)));
+    for (int64_t i = 0; i < x.size(0); ++i) rows.push_back(f(x.narrow(0, i, 1), i));
+    return at::cat(rows, 0);
+}
+
+// Batched decode (issue #27): B sequences, one position each, through one block. The weight
+// projections run once for all rows (nn/gemv.h project_rows); everything else, attention over
+// each sequence's own cache included, runs per sequence on its own row through the functions
+// block_forward uses, so each row comes out bit-identical to block_forward on that row alone.
+// x: [B, 1, C], freqs_cis[i]: [1, D/2, 2] (sequence i's position), slots[i]: its cache -> [B, 1, C]
+at::Tensor block_forward_batch(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
+                               const std::vector<at::Tensor>& freqs_cis, const std::vector<CacheSlot>& slots);
 
 }  // namespace reef

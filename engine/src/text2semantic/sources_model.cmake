@@ -1,5 +1,5 @@
 # text2semantic model sources of reef_engine: config, weights, layers, RoPE, KV cache, dual-AR
-# model, sampler, generator, demo writer.
+# model, sampler, generator, batched generator, demo writer.
 target_sources(reef_engine PRIVATE
   src/text2semantic/model_config.cpp
   src/text2semantic/model_weights.cpp
@@ -10,5 +10,6 @@ target_sources(reef_engine PRIVATE
   src/text2semantic/dual_ar_model_export.cpp
   src/text2semantic/sampler.cpp
   src/text2semantic/generator.cpp
+  src/text2semantic/batch_generator.cpp
   src/text2semantic/demo_text2semantic.cpp
 )

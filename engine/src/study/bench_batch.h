@@ -1,0 +1,26 @@
+// The bench's batch table (BenchRequest::batch_sizes, issue #27): for each batch size B, B
+// different prompts decode together through one BatchGenerator, and the report gives aggregate
+// and per-sequence frames/s, the speed-up against B = 1 of the same run, and what the weight
+// reads and the multiply-adds reached.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "reef/bench.h"
+#include "runtime/pipeline.h"
+#include "study/roofline.h"
+
+namespace reef {
+
+// Fills report.batch. Runs with the reference arm's settings when it is eager, else the first
+// eager arm's; every point says why when it cannot run (no eager arm, KV memory). bw: the bench's
+// read bandwidth, for the roofline share.
+void run_batch_table(Pipeline& p, const BenchRequest& request, BenchReport& report, const ReadBandwidth& bw,
+                     const std::function<void(int, const std::string&)>& progress,
+                     const std::function<bool()>& should_abort);
+
+// The prompt text of batch member i: the bench text with a sentence of its own after it, so the
+// members' prompts (and so their positions) differ as a project's segments do.
+std::string batch_member_text(const std::string& base, int i);
+
+}  // namespace reef

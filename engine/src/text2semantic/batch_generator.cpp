@@ -1,0 +1,246 @@
+#include "text2semantic/batch_generator.h"
+
+#include <c10/core/InferenceMode.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include "check.h"
+#include "memory_check.h"
+#include "text2semantic/model_config.h"
+
+namespace reef {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Rows of the slow cache an item needs, as generate() sizes it.
+int64_t item_capacity(const DualArModel& model, const BatchItem& item) {
+    const int64_t max_new = check_prompt(model, item.prompt, item.opts);
+    return kv_capacity_for(item.prompt.size(1), max_new, item.opts.kv_margin, model.config().max_seq_len);
+}
+
+}  // namespace
+
+// One sequence of the batch: everything generate() keeps for a request, kept per member.
+struct BatchGenerator::Member {
+    BatchItem item;
+    Text2SemanticCaches caches;  // its own slow and fast caches; the head is the batch's
+    at::Generator gen;
+    DecodeContext ctx;
+    std::unique_ptr<StaticDecodeState> state;  // its RAS / repetition windows
+    at::Tensor cur;                            // [N+1] int64: the column fed back next frame
+    std::vector<std::vector<int64_t>> columns;
+    GenerateStats stats;
+    int64_t input_pos = 0, max_new = 0;
+    int max_batch_seen = 0;
+};
+
+BatchGenerator::BatchGenerator(const DualArModel& model, const TokenIds& ids, int max_batch, KvMode kv_mode)
+    : m_model(model), m_ids(ids), m_max_batch(max_batch), m_kv_mode(kv_mode) {
+    REEF_CHECK(max_batch >= 1, "BatchGenerator: the batch holds at least one sequence");
+    if (!model.config().s1_decoding()) m_head.prepare_head(model, ids);
+}
+
+BatchGenerator::~BatchGenerator() = default;
+
+int BatchGenerator::active() const { return int(m_members.size()); }
+
+void BatchGenerator::add(BatchItem item) {
+    item.opts.kv_mode = m_kv_mode;
+    item.opts.compiled = nullptr;  // eager decode frames: a compiled step runs one sequence
+    item.opts.static_steps = nullptr;
+    check_prompt(m_model, item.prompt, item.opts);
+    m_queue.push_back(std::move(item));
+}
+
+void BatchGenerator::finish(size_t index, const std::string& reason) {
+    Member& m = *m_members[index];
+    m.stats.stop_reason = reason;
+    m_finished.push_back({m.item.id, codes_of(m.columns, m.stats, m_model.config().num_codebooks), std::move(m.stats),
+                          m.max_batch_seen});
+    m_members.erase(m_members.begin() + std::ptrdiff_t(index));
+}
+
+void BatchGenerator::admit() {
+    const auto& c = m_model.config();
+    while (active() < m_max_batch && !m_queue.empty()) {
+        auto owned = std::make_unique<Member>();
+        Member& m = *owned;
+        m.item = std::move(m_queue.front());
+        m_queue.pop_front();
+        const GenerateOptions& o = m.item.opts;
+        const int64_t T = m.item.prompt.size(1);
+        m.max_new = check_prompt(m_model, m.item.prompt, o);
+        m.stats.prompt_tokens = T;
+        m.caches.head = m_head.head;  // prepare_head finds it built
+        m.caches.head_ids = m_head.head_ids;
+        m.caches.head_for = m_head.head_for;
+        m.caches.prepare(m_model, kv_capacity_for(T, m.max_new, o.kv_margin, c.max_seq_len));
+        m.stats.kv_capacity = m.caches.slow.capacity();
+        m.gen = make_request_generator(m_model.device(), m.item.seed);
+        m.ctx = make_decode_context(m_model, m.caches, m_ids, o, m.gen);
+        m_members.push_back(std::move(owned));
+        if (o.should_abort && o.should_abort()) {
+            finish(m_members.size() - 1, "cancelled");
+            continue;
+        }
+        m.columns.push_back(prefill(m.ctx, m.item.prompt, o, m.stats));
+        const std::vector<int64_t>& first = m.columns.back();
+        if (first[0] == m_ids.im_end && !o.suppress_im_end) {
+            finish(m_members.size() - 1, "im_end");
+        } else if (m.max_new <= 1) {
+            finish(m_members.size() - 1, "max_new_frames");
+        } else {
+            m.input_pos = T;
+            m.state = std::make_unique<StaticDecodeState>(m_model, first, T, false);
+            m.cur = m.state->cur.view({-1});
+        }
+    }
+}
+
+bool BatchGenerator::step() {
+    c10::InferenceMode guard;
+    for (;;) {
+        admit();
+        for (size_t i = m_members.size(); i-- > 0;) {
+            const auto& abort = m_members[i]->item.opts.should_abort;
+            if (abort && abort()) finish(i, "cancelled");  // checked before every frame, as generate() does
+        }
+        if (!m_members.empty()) break;
+        if (m_queue.empty()) return false;
+    }
+    const auto& c = m_model.config();
+    const int64_t n_rows = c.num_codebooks + 1;
+    const size_t bsz = m_members.size();
+    const auto t0 = Clock::now();
+
+    std::vector<at::Tensor> inputs;
+    std::vector<int64_t> pos;
+    std::vector<KvCache*> slow, fast;
+    for (const auto& m : m_members) {
+        inputs.push_back(m->cur.view({1, n_rows, 1}));
+        pos.push_back(m->input_pos);
+        slow.push_back(&m->caches.slow);
+        fast.push_back(&m->caches.fast);
+    }
+    const at::Tensor head = c.s1_decoding() ? at::Tensor() : m_head.head;
+    const ForwardResult res = m_model.forward_generate_batch(at::cat(inputs, 0), pos, slow, m_kv_mode, head);
+
+    // decode_frame (generator.cpp) for every member, the fast forwards batched per codebook
+    std::vector<std::vector<at::Tensor>> cols(bsz);
+    std::vector<at::Tensor> captured(bsz), h(bsz), code(bsz);
+    for (size_t i = 0; i < bsz; ++i) {
+        Member& m = *m_members[i];
+        const ForwardResult row{res.logits.narrow(0, int64_t(i), 1), res.hidden_states.narrow(0, int64_t(i), 1),
+                                res.normed.narrow(0, int64_t(i), 1)};
+        if (int(m.columns.size()) < m.item.opts.capture_logits_frames)
+            captured[i] = all_logits(m.ctx, row).reshape({-1}).to(at::kFloat).cpu().clone();
+        const at::Tensor main = sample_main(m.ctx, row.logits, ras_of(m.ctx, *m.state), rep_of(m.ctx, *m.state));
+        if (m.ctx.s1) m.caches.fast.reset();  // S1-era code zero-fills the fast cache every frame
+        code[i] = at::clamp(main - m_ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
+        cols[i] = {main, code[i]};
+    }
+    m_model.forward_generate_fast_batch(res.hidden_states, 0, fast, m_kv_mode);  // output unused: fills the caches
+    for (size_t i = 0; i < bsz; ++i) h[i] = m_model.embed_fast(code[i]);
+    for (int64_t k = 1; k < c.num_codebooks; ++k) {
+        const at::Tensor logits = m_model.forward_generate_fast_batch(at::cat(h, 0), k, fast, m_kv_mode);  // [B, 1, K]
+        for (size_t i = 0; i < bsz; ++i) {
+            Member& m = *m_members[i];
+            code[i] = sample_codebook(m.ctx, logits.narrow(0, int64_t(i), 1), k, rep_of(m.ctx, *m.state));
+            cols[i].push_back(code[i]);
+            h[i] = m_model.embed_fast(code[i]);
+        }
+    }
+    std::vector<std::vector<int64_t>> host(bsz);
+    for (size_t i = 0; i < bsz; ++i) {
+        Member& m = *m_members[i];
+        m.cur = at::cat(cols[i]);  // [N+1]
+        accept_column(m.ctx, *m.state, m.cur);
+        host[i] = to_host(m.cur);
+    }
+    const double ms = ms_since(t0);
+    m_frames.push_back({int(bsz), ms});
+
+    std::vector<std::pair<size_t, const char*>> done;
+    for (size_t i = 0; i < bsz; ++i) {
+        Member& m = *m_members[i];
+        if (captured[i].defined()) m.stats.captured_logits.push_back(captured[i]);
+        ++m.input_pos;
+        m.columns.push_back(host[i]);
+        m.stats.step_ms.push_back(ms);
+        ++m.stats.frames;
+        m.max_batch_seen = std::max(m.max_batch_seen, int(bsz));
+        const auto& column = m.columns.back();
+        if (m.item.opts.on_frame)
+            m.item.opts.on_frame(m.stats.frames - 1, std::vector<int32_t>(column.begin(), column.end()), ms);
+        if (column[0] == m_ids.im_end && !m.item.opts.suppress_im_end)
+            done.emplace_back(i, "im_end");
+        else if (m.stats.frames >= m.max_new)
+            done.emplace_back(i, "max_new_frames");
+    }
+    for (auto it = done.rbegin(); it != done.rend(); ++it) finish(it->first, it->second);
+    return !m_members.empty() || !m_queue.empty();
+}
+
+void BatchGenerator::run() {
+    while (step()) {
+    }
+}
+
+std::vector<BatchItemResult> BatchGenerator::take_finished() {
+    std::vector<BatchItemResult> out;
+    out.swap(m_finished);
+    return out;
+}
+
+uint64_t batch_kv_bytes(const DualArModel& model, const std::vector<BatchItem>& items, int max_batch) {
+    // The largest max_batch slow caches can be alive at once; each fast cache is num_codebooks rows.
+    std::vector<int64_t> rows;
+    for (const BatchItem& item : items) rows.push_back(find_multiple(item_capacity(model, item), 8));
+    std::sort(rows.rbegin(), rows.rend());
+    const auto& c = model.config();
+    const uint64_t elem = uint64_t(c10::elementSize(model.dtype()));
+    uint64_t bytes = 0;
+    const size_t n = std::min(rows.size(), size_t(std::max(max_batch, 1)));
+    for (size_t i = 0; i < n; ++i)
+        bytes += bytes_product({2, uint64_t(c.n_layer), uint64_t(c.n_local_heads), uint64_t(rows[i]),
+                                uint64_t(c.head_dim), elem}) +
+                 bytes_product({2, uint64_t(c.n_fast_layer), uint64_t(c.fast_n_local_heads),
+                                uint64_t(find_multiple(c.num_codebooks, 8)), uint64_t(c.fast_head_dim), elem});
+    return bytes;
+}
+
+void require_batch_memory(const DualArModel& model, const std::vector<BatchItem>& items, int max_batch) {
+    const size_t n = std::min(items.size(), size_t(std::max(max_batch, 1)));
+    require_memory(batch_kv_bytes(model, items, max_batch), model.device(),
+                   "the KV caches of " + std::to_string(n) + " sequences decoding together (batch size " +
+                       std::to_string(max_batch) + ")");
+}
+
+std::vector<BatchItemResult> generate_batch(const DualArModel& model, const TokenIds& ids, std::vector<BatchItem> items,
+                                            int max_batch, KvMode kv_mode) {
+    require_batch_memory(model, items, max_batch);
+    std::vector<int64_t> names;
+    BatchGenerator batch(model, ids, max_batch, kv_mode);
+    for (size_t i = 0; i < items.size(); ++i) {
+        names.push_back(items[i].id);
+        items[i].id = int64_t(i);  // results come back in the items' order
+        batch.add(std::move(items[i]));
+    }
+    batch.run();
+    std::vector<BatchItemResult> out(names.size());
+    for (BatchItemResult& r : batch.take_finished()) {
+        const size_t i = size_t(r.id);
+        r.id = names[i];
+        out[i] = std::move(r);
+    }
+    return out;
+}
+
+}  // namespace reef
