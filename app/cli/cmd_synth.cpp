@@ -25,6 +25,9 @@ struct SynthOptions {
     EngineFlags engine;
     SamplingFlags sampling;
     std::string text, text_file, out, codes_out, format = "pcm16";
+    // --batch-file: one segment per line, each its own request, up to batch_size decoding together.
+    std::string batch_file, out_dir;
+    int batch_size = 4;
     std::vector<std::string> references, reference_texts, reference_codes;
     bool play = false;
     int stream_chunk = 16;
@@ -132,6 +135,90 @@ SynthesisRequest make_request(TtsBackend& engine, const SynthOptions& o, bool de
     return req;
 }
 
+// The segments of a --batch-file: one per non-blank line, trimmed.
+std::vector<std::string> read_segments(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) fail("cannot read batch file " + path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        const auto b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
+        if (b != std::string::npos) lines.push_back(line.substr(b, e - b + 1));
+    }
+    if (lines.empty()) fail("the batch file " + path + " holds no text");
+    return lines;
+}
+
+// synth --batch-file: every line through synthesize_batch, one WAV per line in --out-dir
+// (0001.wav, ...), the wall time and the aggregate frames/s at the end. Exit 1 when a line failed.
+void run_batch_file(const SynthOptions& o) {
+    namespace fs = std::filesystem;
+    if (o.out_dir.empty()) fail("--batch-file needs --out-dir DIR (one WAV per line)");
+    if (o.play || !o.out.empty() || !o.codes_out.empty()) fail("--batch-file writes one WAV per line to --out-dir; drop --out/--codes-out/--play");
+    if (o.batch_size < 1 || o.batch_size > kMaxBatch) fail("--batch-size must be from 1 to " + std::to_string(kMaxBatch));
+    const std::vector<std::string> segments = read_segments(o.batch_file);
+    std::error_code ec;
+    fs::create_directories(o.out_dir, ec);
+    if (!fs::is_directory(o.out_dir)) fail("cannot create the output folder " + o.out_dir);
+    install_interrupt_handler();
+    std::unique_ptr<TtsBackend> backend = make_backend(o);
+    TtsBackend& engine = *backend;
+    const ModelInfo info = load_or_fail(engine, o.engine.to_config());
+    const std::vector<ReferenceVoice> refs = load_references(engine, o);
+    std::vector<SynthesisRequest> requests;
+    for (size_t i = 0; i < segments.size(); ++i) {
+        SynthesisRequest r;
+        r.id = uint64_t(i + 1);
+        r.text = segments[i];
+        r.references = refs;
+        r.sampling = o.sampling.params;
+        r.decode_audio = true;
+        r.stream_chunk_frames = o.stream_chunk;
+        requests.push_back(std::move(r));
+    }
+    Callbacks cb;
+    cb.should_abort = [] { return interrupted(); };
+    cb.on_status = status_printer();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto results = engine.synthesize_batch(requests, o.batch_size, cb);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    int failed = 0;
+    int64_t frames = 0;
+    double audio_s = 0;
+    for (size_t i = 0; i < results.size(); ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "%04zu.wav", i + 1);
+        const std::string path = (fs::path(o.out_dir) / name).string();
+        if (!results[i]) {
+            ++failed;
+            std::cerr << "line " << i + 1 << ": error: " << results[i].error().to_string() << "\n";
+            continue;
+        }
+        const SynthesisResult& res = *results[i];
+        frames += res.metrics.frames;
+        audio_s += res.metrics.audio_seconds;
+#ifdef REEF_HAVE_AUDIO
+        audio::WavMetadata meta;
+        meta.title = requests[i].text.substr(0, 200);
+        meta.software = "Reef " REEF_VERSION;
+        meta.comment = "model " + info.name + "; line " + std::to_string(i + 1) + "; seed " +
+                       std::to_string(requests[i].sampling.seed);
+        try {
+            audio::write_wav(path, res.audio, kSampleRate, 1,
+                             o.format == "float" ? audio::WavFormat::Float32 : audio::WavFormat::Pcm16, meta);
+        } catch (const std::exception& e) {
+            fail(e.what());
+        }
+        std::cout << "wrote " << path << " (" << res.metrics.audio_seconds << " s, " << res.metrics.frames << " frames)\n";
+#else
+        fail("this build cannot write WAV files (REEF_BUILD_AUDIO=OFF)");
+#endif
+    }
+    std::cout << segments.size() << " lines, batch size " << o.batch_size << ": " << wall_s << " s wall, " << frames
+              << " frames (" << (wall_s > 0 ? double(frames) / wall_s : 0) << " frames/s end to end), " << audio_s
+              << " s of audio\n";
+    if (failed) fail(std::to_string(failed) + " of " + std::to_string(results.size()) + " lines failed");
+}
+
 }  // namespace
 
 void register_synth(CLI::App& app) {
@@ -144,7 +231,14 @@ void register_synth(CLI::App& app) {
     cmd->add_option("--stream-chunk", o->stream_chunk, "frames per streamed audio chunk (0 = decode at the end)")
         ->capture_default_str();
     cmd->add_flag("--play", o->play, "play through the default audio output while generating");
+    cmd->add_option("--batch-file", o->batch_file,
+                    "a text file with one segment per line: each line becomes a WAV in --out-dir, up to --batch-size "
+                    "lines decoding together");
+    cmd->add_option("--out-dir", o->out_dir, "with --batch-file: the folder for 0001.wav, 0002.wav, ...");
+    cmd->add_option("--batch-size", o->batch_size, "with --batch-file: lines decoding together (1 = one by one)")
+        ->capture_default_str();
     cmd->callback([o] {
+        if (!o->batch_file.empty()) return run_batch_file(*o);
         const auto command_start = std::chrono::steady_clock::now();
         if (o->out.empty() && !o->play) fail("give --out FILE.wav and/or --play");
         if (!o->server.empty() && !o->codes_out.empty()) fail("--codes-out: a server sends audio, not codes");

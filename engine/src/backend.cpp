@@ -1,11 +1,18 @@
 // The defaults of TtsBackend's optional parts: each says, as an error value, that this backend
-// does not do it (Engine overrides them all).
+// does not do it, or (synthesize_batch) does it the plain way (Engine overrides them all).
 #include "reef/backend.h"
 
 namespace reef {
 
 EngineError TtsBackend::not_available(const std::string& what) {
     return EngineError{ErrorCode::BackendUnavailable, what + " is not available with this backend", {}};
+}
+
+std::vector<Result<SynthesisResult>> TtsBackend::synthesize_batch(const std::vector<SynthesisRequest>& requests, int,
+                                                                  const Callbacks& callbacks) {
+    std::vector<Result<SynthesisResult>> out;
+    for (const SynthesisRequest& r : requests) out.push_back(synthesize(r, callbacks));
+    return out;
 }
 
 Result<std::vector<float>> TtsBackend::decode_codes(const Codes&) { return not_available("decoding codes to audio"); }

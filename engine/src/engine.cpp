@@ -9,6 +9,7 @@
 #include "runtime/pipeline.h"
 #include "study/sdpa_bench_runner.h"
 #include "runtime/synthesis.h"
+#include "runtime/synthesis_batch.h"
 
 namespace reef {
 
@@ -54,6 +55,21 @@ Result<SynthesisResult> Engine::synthesize(const SynthesisRequest& request, cons
         o.kv_margin = p.config.kv_margin;
         return run_synthesis(p, request, callbacks, o);
     });
+}
+
+std::vector<Result<SynthesisResult>> Engine::synthesize_batch(const std::vector<SynthesisRequest>& requests,
+                                                              int max_batch, const Callbacks& callbacks) {
+    auto all = guarded("synthesize", [&]() -> Result<std::vector<Result<SynthesisResult>>> {
+        Pipeline& p = m_impl->loaded();
+        RunOptions o;
+        o.policy = p.config.sdpa_policy;
+        o.compile_mode = p.config.compile_mode;
+        o.kv_mode = p.config.kv_mode;
+        o.kv_margin = p.config.kv_margin;
+        return run_synthesis_batch(p, requests, max_batch, callbacks, o);
+    });
+    if (all) return std::move(*all);
+    return std::vector<Result<SynthesisResult>>(requests.size(), Result<SynthesisResult>(all.error()));  // not loaded, out of memory, ...
 }
 
 Result<Codes> Engine::encode_reference(const std::vector<float>& mono_44k) {

@@ -25,6 +25,12 @@ public:
     virtual Result<Codes> encode_reference(const std::vector<float>& mono_44k) = 0;
     virtual DeviceCaps device_caps() const = 0;
 
+    // Several requests, up to max_batch of them decoding together (issue #27: a project's segments
+    // in one batch, each with the codes and audio it gets alone); results in the requests' order,
+    // each its own result or error. callbacks serve every request (request ids tell them apart).
+    // The default runs them one by one through synthesize().
+    virtual std::vector<Result<SynthesisResult>> synthesize_batch(const std::vector<SynthesisRequest>& requests,
+                                                                  int max_batch, const Callbacks& callbacks);
     // Codes (10, T) -> 44.1 kHz mono audio through the loaded codec.
     virtual Result<std::vector<float>> decode_codes(const Codes& codes);
     // Compile mode aot-inductor ahead of time: the loaded model's decode-step package for its

@@ -20,6 +20,8 @@ public:
     bool is_loaded() const override;
     void unload();
     Result<SynthesisResult> synthesize(const SynthesisRequest& request, const Callbacks& callbacks) override;
+    std::vector<Result<SynthesisResult>> synthesize_batch(const std::vector<SynthesisRequest>& requests, int max_batch,
+                                                          const Callbacks& callbacks) override;
     Result<Codes> encode_reference(const std::vector<float>& mono_44k) override;
     Result<std::vector<float>> decode_codes(const Codes& codes) override;
     DeviceCaps device_caps() const override;

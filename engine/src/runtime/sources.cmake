@@ -6,6 +6,7 @@ target_sources(reef_engine PRIVATE
   src/runtime/device.cpp
   src/runtime/pipeline.cpp
   src/runtime/synthesis.cpp
+  src/runtime/synthesis_batch.cpp
   src/runtime/codec_worker.cpp
   src/runtime/demo_model.cpp
   src/runtime/cuda_memory.cpp

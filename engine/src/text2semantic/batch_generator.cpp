@@ -83,7 +83,7 @@ void BatchGenerator::admit() {
         m.caches.head_for = m_head.head_for;
         m.caches.prepare(m_model, kv_capacity_for(T, m.max_new, o.kv_margin, c.max_seq_len));
         m.stats.kv_capacity = m.caches.slow.capacity();
-        m.gen = make_request_generator(m_model.device(), m.item.seed);
+        m.gen = m.item.generator ? *m.item.generator : make_request_generator(m_model.device(), m.item.seed);
         m.ctx = make_decode_context(m_model, m.caches, m_ids, o, m.gen);
         m_members.push_back(std::move(owned));
         if (o.should_abort && o.should_abort()) {

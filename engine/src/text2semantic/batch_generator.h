@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct BatchItem {
     GenerateOptions opts;      // per item: knobs, frame limit, callbacks (on_frame, should_abort = cancel
                                // this item); kv_mode and kv_margin of the batch's options win
     uint64_t seed = 0;         // the item's own generator, seeded like make_request_generator
+    // Or a generator to go on drawing from (shared: a request's later text batches continue its
+    // stream, as generate_long's one generator does).
+    std::optional<at::Generator> generator;
 };
 
 struct BatchItemResult {

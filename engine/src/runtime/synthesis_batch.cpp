@@ -1,0 +1,177 @@
+#include "runtime/synthesis_batch.h"
+
+#include <c10/core/InferenceMode.h>
+
+#include <memory>
+#include <optional>
+
+#include "check.h"
+#include "facade_guard.h"
+#include "nn/gemv.h"
+#include "nn/sdpa_policy.h"
+#include "runtime/synthesis_stream.h"
+#include "text2semantic/batch_generator.h"
+
+namespace reef {
+namespace {
+
+// One request while its text batches go through the batch: what run_synthesis keeps on its stack.
+struct RequestRun {
+    const SynthesisRequest* request = nullptr;
+    SynthesisResult result;
+    Stopwatch clock;
+    std::unique_ptr<AudioStreamer> audio;
+    std::unique_ptr<FrameObserver> observer;
+    std::vector<std::string> batches;
+    size_t next_batch = 0;                      // the text batch to queue after the running one
+    std::unique_ptr<S2Conversation> conversation;  // S2: the history later batches are prompted with
+    std::vector<PromptReference> references;
+    std::vector<at::Tensor> codes;              // (N, n) per finished text batch
+    std::optional<at::Generator> gen;
+    std::optional<EngineError> error;
+};
+
+// The prompt of the request's next text batch (generate_long's rules) -> (N+1, T)
+at::Tensor next_prompt(const Pipeline& p, RequestRun& run) {
+    const DualArConfig& c = p.model->config();
+    const std::string& text = run.batches[run.next_batch];
+    at::Tensor prompt;
+    if (c.s1_decoding()) {
+        prompt = build_s1_prompt(*p.tokenizer, int(c.num_codebooks), run.references, text);
+    } else {
+        run.conversation->add_user(text);
+        prompt = run.conversation->encode_for_inference();
+    }
+    if (prompt.size(1) >= c.max_seq_len)
+        throw ReefError(ErrorCode::InvalidArgument,
+                        "the prompt of batch " + std::to_string(run.next_batch + 1) + " is " +
+                            std::to_string(prompt.size(1)) + " tokens; this model's max_seq_len is " +
+                            std::to_string(c.max_seq_len),
+                        "use shorter text, shorter references or a smaller chunk length");
+    ++run.next_batch;
+    return prompt;
+}
+
+BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::Tensor& prompt, const Callbacks& cb,
+                   const RunOptions& o) {
+    BatchItem it;
+    it.id = int64_t(index);
+    it.prompt = prompt;
+    it.opts = generate_options(p, *run.request, o);
+    it.opts.should_abort = cb.should_abort;
+    FrameObserver* observer = run.observer.get();
+    it.opts.on_frame = [observer](int, const std::vector<int32_t>& column, double ms) { (*observer)(column, ms); };
+    it.generator = run.gen;
+    return it;
+}
+
+std::vector<Result<SynthesisResult>> one_by_one(Pipeline& p, const std::vector<SynthesisRequest>& requests,
+                                                const Callbacks& cb, const RunOptions& o) {
+    std::vector<Result<SynthesisResult>> out;
+    for (const SynthesisRequest& r : requests)
+        out.push_back(guarded("synthesize", [&]() -> Result<SynthesisResult> { return run_synthesis(p, r, cb, o); }));
+    return out;
+}
+
+}  // namespace
+
+std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
+                                                         int max_batch, const Callbacks& cb, const RunOptions& o) {
+    if (o.compile_mode != CompileMode::Eager || max_batch <= 1) {
+        if (o.compile_mode != CompileMode::Eager && max_batch > 1 && cb.on_status)
+            cb.on_status(std::string("compile mode ") + to_string(o.compile_mode) +
+                         " decodes one sequence at a time: the requests run one by one (batch size 1)");
+        return one_by_one(p, requests, cb, o);
+    }
+    const GemvPause linear(o.libtorch_linear);
+    c10::InferenceMode inference;
+    SdpaPolicyGuard sdpa(o.policy, o.compile_mode);
+    BackendRecorder::current().reset();
+    reset_peak_memory(p.config.device);
+
+    std::vector<RequestRun> runs(requests.size());
+    std::vector<BatchItem> first;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        RequestRun& run = runs[i];
+        const SynthesisRequest& r = requests[i];
+        run.request = &r;
+        run.result.request_id = r.id;
+        try {
+            validate_request(r, o.max_text_bytes);
+            if (r.decode_audio && !p.codec)
+                throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",
+                                "add the codec file, or generate codes only");
+            run.references = prompt_references(p, r);
+            run.batches = text_batches(p, r);
+            const DualArConfig& c = p.model->config();
+            if (!c.s1_decoding())
+                run.conversation = std::make_unique<S2Conversation>(*p.tokenizer, int(c.num_codebooks), run.references);
+            run.audio = std::make_unique<AudioStreamer>(p, r, cb, run.clock);
+            run.observer = std::make_unique<FrameObserver>(p, r, cb, o, run.clock, *run.audio, nullptr, run.result.metrics);
+            run.gen = make_request_generator(p.model->device(), r.sampling.seed);
+            const at::Tensor prompt = next_prompt(p, run);
+            const int64_t t = prompt.size(1);
+            const int64_t max_new = r.sampling.max_new_frames > 0
+                                        ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
+                                        : c.max_seq_len - t;
+            if (first.empty()) preflight(p, o.policy, o.kv_mode, t, max_new);
+            first.push_back(item_for(p, run, i, prompt, cb, o));
+        } catch (const ReefError& e) {
+            run.error = e.error();
+        }
+    }
+    std::vector<Result<SynthesisResult>> out;
+    try {
+        require_batch_memory(*p.model, first, max_batch);
+        BatchGenerator batch(*p.model, p.ids, max_batch, o.kv_mode);
+        for (BatchItem& it : first) batch.add(std::move(it));
+        // A finished text batch: its codes join the request; the next one is queued, or the request ends.
+        auto take = [&]() {
+            bool queued = false;
+            for (BatchItemResult& res : batch.take_finished()) {
+                RequestRun& run = runs[size_t(res.id)];
+                try {
+                    if (res.stats.stop_reason == "cancelled") throw ReefError(ErrorCode::Cancelled, "generation was cancelled");
+                    RunMetrics& m = run.result.metrics;
+                    m.prompt_tokens += int(res.stats.prompt_tokens);
+                    m.prefill_ms += res.stats.prefill_ms;
+                    m.step_ms.insert(m.step_ms.end(), res.stats.step_ms.begin(), res.stats.step_ms.end());
+                    m.stop_reason = res.stats.stop_reason;
+                    run.codes.push_back(res.codes);
+                    if (run.conversation) run.conversation->add_assistant_codes(res.codes);
+                    if (run.next_batch < run.batches.size()) {
+                        batch.add(item_for(p, run, size_t(res.id), next_prompt(p, run), cb, o));
+                        queued = true;
+                        continue;
+                    }
+                    m.generation_ms = run.clock.ms();
+                    const at::Tensor codes = run.codes.size() == 1 ? run.codes[0] : at::cat(run.codes, 1);
+                    finish_synthesis(p, *run.request, codes, *run.audio, *run.observer, run.clock, run.result);
+                } catch (const ReefError& e) {
+                    run.error = e.error();
+                }
+                run.audio.reset();  // joins its codec worker: nothing of this request runs after this
+            }
+            return queued;
+        };
+        for (;;) {
+            const bool more = batch.step();
+            const bool queued = take();
+            if (!more && !queued) break;
+        }
+    } catch (const ReefError& e) {
+        for (RequestRun& run : runs)
+            if (!run.error && run.result.codes.n_frames == 0) run.error = e.error();
+    }
+    for (RequestRun& run : runs) {
+        run.observer.reset();
+        run.audio.reset();
+        if (run.error)
+            out.push_back(*run.error);
+        else
+            out.push_back(std::move(run.result));
+    }
+    return out;
+}
+
+}  // namespace reef

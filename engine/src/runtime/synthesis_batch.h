@@ -1,0 +1,22 @@
+// Several synthesis requests generated together (issue #27): a project's segments decode in one
+// batch (text2semantic/batch_generator.h), each streaming its own audio through its own codec
+// worker, each with its own result or error. A request's later text batches (S2 chunking) join
+// the batch when its previous one finishes, with the same conversation history and generator as
+// run_synthesis gives them, so every request's codes equal what run_synthesis makes of it alone.
+#pragma once
+#include <vector>
+
+#include "reef/result.h"
+#include "runtime/synthesis.h"
+
+namespace reef {
+
+// Up to max_batch sequences decode together. Compile mode aot-inductor (a compiled step decodes
+// one sequence) and max_batch 1 run the requests one by one through run_synthesis, and say so
+// through callbacks.on_status. A cancel (callbacks.should_abort) ends every request with
+// Cancelled. Results in the requests' order.
+std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
+                                                         int max_batch, const Callbacks& callbacks,
+                                                         const RunOptions& options);
+
+}  // namespace reef
