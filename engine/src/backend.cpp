@@ -9,9 +9,17 @@ EngineError TtsBackend::not_available(const std::string& what) {
 }
 
 std::vector<Result<SynthesisResult>> TtsBackend::synthesize_batch(const std::vector<SynthesisRequest>& requests, int,
-                                                                  const Callbacks& callbacks) {
+                                                                  const Callbacks& callbacks,
+                                                                  const std::function<bool(uint64_t)>& cancel_request) {
     std::vector<Result<SynthesisResult>> out;
-    for (const SynthesisRequest& r : requests) out.push_back(synthesize(r, callbacks));
+    for (const SynthesisRequest& r : requests) {
+        Callbacks cb = callbacks;
+        if (cancel_request)
+            cb.should_abort = [&callbacks, &cancel_request, id = r.id] {
+                return (callbacks.should_abort && callbacks.should_abort()) || cancel_request(id);
+            };
+        out.push_back(synthesize(r, cb));
+    }
     return out;
 }
 

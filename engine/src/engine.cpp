@@ -58,7 +58,8 @@ Result<SynthesisResult> Engine::synthesize(const SynthesisRequest& request, cons
 }
 
 std::vector<Result<SynthesisResult>> Engine::synthesize_batch(const std::vector<SynthesisRequest>& requests,
-                                                              int max_batch, const Callbacks& callbacks) {
+                                                              int max_batch, const Callbacks& callbacks,
+                                                              const std::function<bool(uint64_t)>& cancel_request) {
     auto all = guarded("synthesize", [&]() -> Result<std::vector<Result<SynthesisResult>>> {
         Pipeline& p = m_impl->loaded();
         RunOptions o;
@@ -66,7 +67,7 @@ std::vector<Result<SynthesisResult>> Engine::synthesize_batch(const std::vector<
         o.compile_mode = p.config.compile_mode;
         o.kv_mode = p.config.kv_mode;
         o.kv_margin = p.config.kv_margin;
-        return run_synthesis_batch(p, requests, max_batch, callbacks, o);
+        return run_synthesis_batch(p, requests, max_batch, callbacks, o, cancel_request);
     });
     if (all) return std::move(*all);
     return std::vector<Result<SynthesisResult>>(requests.size(), Result<SynthesisResult>(all.error()));  // not loaded, out of memory, ...

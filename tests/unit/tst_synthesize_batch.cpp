@@ -106,6 +106,28 @@ TEST_CASE(a_cancel_ends_every_request_and_the_engine_stays_ready) {
     CHECK(engine.synthesize(requests()[0], {}).ok());
 }
 
+TEST_CASE(cancelling_one_request_leaves_the_others_their_takes) {
+    Engine engine;
+    EngineConfig c;
+    c.model_dir = demo("s2");
+    CHECK(engine.load(c).ok());
+    const std::vector<SynthesisRequest> reqs = requests();
+    int frames_of_12 = 0;
+    Callbacks cb;
+    cb.on_frame = [&](uint64_t id, int, const std::vector<int32_t>&) { frames_of_12 += id == 12; };
+    for (int max_batch : {3, 1}) {  // batched, and one by one (the default path's rule too)
+        frames_of_12 = 0;
+        const auto out = engine.synthesize_batch(reqs, max_batch, cb, [&](uint64_t id) { return id == 12 && frames_of_12 >= 3; });
+        CHECK(!out[2].ok() && out[2].error().code == ErrorCode::Cancelled);
+        CHECK_EQ(frames_of_12, 3);
+        for (size_t i : {size_t(0), size_t(1), size_t(3), size_t(4)}) {
+            const auto alone = engine.synthesize(reqs[i], {});
+            CHECK(out[i].ok() && alone.ok());
+            if (out[i].ok() && alone.ok()) CHECK(out[i]->codes.data == alone->codes.data);
+        }
+    }
+}
+
 TEST_CASE(not_loaded_is_an_error_for_every_request) {
     Engine engine;
     const auto out = engine.synthesize_batch(requests(), 2, {});

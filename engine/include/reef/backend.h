@@ -27,10 +27,12 @@ public:
 
     // Several requests, up to max_batch of them decoding together (issue #27: a project's segments
     // in one batch, each with the codes and audio it gets alone); results in the requests' order,
-    // each its own result or error. callbacks serve every request (request ids tell them apart).
-    // The default runs them one by one through synthesize().
-    virtual std::vector<Result<SynthesisResult>> synthesize_batch(const std::vector<SynthesisRequest>& requests,
-                                                                  int max_batch, const Callbacks& callbacks);
+    // each its own result or error. callbacks serve every request (request ids tell them apart);
+    // callbacks.should_abort cancels them all, cancel_request(id) one of them (checked before each
+    // of its frames; the others go on). The default runs them one by one through synthesize().
+    virtual std::vector<Result<SynthesisResult>> synthesize_batch(
+        const std::vector<SynthesisRequest>& requests, int max_batch, const Callbacks& callbacks,
+        const std::function<bool(uint64_t request_id)>& cancel_request = {});
     // Codes (10, T) -> 44.1 kHz mono audio through the loaded codec.
     virtual Result<std::vector<float>> decode_codes(const Codes& codes);
     // Compile mode aot-inductor ahead of time: the loaded model's decode-step package for its

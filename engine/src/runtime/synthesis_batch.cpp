@@ -53,12 +53,14 @@ at::Tensor next_prompt(const Pipeline& p, RequestRun& run) {
 }
 
 BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::Tensor& prompt, const Callbacks& cb,
-                   const RunOptions& o) {
+                   const RunOptions& o, const std::function<bool(uint64_t)>& cancel_request) {
     BatchItem it;
     it.id = int64_t(index);
     it.prompt = prompt;
     it.opts = generate_options(p, *run.request, o);
-    it.opts.should_abort = cb.should_abort;
+    it.opts.should_abort = [&cb, &cancel_request, id = run.request->id] {
+        return (cb.should_abort && cb.should_abort()) || (cancel_request && cancel_request(id));
+    };
     FrameObserver* observer = run.observer.get();
     it.opts.on_frame = [observer](int, const std::vector<int32_t>& column, double ms) { (*observer)(column, ms); };
     it.generator = run.gen;
@@ -66,22 +68,30 @@ BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::T
 }
 
 std::vector<Result<SynthesisResult>> one_by_one(Pipeline& p, const std::vector<SynthesisRequest>& requests,
-                                                const Callbacks& cb, const RunOptions& o) {
+                                                const Callbacks& callbacks, const RunOptions& o,
+                                                const std::function<bool(uint64_t)>& cancel_request) {
     std::vector<Result<SynthesisResult>> out;
-    for (const SynthesisRequest& r : requests)
+    for (const SynthesisRequest& r : requests) {
+        Callbacks cb = callbacks;
+        if (cancel_request)
+            cb.should_abort = [&callbacks, &cancel_request, id = r.id] {
+                return (callbacks.should_abort && callbacks.should_abort()) || cancel_request(id);
+            };
         out.push_back(guarded("synthesize", [&]() -> Result<SynthesisResult> { return run_synthesis(p, r, cb, o); }));
+    }
     return out;
 }
 
 }  // namespace
 
 std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
-                                                         int max_batch, const Callbacks& cb, const RunOptions& o) {
+                                                         int max_batch, const Callbacks& cb, const RunOptions& o,
+                                                         const std::function<bool(uint64_t)>& cancel_request) {
     if (o.compile_mode != CompileMode::Eager || max_batch <= 1) {
         if (o.compile_mode != CompileMode::Eager && max_batch > 1 && cb.on_status)
             cb.on_status(std::string("compile mode ") + to_string(o.compile_mode) +
                          " decodes one sequence at a time: the requests run one by one (batch size 1)");
-        return one_by_one(p, requests, cb, o);
+        return one_by_one(p, requests, cb, o, cancel_request);
     }
     const GemvPause linear(o.libtorch_linear);
     c10::InferenceMode inference;
@@ -115,7 +125,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                                         ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
                                         : c.max_seq_len - t;
             if (first.empty()) preflight(p, o.policy, o.kv_mode, t, max_new);
-            first.push_back(item_for(p, run, i, prompt, cb, o));
+            first.push_back(item_for(p, run, i, prompt, cb, o, cancel_request));
         } catch (const ReefError& e) {
             run.error = e.error();
         }
@@ -140,7 +150,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                     run.codes.push_back(res.codes);
                     if (run.conversation) run.conversation->add_assistant_codes(res.codes);
                     if (run.next_batch < run.batches.size()) {
-                        batch.add(item_for(p, run, size_t(res.id), next_prompt(p, run), cb, o));
+                        batch.add(item_for(p, run, size_t(res.id), next_prompt(p, run), cb, o, cancel_request));
                         queued = true;
                         continue;
                     }

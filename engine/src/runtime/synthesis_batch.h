@@ -4,6 +4,7 @@
 // the batch when its previous one finishes, with the same conversation history and generator as
 // run_synthesis gives them, so every request's codes equal what run_synthesis makes of it alone.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "reef/result.h"
@@ -14,9 +15,10 @@ namespace reef {
 // Up to max_batch sequences decode together. Compile mode aot-inductor (a compiled step decodes
 // one sequence) and max_batch 1 run the requests one by one through run_synthesis, and say so
 // through callbacks.on_status. A cancel (callbacks.should_abort) ends every request with
-// Cancelled. Results in the requests' order.
+// Cancelled, cancel_request(id) that request alone. Results in the requests' order.
 std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
                                                          int max_batch, const Callbacks& callbacks,
-                                                         const RunOptions& options);
+                                                         const RunOptions& options,
+                                                         const std::function<bool(uint64_t)>& cancel_request = {});
 
 }  // namespace reef
