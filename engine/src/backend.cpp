@@ -12,15 +12,18 @@ std::vector<Result<SynthesisResult>> TtsBackend::synthesize_batch(const std::vec
                                                                   const Callbacks& callbacks,
                                                                   const std::function<bool(uint64_t)>& cancel_request) {
     std::vector<Result<SynthesisResult>> out;
-    for (const SynthesisRequest& r : requests) {
-        Callbacks cb = callbacks;
-        if (cancel_request)
-            cb.should_abort = [&callbacks, &cancel_request, id = r.id] {
-                return (callbacks.should_abort && callbacks.should_abort()) || cancel_request(id);
-            };
-        out.push_back(synthesize(r, cb));
-    }
+    for (const SynthesisRequest& r : requests) out.push_back(synthesize(r, request_callbacks(callbacks, cancel_request, r.id)));
     return out;
+}
+
+Callbacks request_callbacks(const Callbacks& callbacks, const std::function<bool(uint64_t)>& cancel_request,
+                            uint64_t request_id) {
+    Callbacks cb = callbacks;
+    if (cancel_request)
+        cb.should_abort = [abort = callbacks.should_abort, cancel_request, request_id] {
+            return (abort && abort()) || cancel_request(request_id);
+        };
+    return cb;
 }
 
 Result<std::vector<float>> TtsBackend::decode_codes(const Codes&) { return not_available("decoding codes to audio"); }

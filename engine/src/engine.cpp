@@ -12,6 +12,19 @@
 #include "runtime/synthesis_batch.h"
 
 namespace reef {
+namespace {
+
+// A synthesis with the loaded model's configured SDPA policy, compile mode and KV cache.
+RunOptions configured_run_options(const Pipeline& p) {
+    RunOptions o;
+    o.policy = p.config.sdpa_policy;
+    o.compile_mode = p.config.compile_mode;
+    o.kv_mode = p.config.kv_mode;
+    o.kv_margin = p.config.kv_margin;
+    return o;
+}
+
+}  // namespace
 
 struct Engine::Impl {
     std::unique_ptr<Pipeline> pipeline;
@@ -48,12 +61,7 @@ void Engine::unload() { m_impl->pipeline.reset(); }
 Result<SynthesisResult> Engine::synthesize(const SynthesisRequest& request, const Callbacks& callbacks) {
     return guarded("synthesize", [&]() -> Result<SynthesisResult> {
         Pipeline& p = m_impl->loaded();
-        RunOptions o;
-        o.policy = p.config.sdpa_policy;
-        o.compile_mode = p.config.compile_mode;
-        o.kv_mode = p.config.kv_mode;
-        o.kv_margin = p.config.kv_margin;
-        return run_synthesis(p, request, callbacks, o);
+        return run_synthesis(p, request, callbacks, configured_run_options(p));
     });
 }
 
@@ -62,12 +70,7 @@ std::vector<Result<SynthesisResult>> Engine::synthesize_batch(const std::vector<
                                                               const std::function<bool(uint64_t)>& cancel_request) {
     auto all = guarded("synthesize", [&]() -> Result<std::vector<Result<SynthesisResult>>> {
         Pipeline& p = m_impl->loaded();
-        RunOptions o;
-        o.policy = p.config.sdpa_policy;
-        o.compile_mode = p.config.compile_mode;
-        o.kv_mode = p.config.kv_mode;
-        o.kv_margin = p.config.kv_margin;
-        return run_synthesis_batch(p, requests, max_batch, callbacks, o, cancel_request);
+        return run_synthesis_batch(p, requests, max_batch, callbacks, configured_run_options(p), cancel_request);
     });
     if (all) return std::move(*all);
     return std::vector<Result<SynthesisResult>>(requests.size(), Result<SynthesisResult>(all.error()));  // not loaded, out of memory, ...

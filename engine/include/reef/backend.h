@@ -14,6 +14,11 @@
 
 namespace reef {
 
+// The callbacks of one request of a batch: `callbacks`, with should_abort also true once
+// cancel_request(request_id) is (a batch's per-request cancel on a one-request path).
+Callbacks request_callbacks(const Callbacks& callbacks, const std::function<bool(uint64_t)>& cancel_request,
+                            uint64_t request_id);
+
 class TtsBackend {
 public:
     virtual ~TtsBackend() = default;

@@ -4,6 +4,7 @@
 #include <ATen/record_function.h>
 #include <c10/util/BFloat16.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "check.h"
@@ -33,6 +34,35 @@ bool gemv_switched_on() {
 bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
     return gemv_switched_on() && w.scalar_type() == at::kBFloat16 && x.scalar_type() == at::kBFloat16 && x.device().is_cpu() &&
            x.dim() >= 2 && x.numel() / x.size(-1) > 1 && !cpu_has_bf16_arithmetic();
+}
+
+// y[j] = w·x[j] (+ b) for the m rows of x ([m, K] contiguous) into y ([m, N]): one block of
+// weight rows per intra-op thread, the one-row kernel for m = 1, the batched one above.
+void run_rows(const at::Tensor& w, const at::Tensor& x, const at::Tensor& b, at::Tensor& y, int64_t m) {
+#ifdef REEF_HAVE_KERNELS
+    const int64_t n = w.size(0), k = w.size(1);
+    auto go = [&](const auto* wp, const auto* xp, const auto* bp, auto* yp) {
+        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) {
+            using T = std::remove_cv_t<std::remove_pointer_t<decltype(wp)>>;
+            if constexpr (std::is_same_v<T, float>) {
+                if (m == 1) kernels::gemv_rows_f32(wp, xp, bp, k, r0, r1, yp);
+                else kernels::gemv_rows_f32_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
+            } else {
+                if (m == 1) kernels::gemv_rows_bf16(wp, xp, bp, k, r0, r1, yp);
+                else kernels::gemv_rows_bf16_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
+            }
+        });
+    };
+    if (w.scalar_type() == at::kFloat) {
+        go(w.const_data_ptr<float>(), x.const_data_ptr<float>(), b.defined() ? b.const_data_ptr<float>() : nullptr,
+           y.mutable_data_ptr<float>());
+    } else {
+        auto bits = [](const at::Tensor& t) { return reinterpret_cast<const uint16_t*>(t.const_data_ptr<c10::BFloat16>()); };
+        go(bits(w), bits(x), b.defined() ? bits(b) : nullptr, reinterpret_cast<uint16_t*>(y.mutable_data_ptr<c10::BFloat16>()));
+    }
+#else
+    (void)w, (void)x, (void)b, (void)y, (void)m;
+#endif
 }
 
 }  // namespace
@@ -74,25 +104,10 @@ at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b
     auto out_sizes = x_in.sizes().vec();
     out_sizes.back() = n;
     at::Tensor y = at::empty(out_sizes, x.options());
-#ifdef REEF_HAVE_KERNELS
     // One contiguous block of rows per intra-op thread (at least 64 rows each), on libtorch's own
     // OpenMP workers: the threads its other ops use, so nothing else competes for the cores. This
     // file is built with OpenMP for that (engine/CMakeLists.txt); without it the loop runs serially.
-    if (dtype == at::kFloat) {
-        const float* wp = w.const_data_ptr<float>();
-        const float* xp = x.const_data_ptr<float>();
-        const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
-        float* yp = y.mutable_data_ptr<float>();
-        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_f32(wp, xp, bp, k, r0, r1, yp); });
-    } else {
-        auto bits = [](const at::Tensor& t) { return reinterpret_cast<const uint16_t*>(t.const_data_ptr<c10::BFloat16>()); };
-        const uint16_t* wp = bits(w);
-        const uint16_t* xp = bits(x);
-        const uint16_t* bp = bias.defined() ? bits(bias) : nullptr;
-        uint16_t* yp = reinterpret_cast<uint16_t*>(y.mutable_data_ptr<c10::BFloat16>());
-        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_bf16(wp, xp, bp, k, r0, r1, yp); });
-    }
-#endif
+    run_rows(w, x, bias, y, 1);
     return y;
 }
 
@@ -115,27 +130,7 @@ at::Tensor project_rows(const at::Tensor& x_in, const at::Tensor& w, const at::T
     const at::Tensor x = x_in.contiguous();
     const at::Tensor bias = b.defined() ? b.contiguous() : b;
     at::Tensor y = at::empty({m, 1, n}, x.options());
-#ifdef REEF_HAVE_KERNELS
-    // The same split of the rows between threads as gemv(): the same r0..r1 per block.
-    if (dtype == at::kFloat) {
-        const float* wp = w.const_data_ptr<float>();
-        const float* xp = x.const_data_ptr<float>();
-        const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
-        float* yp = y.mutable_data_ptr<float>();
-        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) {
-            kernels::gemv_rows_f32_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
-        });
-    } else {
-        auto bits = [](const at::Tensor& t) { return reinterpret_cast<const uint16_t*>(t.const_data_ptr<c10::BFloat16>()); };
-        const uint16_t* wp = bits(w);
-        const uint16_t* xp = bits(x);
-        const uint16_t* bp = bias.defined() ? bits(bias) : nullptr;
-        uint16_t* yp = reinterpret_cast<uint16_t*>(y.mutable_data_ptr<c10::BFloat16>());
-        at::parallel_for(0, n, 64, [&](int64_t r0, int64_t r1) {
-            kernels::gemv_rows_bf16_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
-        });
-    }
-#endif
+    run_rows(w, x, bias, y, m);  // the same split of the rows between threads as gemv(): the same r0..r1 per block
     return y;
 }
 

@@ -9,6 +9,7 @@
 #include "facade_guard.h"
 #include "nn/gemv.h"
 #include "nn/sdpa_policy.h"
+#include "reef/backend.h"
 #include "runtime/synthesis_stream.h"
 #include "text2semantic/batch_generator.h"
 
@@ -58,9 +59,7 @@ BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::T
     it.id = int64_t(index);
     it.prompt = prompt;
     it.opts = generate_options(p, *run.request, o);
-    it.opts.should_abort = [&cb, &cancel_request, id = run.request->id] {
-        return (cb.should_abort && cb.should_abort()) || (cancel_request && cancel_request(id));
-    };
+    it.opts.should_abort = request_callbacks(cb, cancel_request, run.request->id).should_abort;
     FrameObserver* observer = run.observer.get();
     it.opts.on_frame = [observer](int, const std::vector<int32_t>& column, double ms) { (*observer)(column, ms); };
     it.generator = run.gen;
@@ -72,11 +71,7 @@ std::vector<Result<SynthesisResult>> one_by_one(Pipeline& p, const std::vector<S
                                                 const std::function<bool(uint64_t)>& cancel_request) {
     std::vector<Result<SynthesisResult>> out;
     for (const SynthesisRequest& r : requests) {
-        Callbacks cb = callbacks;
-        if (cancel_request)
-            cb.should_abort = [&callbacks, &cancel_request, id = r.id] {
-                return (callbacks.should_abort && callbacks.should_abort()) || cancel_request(id);
-            };
+        const Callbacks cb = request_callbacks(callbacks, cancel_request, r.id);
         out.push_back(guarded("synthesize", [&]() -> Result<SynthesisResult> { return run_synthesis(p, r, cb, o); }));
     }
     return out;
