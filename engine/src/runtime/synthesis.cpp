@@ -127,22 +127,10 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
     S2Conversation conversation(*p.tokenizer, int(c.num_codebooks), refs);
     std::vector<at::Tensor> all_codes;
     for (size_t b = 0; b < batches.size(); ++b) {
-        at::Tensor prompt;  // (N+1, T)
-        if (c.s1_decoding()) {
-            prompt = build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, batches[b]);
-        } else {
-            conversation.add_user(batches[b]);
-            prompt = conversation.encode_for_inference();
-        }
+        const at::Tensor prompt = text_batch_prompt(p, refs, &conversation, batches[b]);  // (N+1, T)
         const int64_t t = prompt.size(1);
-        if (t >= c.max_seq_len)
-            throw ReefError(ErrorCode::InvalidArgument,
-                            "the prompt of batch " + std::to_string(b + 1) + " is " + std::to_string(t) +
-                                " tokens; this model's max_seq_len is " + std::to_string(c.max_seq_len),
-                            "use shorter text, shorter references or a smaller chunk length");
-        const int64_t max_new = r.sampling.max_new_frames > 0
-                                    ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
-                                    : c.max_seq_len - t;
+        require_prompt_fits(p, t, b);
+        const int64_t max_new = max_new_frames(p, r, t);
         if (b == 0) preflight(p, o.policy, o.kv_mode, t, max_new);
         m.prompt_tokens += int(t);
         g.capture_logits_frames = (capture && b == 0) ? o.capture_logits_frames : 0;
@@ -162,13 +150,38 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
 }  // namespace
 
 at::Tensor first_prompt(const Pipeline& p, const SynthesisRequest& r) {
-    const DualArConfig& c = p.model->config();
     const std::vector<PromptReference> refs = prompt_references(p, r);
-    const std::vector<std::string> batches = text_batches(p, r);
-    if (c.s1_decoding()) return build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, batches[0]);
-    S2Conversation conversation(*p.tokenizer, int(c.num_codebooks), refs);
-    conversation.add_user(batches[0]);
-    return conversation.encode_for_inference();  // (N+1, T)
+    S2Conversation conversation(*p.tokenizer, int(p.model->config().num_codebooks), refs);
+    return text_batch_prompt(p, refs, &conversation, text_batches(p, r)[0]);  // (N+1, T)
+}
+
+at::Tensor text_batch_prompt(const Pipeline& p, const std::vector<PromptReference>& refs, S2Conversation* conversation,
+                             const std::string& text) {
+    const DualArConfig& c = p.model->config();
+    if (c.s1_decoding()) return build_s1_prompt(*p.tokenizer, int(c.num_codebooks), refs, text);
+    conversation->add_user(text);
+    return conversation->encode_for_inference();
+}
+
+void require_prompt_fits(const Pipeline& p, int64_t prompt_len, size_t batch_index) {
+    const int64_t max_seq_len = p.model->config().max_seq_len;
+    if (prompt_len >= max_seq_len)
+        throw ReefError(ErrorCode::InvalidArgument,
+                        "the prompt of batch " + std::to_string(batch_index + 1) + " is " + std::to_string(prompt_len) +
+                            " tokens; this model's max_seq_len is " + std::to_string(max_seq_len),
+                        "use shorter text, shorter references or a smaller chunk length");
+}
+
+int64_t max_new_frames(const Pipeline& p, const SynthesisRequest& r, int64_t prompt_len) {
+    const int64_t room = p.model->config().max_seq_len - prompt_len;
+    return r.sampling.max_new_frames > 0 ? std::min<int64_t>(r.sampling.max_new_frames, room) : room;
+}
+
+void check_runnable(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o) {
+    validate_request(r, o.max_text_bytes);
+    if (r.decode_audio && !p.codec)
+        throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",
+                        "add the codec file, or generate codes only");
 }
 
 int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& r) { return first_prompt(p, r).size(1); }
@@ -223,11 +236,8 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {
     const GemvPause linear(o.libtorch_linear);
-    validate_request(r, o.max_text_bytes);
+    check_runnable(p, r, o);
     check_compile_mode(o.compile_mode, p.config.device);
-    if (r.decode_audio && !p.codec)
-        throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",
-                        "add the codec file, or generate codes only");
     c10::InferenceMode inference;
     SynthesisResult result;
     result.request_id = r.id;

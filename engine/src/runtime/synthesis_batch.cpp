@@ -34,21 +34,8 @@ struct RequestRun {
 
 // The prompt of the request's next text batch (generate_long's rules) -> (N+1, T)
 at::Tensor next_prompt(const Pipeline& p, RequestRun& run) {
-    const DualArConfig& c = p.model->config();
-    const std::string& text = run.batches[run.next_batch];
-    at::Tensor prompt;
-    if (c.s1_decoding()) {
-        prompt = build_s1_prompt(*p.tokenizer, int(c.num_codebooks), run.references, text);
-    } else {
-        run.conversation->add_user(text);
-        prompt = run.conversation->encode_for_inference();
-    }
-    if (prompt.size(1) >= c.max_seq_len)
-        throw ReefError(ErrorCode::InvalidArgument,
-                        "the prompt of batch " + std::to_string(run.next_batch + 1) + " is " +
-                            std::to_string(prompt.size(1)) + " tokens; this model's max_seq_len is " +
-                            std::to_string(c.max_seq_len),
-                        "use shorter text, shorter references or a smaller chunk length");
+    at::Tensor prompt = text_batch_prompt(p, run.references, run.conversation.get(), run.batches[run.next_batch]);
+    require_prompt_fits(p, prompt.size(1), run.next_batch);
     ++run.next_batch;
     return prompt;
 }
@@ -102,10 +89,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
         run.request = &r;
         run.result.request_id = r.id;
         try {
-            validate_request(r, o.max_text_bytes);
-            if (r.decode_audio && !p.codec)
-                throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",
-                                "add the codec file, or generate codes only");
+            check_runnable(p, r, o);
             run.references = prompt_references(p, r);
             run.batches = text_batches(p, r);
             const DualArConfig& c = p.model->config();
@@ -116,10 +100,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
             run.gen = make_request_generator(p.model->device(), r.sampling.seed);
             const at::Tensor prompt = next_prompt(p, run);
             const int64_t t = prompt.size(1);
-            const int64_t max_new = r.sampling.max_new_frames > 0
-                                        ? std::min<int64_t>(r.sampling.max_new_frames, c.max_seq_len - t)
-                                        : c.max_seq_len - t;
-            if (first.empty()) preflight(p, o.policy, o.kv_mode, t, max_new);
+            if (first.empty()) preflight(p, o.policy, o.kv_mode, t, max_new_frames(p, r, t));
             first.push_back(item_for(p, run, i, prompt, cb, o, cancel_request));
         } catch (const ReefError& e) {
             run.error = e.error();

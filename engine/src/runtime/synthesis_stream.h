@@ -29,6 +29,16 @@ inline constexpr int64_t kFirstChunkFrames = 4;   // 186 ms of audio
 std::vector<PromptReference> prompt_references(const Pipeline& p, const SynthesisRequest& r);
 // The request's text batches (S2: split by chunk_length; S1: the whole text).
 std::vector<std::string> text_batches(const Pipeline& p, const SynthesisRequest& r);
+// The prompt of one text batch (generate_long's rules): S1 an interleave prompt of the references
+// and `text`; S2 `text` added to the conversation, whose whole history is the prompt. -> (N+1, T)
+at::Tensor text_batch_prompt(const Pipeline& p, const std::vector<PromptReference>& refs, S2Conversation* conversation,
+                             const std::string& text);
+// ReefError(InvalidArgument) naming the batch when its prompt leaves no room in max_seq_len.
+void require_prompt_fits(const Pipeline& p, int64_t prompt_len, size_t batch_index);
+// The frames a batch whose prompt is prompt_len tokens may generate (the request's limit, or up to max_seq_len).
+int64_t max_new_frames(const Pipeline& p, const SynthesisRequest& r, int64_t prompt_len);
+// validate_request, and a codec when the request wants audio.
+void check_runnable(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o);
 
 inline CodecWorkerOptions codec_worker_options(const EngineConfig& c) {
     CodecWorkerOptions o;

@@ -3,21 +3,14 @@
 #include <c10/core/InferenceMode.h>
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 
 #include "check.h"
 #include "memory_check.h"
-#include "text2semantic/model_config.h"
+#include "runtime/perf.h"
 
 namespace reef {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 // Rows of the slow cache an item needs, as generate() sizes it.
 int64_t item_capacity(const DualArModel& model, const BatchItem& item) {
@@ -118,7 +111,7 @@ bool BatchGenerator::step() {
     const auto& c = m_model.config();
     const int64_t n_rows = c.num_codebooks + 1;
     const size_t bsz = m_members.size();
-    const auto t0 = Clock::now();
+    const Stopwatch frame_clock;
 
     std::vector<at::Tensor> inputs;
     std::vector<int64_t> pos;
@@ -164,7 +157,7 @@ bool BatchGenerator::step() {
         accept_column(m.ctx, *m.state, m.cur);
         host[i] = to_host(m.cur);
     }
-    const double ms = ms_since(t0);
+    const double ms = frame_clock.ms();
     m_frames.push_back({int(bsz), ms});
 
     std::vector<std::pair<size_t, const char*>> done;
@@ -202,17 +195,14 @@ std::vector<BatchItemResult> BatchGenerator::take_finished() {
 uint64_t batch_kv_bytes(const DualArModel& model, const std::vector<BatchItem>& items, int max_batch) {
     // The largest max_batch slow caches can be alive at once; each fast cache is num_codebooks rows.
     std::vector<int64_t> rows;
-    for (const BatchItem& item : items) rows.push_back(find_multiple(item_capacity(model, item), 8));
+    for (const BatchItem& item : items) rows.push_back(item_capacity(model, item));
     std::sort(rows.rbegin(), rows.rend());
     const auto& c = model.config();
-    const uint64_t elem = uint64_t(c10::elementSize(model.dtype()));
     uint64_t bytes = 0;
     const size_t n = std::min(rows.size(), size_t(std::max(max_batch, 1)));
     for (size_t i = 0; i < n; ++i)
-        bytes += bytes_product({2, uint64_t(c.n_layer), uint64_t(c.n_local_heads), uint64_t(rows[i]),
-                                uint64_t(c.head_dim), elem}) +
-                 bytes_product({2, uint64_t(c.n_fast_layer), uint64_t(c.fast_n_local_heads),
-                                uint64_t(find_multiple(c.num_codebooks, 8)), uint64_t(c.fast_head_dim), elem});
+        bytes += kv_cache_bytes(c.n_layer, c.n_local_heads, c.head_dim, rows[i], model.dtype()) +
+                 kv_cache_bytes(c.n_fast_layer, c.fast_n_local_heads, c.fast_head_dim, c.num_codebooks, model.dtype());
     return bytes;
 }
 

@@ -14,8 +14,8 @@ namespace {
 // A request for more rows than the device can hold is an error value, not an OOM kill.
 void require_kv_memory(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t rows, int64_t old_rows,
                        const at::TensorOptions& options) {
-    const uint64_t needed = bytes_product({2, uint64_t(n_layer), uint64_t(n_heads), uint64_t(rows), uint64_t(head_dim),
-                                           uint64_t(c10::elementSize(c10::typeMetaToScalarType(options.dtype())))});
+    const uint64_t needed =
+        kv_cache_bytes(n_layer, n_heads, head_dim, rows, c10::typeMetaToScalarType(options.dtype()));
     require_memory(needed, options.device(),
                    "a KV cache of " + std::to_string(rows) + " positions (" + std::to_string(n_layer) + " layers x " +
                        std::to_string(n_heads) + " heads x " + std::to_string(head_dim) +
@@ -112,6 +112,11 @@ std::vector<at::Tensor> KvCache::layer_tensors() const {
         out.push_back(m_v[il]);
     }
     return out;
+}
+
+uint64_t kv_cache_bytes(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t rows, at::ScalarType dtype) {
+    return bytes_product({2, uint64_t(n_layer), uint64_t(n_heads), uint64_t(find_multiple(rows, 8)), uint64_t(head_dim),
+                          uint64_t(c10::elementSize(dtype))});
 }
 
 int64_t kv_capacity_for(int64_t prompt_len, int64_t max_new_tokens, int64_t margin, int64_t max_seq_len) {

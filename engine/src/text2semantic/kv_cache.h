@@ -44,6 +44,10 @@ private:
     int64_t m_capacity = 0;
 };
 
+// Bytes of a KvCache of these sizes (k and v, every layer; rows rounded up to 8 as the cache does),
+// overflow-safe: what it checks against free memory before allocating.
+uint64_t kv_cache_bytes(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t rows, at::ScalarType dtype);
+
 // Rows of the slow cache a request needs: round_up(prompt + max_new + margin, 8), capped at the
 // model's max_seq_len (itself rounded up to 8 as fish-speech's setup_caches does).
 int64_t kv_capacity_for(int64_t prompt_len, int64_t max_new_tokens, int64_t margin, int64_t max_seq_len);
