@@ -154,7 +154,8 @@ void run_batch_file(const SynthOptions& o) {
     namespace fs = std::filesystem;
     if (o.out_dir.empty()) fail("--batch-file needs --out-dir DIR (one WAV per line)");
     if (o.play || !o.out.empty() || !o.codes_out.empty()) fail("--batch-file writes one WAV per line to --out-dir; drop --out/--codes-out/--play");
-    if (o.batch_size < 1 || o.batch_size > kMaxBatch) fail("--batch-size must be from 1 to " + std::to_string(kMaxBatch));
+    if (o.batch_size < 0 || o.batch_size > kMaxBatch)
+        fail("--batch-size must be from 1 to " + std::to_string(kMaxBatch) + ", or 0 for auto");
     const std::vector<std::string> segments = read_segments(o.batch_file);
     std::error_code ec;
     fs::create_directories(o.out_dir, ec);
@@ -178,22 +179,22 @@ void run_batch_file(const SynthOptions& o) {
     Callbacks cb;
     cb.should_abort = [] { return interrupted(); };
     cb.on_status = status_printer();
-    const auto t0 = std::chrono::steady_clock::now();
-    auto results = engine.synthesize_batch(requests, o.batch_size, cb);
-    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     int failed = 0;
     int64_t frames = 0;
     double audio_s = 0;
-    for (size_t i = 0; i < results.size(); ++i) {
+    // Each line's WAV is written as soon as that line ends, so a long run leaves its finished lines
+    // behind even when it is interrupted.
+    auto write_line = [&](uint64_t id, const Result<SynthesisResult>& result) {
+        const size_t i = size_t(id - 1);
         char name[32];
         std::snprintf(name, sizeof name, "%04zu.wav", i + 1);
         const std::string path = (fs::path(o.out_dir) / name).string();
-        if (!results[i]) {
+        if (!result) {
             ++failed;
-            std::cerr << "line " << i + 1 << ": error: " << results[i].error().to_string() << "\n";
-            continue;
+            std::cerr << "line " << i + 1 << ": error: " << result.error().to_string() << "\n";
+            return;
         }
-        const SynthesisResult& res = *results[i];
+        const SynthesisResult& res = *result;
         frames += res.metrics.frames;
         audio_s += res.metrics.audio_seconds;
 #ifdef REEF_HAVE_AUDIO
@@ -206,14 +207,20 @@ void run_batch_file(const SynthOptions& o) {
             audio::write_wav(path, res.audio, kSampleRate, 1,
                              o.format == "float" ? audio::WavFormat::Float32 : audio::WavFormat::Pcm16, meta);
         } catch (const std::exception& e) {
-            fail(e.what());
+            ++failed;
+            std::cerr << "line " << i + 1 << ": error: " << e.what() << "\n";
+            return;
         }
         std::cout << "wrote " << path << " (" << res.metrics.audio_seconds << " s, " << res.metrics.frames << " frames)\n";
 #else
+        (void)info;
         fail("this build cannot write WAV files (REEF_BUILD_AUDIO=OFF)");
 #endif
-    }
-    std::cout << segments.size() << " lines, batch size " << o.batch_size << ": " << wall_s << " s wall, " << frames
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto results = engine.synthesize_batch(requests, o.batch_size, cb, {}, write_line);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << segments.size() << " lines, batch size " << (o.batch_size == 0 ? std::string("auto") : std::to_string(o.batch_size)) << ": " << wall_s << " s wall, " << frames
               << " frames (" << (wall_s > 0 ? double(frames) / wall_s : 0) << " frames/s end to end), " << audio_s
               << " s of audio\n";
     if (failed) fail(std::to_string(failed) + " of " + std::to_string(results.size()) + " lines failed");
@@ -235,7 +242,7 @@ void register_synth(CLI::App& app) {
                     "a text file with one segment per line: each line becomes a WAV in --out-dir, up to --batch-size "
                     "lines decoding together");
     cmd->add_option("--out-dir", o->out_dir, "with --batch-file: the folder for 0001.wav, 0002.wav, ...");
-    cmd->add_option("--batch-size", o->batch_size, "with --batch-file: lines decoding together (1 = one by one)")
+    cmd->add_option("--batch-size", o->batch_size, "with --batch-file: lines decoding together (1 = one by one, 0 = auto: as many as half the free memory holds, at most 8)")
         ->capture_default_str();
     cmd->callback([o] {
         if (!o->batch_file.empty()) return run_batch_file(*o);

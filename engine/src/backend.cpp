@@ -10,9 +10,13 @@ EngineError TtsBackend::not_available(const std::string& what) {
 
 std::vector<Result<SynthesisResult>> TtsBackend::synthesize_batch(const std::vector<SynthesisRequest>& requests, int,
                                                                   const Callbacks& callbacks,
-                                                                  const std::function<bool(uint64_t)>& cancel_request) {
+                                                                  const std::function<bool(uint64_t)>& cancel_request,
+                                                                  const RequestDone& on_done) {
     std::vector<Result<SynthesisResult>> out;
-    for (const SynthesisRequest& r : requests) out.push_back(synthesize(r, request_callbacks(callbacks, cancel_request, r.id)));
+    for (const SynthesisRequest& r : requests) {
+        out.push_back(synthesize(r, request_callbacks(callbacks, cancel_request, r.id)));
+        if (on_done) on_done(r.id, out.back());
+    }
     return out;
 }
 

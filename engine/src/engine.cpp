@@ -67,13 +67,18 @@ Result<SynthesisResult> Engine::synthesize(const SynthesisRequest& request, cons
 
 std::vector<Result<SynthesisResult>> Engine::synthesize_batch(const std::vector<SynthesisRequest>& requests,
                                                               int max_batch, const Callbacks& callbacks,
-                                                              const std::function<bool(uint64_t)>& cancel_request) {
+                                                              const std::function<bool(uint64_t)>& cancel_request,
+                                                              const RequestDone& on_done) {
     auto all = guarded("synthesize", [&]() -> Result<std::vector<Result<SynthesisResult>>> {
         Pipeline& p = m_impl->loaded();
-        return run_synthesis_batch(p, requests, max_batch, callbacks, configured_run_options(p), cancel_request);
+        return run_synthesis_batch(p, requests, max_batch, callbacks, configured_run_options(p), cancel_request, on_done);
     });
     if (all) return std::move(*all);
-    return std::vector<Result<SynthesisResult>>(requests.size(), Result<SynthesisResult>(all.error()));  // not loaded, out of memory, ...
+    // Not loaded, out of memory, ...: every request ends with that error.
+    std::vector<Result<SynthesisResult>> out(requests.size(), Result<SynthesisResult>(all.error()));
+    if (on_done)
+        for (size_t i = 0; i < requests.size(); ++i) on_done(requests[i].id, out[i]);
+    return out;
 }
 
 Result<Codes> Engine::encode_reference(const std::vector<float>& mono_44k) {

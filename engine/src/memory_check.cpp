@@ -14,13 +14,14 @@
 #endif
 
 namespace reef {
-namespace {
 
-std::string gb(uint64_t bytes) {
+std::string format_gb(uint64_t bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f GB", double(bytes) / 1e9);
     return buf;
 }
+
+namespace {
 
 std::optional<uint64_t> meminfo_available() {
     std::ifstream in("/proc/meminfo");
@@ -47,7 +48,7 @@ std::optional<uint64_t> cpu_available(bool* limited = nullptr) {
 void fits_or_throw(uint64_t needed, uint64_t available, const std::string& where, const std::string& what) {
     if (needed <= available) return;
     throw ReefError(ErrorCode::InsufficientMemory,
-                    what + " needs " + gb(needed) + ", " + gb(available) + " is available on " + where,
+                    what + " needs " + format_gb(needed) + ", " + format_gb(available) + " is available on " + where,
                     "close other programs, use a smaller model or lower precision, or ask for fewer frames");
 }
 

@@ -23,6 +23,9 @@ void check_memory_fits(uint64_t needed, uint64_t available, c10::Device device, 
 // check_memory_fits against available_memory(device); no-op when that is unknown.
 void require_memory(uint64_t needed, c10::Device device, const std::string& what);
 
+// "1.23 GB" (10^9 bytes), as the messages here say it.
+std::string format_gb(uint64_t bytes);
+
 // Overflow-safe product of sizes (saturates at UINT64_MAX), for "needed" figures.
 uint64_t bytes_product(std::initializer_list<uint64_t> factors);
 

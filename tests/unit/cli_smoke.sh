@@ -40,6 +40,11 @@ bad test -e "$T/batch/0004.wav"
 ok "$CLI" synth -m "$T/tiny" -t "Second line, a little longer than the first." --max-new-frames 6 --seed 5 -o "$T/line2.wav"
 same_samples() { python3 -c 'import sys, wave; r = lambda p: wave.open(p).readframes(1 << 30); sys.exit(r(sys.argv[1]) != r(sys.argv[2]))' "$1" "$2"; }
 ok same_samples "$T/batch/0002.wav" "$T/line2.wav"   # the metadata differs (line number), the samples do not
+# --batch-size 0: auto (by free memory), said on the status line; the same takes
+ok "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/batch-auto" --batch-size 0 --max-new-frames 6 --seed 5
+has "batch size auto: "; has "3 lines, batch size auto"
+ok same_samples "$T/batch-auto/0002.wav" "$T/line2.wav"
+bad "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/b3" --batch-size -1; has "or 0 for auto"
 bad "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --max-new-frames 6; has "needs --out-dir"
 bad "$CLI" synth -m "$T/tiny" --batch-file "$T/nope.txt" --out-dir "$T/b2"; has "cannot read batch file"
 ok "$CLI" synth -m "$T/tiny" -t "Play it." --temperature 0 --max-new-frames 6 --play

@@ -168,6 +168,27 @@ TEST_CASE(kv_reservation_counts_the_caches_the_members_allocate) {
     CHECK_EQ(batch_kv_bytes(*m, items, 8), uint64_t(allocated[0] + allocated[1] + allocated[2] + allocated[3] + allocated[4]));
 }
 
+TEST_CASE(auto_batch_size_keeps_the_caches_within_half_the_free_memory) {
+    // Against the caches generate() really allocates: the largest B whose B largest caches take at
+    // most half of what is free, never more than the items or the limit, at least 1.
+    auto m = small_model(ModelLayout::S2, 2);
+    const std::vector<BatchItem> items = make_items(*m, 5, true);
+    std::vector<uint64_t> allocated;
+    for (const auto& it : items) {
+        Text2SemanticCaches caches;
+        caches.prepare(*m, kv_capacity_for(it.prompt.size(1), it.opts.max_new_tokens, it.opts.kv_margin,
+                                           m->config().max_seq_len));
+        allocated.push_back(uint64_t(caches.slow.bytes() + caches.fast.bytes()));
+    }
+    std::sort(allocated.rbegin(), allocated.rend());
+    const uint64_t three = allocated[0] + allocated[1] + allocated[2];
+    CHECK_EQ(auto_batch_size(*m, items, 8, 2 * three), 3);
+    CHECK_EQ(auto_batch_size(*m, items, 8, 2 * three - 1), 2);
+    CHECK_EQ(auto_batch_size(*m, items, 8, uint64_t(1) << 50), 5);   // no more than the items
+    CHECK_EQ(auto_batch_size(*m, items, 4, uint64_t(1) << 50), 4);   // no more than the limit
+    CHECK_EQ(auto_batch_size(*m, items, 8, 1), 1);                   // one always runs (its own check refuses it)
+}
+
 TEST_CASE(a_bad_prompt_is_refused_when_added) {
     auto m = small_model(ModelLayout::S2, 2);
     BatchGenerator batch(*m, token_ids(*m), 2);

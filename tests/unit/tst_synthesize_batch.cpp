@@ -1,8 +1,10 @@
 // Engine::synthesize_batch (issue #27) through the public API on tiny demo models: every request's
 // codes and audio equal Engine::synthesize of it alone (the yardstick), with S2 text split into
 // several batches (the later ones join the batch when the earlier finish), with sampling, with a
-// batch smaller than the request count; a bad request fails alone; a cancel ends them all.
+// batch smaller than the request count, with batch size auto; a bad request fails alone; a cancel
+// ends them all; on_done hears each request as it ends.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,9 @@ void batch_equals_alone(const std::string& layout, int max_batch) {
     };
     const auto batch = engine.synthesize_batch(reqs, max_batch, cb);
     CHECK_EQ(batch.size(), reqs.size());
+    // The first text batches start together (auto: the tiny model's caches fit many times over).
+    const int limit = max_batch > 0 ? max_batch : TtsBackend::kAutoMaxBatch;
+    if (limit > 1) CHECK_EQ(batch[0].value().metrics.batch, std::min<int>(limit, int(reqs.size())));
     for (size_t i = 0; i < reqs.size(); ++i) {
         const auto alone = engine.synthesize(reqs[i], {});
         CHECK(alone.ok() && batch[i].ok());
@@ -68,6 +73,8 @@ void batch_equals_alone(const std::string& layout, int max_batch) {
         CHECK_EQ(batch[i]->request_id, reqs[i].id);
         CHECK(batch[i]->codes.data == alone->codes.data);
         CHECK(batch[i]->audio == alone->audio);
+        CHECK_EQ(alone->metrics.batch, 1);
+        CHECK(batch[i]->metrics.batch <= limit);
         CHECK(chunks[i] >= 1);  // its audio streamed under its own id
     }
 }
@@ -130,9 +137,62 @@ TEST_CASE(cancelling_one_request_leaves_the_others_their_takes) {
 
 TEST_CASE(not_loaded_is_an_error_for_every_request) {
     Engine engine;
-    const auto out = engine.synthesize_batch(requests(), 2, {});
+    std::vector<uint64_t> heard;
+    const auto out = engine.synthesize_batch(requests(), 2, {}, {}, [&](uint64_t id, const Result<SynthesisResult>& r) {
+        heard.push_back(id);
+        CHECK(!r.ok() && r.error().code == ErrorCode::NotLoaded);
+    });
     CHECK_EQ(out.size(), size_t(5));
+    CHECK_EQ(heard.size(), size_t(5));
     for (const auto& r : out) CHECK(!r.ok() && r.error().code == ErrorCode::NotLoaded);
+}
+
+// on_done: each request once, with what synthesize_batch returns for it, as soon as it ends (the
+// first is heard while others still decode); a request refused up front is heard too.
+TEST_CASE(on_done_hears_each_request_once_as_it_ends) {
+    Engine engine;
+    EngineConfig c;
+    c.model_dir = demo("s1");
+    CHECK(engine.load(c).ok());
+    std::vector<SynthesisRequest> reqs = requests();
+    reqs[2].text = "";  // refused before the batch starts
+    int frames = 0;
+    int frames_at_first_done = -1;
+    Callbacks cb;
+    cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) { ++frames; };
+    std::map<uint64_t, Result<SynthesisResult>> heard;
+    int calls = 0;
+    const auto out = engine.synthesize_batch(reqs, 5, cb, {}, [&](uint64_t id, const Result<SynthesisResult>& r) {
+        ++calls;
+        if (r.ok() && frames_at_first_done < 0) frames_at_first_done = frames;
+        heard.emplace(id, r);
+    });
+    CHECK_EQ(calls, 5);
+    CHECK_EQ(heard.size(), size_t(5));
+    for (size_t i = 0; i < reqs.size(); ++i) {
+        const auto& h = heard.at(reqs[i].id);
+        CHECK_EQ(h.ok(), out[i].ok());
+        if (h.ok() && out[i].ok()) CHECK(h->codes.data == out[i]->codes.data && h->audio == out[i]->audio);
+    }
+    CHECK(!heard.at(12).ok() && heard.at(12).error().code == ErrorCode::InvalidArgument);
+    CHECK(frames_at_first_done > 0);
+    CHECK(frames_at_first_done < frames);  // heard before the batch was over
+}
+
+// Batch size 0 = auto: the engine picks by free memory, says which, and every take is the one alone.
+TEST_CASE(auto_batch_size_says_what_it_picked_and_keeps_each_take) {
+    batch_equals_alone("s1", 0);
+    Engine engine;
+    EngineConfig c;
+    c.model_dir = demo("s1");
+    CHECK(engine.load(c).ok());
+    std::vector<std::string> lines;
+    Callbacks cb;
+    cb.on_status = [&](const std::string& line) { lines.push_back(line); };
+    const auto out = engine.synthesize_batch(requests(), 0, cb);
+    for (const auto& r : out) CHECK(r.ok());
+    CHECK_EQ(lines.size(), size_t(1));
+    if (!lines.empty()) CHECK(lines[0].find("batch size auto: ") == 0);
 }
 
 TEST_MAIN()

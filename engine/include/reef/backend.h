@@ -18,6 +18,9 @@ namespace reef {
 // cancel_request(request_id) is (a batch's per-request cancel on a one-request path).
 Callbacks request_callbacks(const Callbacks& callbacks, const std::function<bool(uint64_t)>& cancel_request,
                             uint64_t request_id);
+// Told as each request of a batch ends (in the order they end, on the engine thread): its result
+// or error, the same value synthesize_batch returns for it at the end.
+using RequestDone = std::function<void(uint64_t request_id, const Result<SynthesisResult>& result)>;
 
 class TtsBackend {
 public:
@@ -31,13 +34,16 @@ public:
     virtual DeviceCaps device_caps() const = 0;
 
     // Several requests, up to max_batch of them decoding together (issue #27: a project's segments
-    // in one batch, each with the codes and audio it gets alone); results in the requests' order,
-    // each its own result or error. callbacks serve every request (request ids tell them apart);
-    // callbacks.should_abort cancels them all, cancel_request(id) one of them (checked before each
-    // of its frames; the others go on). The default runs them one by one through synthesize().
+    // in one batch, each with the codes and audio it gets alone); max_batch 0 = auto (as many as
+    // the free memory holds, at most kAutoMaxBatch). Results in the requests' order, each its own
+    // result or error; on_done hears each as it ends. callbacks serve every request (request ids
+    // tell them apart); callbacks.should_abort cancels them all, cancel_request(id) one of them
+    // (checked before each of its frames; the others go on). The default runs them one by one
+    // through synthesize().
+    static constexpr int kAutoMaxBatch = 8;
     virtual std::vector<Result<SynthesisResult>> synthesize_batch(
         const std::vector<SynthesisRequest>& requests, int max_batch, const Callbacks& callbacks,
-        const std::function<bool(uint64_t request_id)>& cancel_request = {});
+        const std::function<bool(uint64_t request_id)>& cancel_request = {}, const RequestDone& on_done = {});
     // Codes (10, T) -> 44.1 kHz mono audio through the loaded codec.
     virtual Result<std::vector<float>> decode_codes(const Codes& codes);
     // Compile mode aot-inductor ahead of time: the loaded model's decode-step package for its

@@ -22,7 +22,7 @@ public:
     Result<SynthesisResult> synthesize(const SynthesisRequest& request, const Callbacks& callbacks) override;
     std::vector<Result<SynthesisResult>> synthesize_batch(
         const std::vector<SynthesisRequest>& requests, int max_batch, const Callbacks& callbacks,
-        const std::function<bool(uint64_t request_id)>& cancel_request = {}) override;
+        const std::function<bool(uint64_t request_id)>& cancel_request = {}, const RequestDone& on_done = {}) override;
     Result<Codes> encode_reference(const std::vector<float>& mono_44k) override;
     Result<std::vector<float>> decode_codes(const Codes& codes) override;
     DeviceCaps device_caps() const override;

@@ -172,6 +172,7 @@ struct RunMetrics {
     std::vector<double> step_ms;      // per decode step
     std::vector<BackendUse> backends; // which backend ran at each call site
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
+    int batch = 1;                    // the most sequences it decoded together with (synthesize_batch), itself included
     // Compile mode aot-inductor: the export + Inductor compile of the package (measured when it was
     // built), whether this request found it in the cache instead of waiting for it, loading it, and
     // where it is. Never part of the request's own times above.

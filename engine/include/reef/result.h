@@ -43,6 +43,7 @@ public:
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T& operator*() { return value(); }
+    const T& operator*() const { return value(); }
     const EngineError& error() const { return std::get<1>(m_v); }
 
 private:

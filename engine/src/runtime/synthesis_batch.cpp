@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "check.h"
+#include "memory_check.h"
 #include "facade_guard.h"
 #include "nn/gemv.h"
 #include "nn/sdpa_policy.h"
@@ -30,6 +31,7 @@ struct RequestRun {
     std::vector<at::Tensor> codes;              // (N, n) per finished text batch
     std::optional<at::Generator> gen;
     std::optional<EngineError> error;
+    bool reported = false;                      // on_done has heard of it
 };
 
 // The prompt of the request's next text batch (generate_long's rules) -> (N+1, T)
@@ -55,25 +57,41 @@ BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::T
 
 std::vector<Result<SynthesisResult>> one_by_one(Pipeline& p, const std::vector<SynthesisRequest>& requests,
                                                 const Callbacks& callbacks, const RunOptions& o,
-                                                const std::function<bool(uint64_t)>& cancel_request) {
+                                                const std::function<bool(uint64_t)>& cancel_request,
+                                                const RequestDone& on_done) {
     std::vector<Result<SynthesisResult>> out;
     for (const SynthesisRequest& r : requests) {
         const Callbacks cb = request_callbacks(callbacks, cancel_request, r.id);
         out.push_back(guarded("synthesize", [&]() -> Result<SynthesisResult> { return run_synthesis(p, r, cb, o); }));
+        if (on_done) on_done(r.id, out.back());
     }
     return out;
+}
+
+// The request's outcome as synthesize_batch returns it.
+Result<SynthesisResult> outcome(const RequestRun& run) {
+    if (run.error) return *run.error;
+    return run.result;
+}
+
+// Tells on_done of a request that has ended, once.
+void report(RequestRun& run, const RequestDone& on_done) {
+    if (run.reported) return;
+    run.reported = true;
+    if (on_done) on_done(run.request->id, outcome(run));
 }
 
 }  // namespace
 
 std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
                                                          int max_batch, const Callbacks& cb, const RunOptions& o,
-                                                         const std::function<bool(uint64_t)>& cancel_request) {
-    if (o.compile_mode != CompileMode::Eager || max_batch <= 1) {
-        if (o.compile_mode != CompileMode::Eager && max_batch > 1 && cb.on_status)
+                                                         const std::function<bool(uint64_t)>& cancel_request,
+                                                         const RequestDone& on_done) {
+    if (o.compile_mode != CompileMode::Eager || max_batch == 1) {
+        if (o.compile_mode != CompileMode::Eager && max_batch != 1 && cb.on_status)
             cb.on_status(std::string("compile mode ") + to_string(o.compile_mode) +
                          " decodes one sequence at a time: the requests run one by one (batch size 1)");
-        return one_by_one(p, requests, cb, o, cancel_request);
+        return one_by_one(p, requests, cb, o, cancel_request, on_done);
     }
     const GemvPause linear(o.libtorch_linear);
     c10::InferenceMode inference;
@@ -104,10 +122,17 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
             first.push_back(item_for(p, run, i, prompt, cb, o, cancel_request));
         } catch (const ReefError& e) {
             run.error = e.error();
+            report(run, on_done);
         }
     }
     std::vector<Result<SynthesisResult>> out;
     try {
+        if (max_batch <= 0) {
+            max_batch = auto_batch_size(*p.model, first, TtsBackend::kAutoMaxBatch);
+            if (cb.on_status)
+                cb.on_status("batch size auto: " + std::to_string(max_batch) + " sequences decode together (" +
+                             format_gb(batch_kv_bytes(*p.model, first, max_batch)) + " of KV cache)");
+        }
         require_batch_memory(*p.model, first, max_batch);
         BatchGenerator batch(*p.model, p.ids, max_batch, o.kv_mode);
         for (BatchItem& it : first) batch.add(std::move(it));
@@ -123,6 +148,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                     m.prefill_ms += res.stats.prefill_ms;
                     m.step_ms.insert(m.step_ms.end(), res.stats.step_ms.begin(), res.stats.step_ms.end());
                     m.stop_reason = res.stats.stop_reason;
+                    m.batch = std::max(m.batch, res.max_batch_seen);
                     run.codes.push_back(res.codes);
                     if (run.conversation) run.conversation->add_assistant_codes(res.codes);
                     if (run.next_batch < run.batches.size()) {
@@ -137,6 +163,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                     run.error = e.error();
                 }
                 run.audio.reset();  // joins its codec worker: nothing of this request runs after this
+                report(run, on_done);  // ended: finished or failed (a queued next text batch `continue`d above)
             }
             return queued;
         };
@@ -152,6 +179,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
     for (RequestRun& run : runs) {
         run.observer.reset();
         run.audio.reset();
+        report(run, on_done);
         if (run.error)
             out.push_back(*run.error);
         else

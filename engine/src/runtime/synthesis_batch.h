@@ -7,18 +7,21 @@
 #include <functional>
 #include <vector>
 
+#include "reef/backend.h"
 #include "reef/result.h"
 #include "runtime/synthesis.h"
 
 namespace reef {
 
-// Up to max_batch sequences decode together. Compile mode aot-inductor (a compiled step decodes
-// one sequence) and max_batch 1 run the requests one by one through run_synthesis, and say so
-// through callbacks.on_status. A cancel (callbacks.should_abort) ends every request with
-// Cancelled, cancel_request(id) that request alone. Results in the requests' order.
+// Up to max_batch sequences decode together; max_batch 0 (or below) = auto_batch_size, told
+// through callbacks.on_status. Compile mode aot-inductor (a compiled step decodes one sequence)
+// and max_batch 1 run the requests one by one through run_synthesis, and say so through
+// callbacks.on_status. A cancel (callbacks.should_abort) ends every request with Cancelled,
+// cancel_request(id) that request alone. Results in the requests' order; on_done hears each as it ends.
 std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
                                                          int max_batch, const Callbacks& callbacks,
                                                          const RunOptions& options,
-                                                         const std::function<bool(uint64_t)>& cancel_request = {});
+                                                         const std::function<bool(uint64_t)>& cancel_request = {},
+                                                         const RequestDone& on_done = {});
 
 }  // namespace reef

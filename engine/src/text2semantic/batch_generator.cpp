@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "check.h"
 #include "memory_check.h"
@@ -211,6 +212,17 @@ void require_batch_memory(const DualArModel& model, const std::vector<BatchItem>
     require_memory(batch_kv_bytes(model, items, max_batch), model.device(),
                    "the KV caches of " + std::to_string(n) + " sequences decoding together (batch size " +
                        std::to_string(max_batch) + ")");
+}
+
+int auto_batch_size(const DualArModel& model, const std::vector<BatchItem>& items, int limit, uint64_t available) {
+    int b = std::clamp(int(items.size()), 1, std::max(limit, 1));
+    while (b > 1 && batch_kv_bytes(model, items, b) > available / 2) --b;
+    return b;
+}
+
+int auto_batch_size(const DualArModel& model, const std::vector<BatchItem>& items, int limit) {
+    const std::optional<uint64_t> available = available_memory(model.device());
+    return available ? auto_batch_size(model, items, limit, *available) : std::clamp(int(items.size()), 1, std::max(limit, 1));
 }
 
 std::vector<BatchItemResult> generate_batch(const DualArModel& model, const TokenIds& ids, std::vector<BatchItem> items,

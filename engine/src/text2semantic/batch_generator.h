@@ -93,6 +93,13 @@ uint64_t batch_kv_bytes(const DualArModel& model, const std::vector<BatchItem>& 
 // items, all alive at once, would not fit in the device's free memory.
 void require_batch_memory(const DualArModel& model, const std::vector<BatchItem>& items, int max_batch);
 
+// Batch size "auto": the most sequences, at most `limit` and no more than there are items, whose
+// KV caches (batch_kv_bytes) take at most half of the device's free memory; the other half stays
+// for activations, the codec workers and the rest of the machine. `limit` when free memory is unknown.
+int auto_batch_size(const DualArModel& model, const std::vector<BatchItem>& items, int limit);
+// Same, with the free bytes given (tests choose them).
+int auto_batch_size(const DualArModel& model, const std::vector<BatchItem>& items, int limit, uint64_t available);
+
 // Every item through one BatchGenerator of max_batch (require_batch_memory first) -> results in
 // the items' order.
 std::vector<BatchItemResult> generate_batch(const DualArModel& model, const TokenIds& ids, std::vector<BatchItem> items,
