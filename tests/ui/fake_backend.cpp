@@ -39,6 +39,16 @@ Result<ModelInfo> FakeBackend::load(const EngineConfig& config) {
     return info;
 }
 
+std::vector<Result<SynthesisResult>> FakeBackend::synthesize_batch(const std::vector<SynthesisRequest>& requests,
+                                                                   int max_batch, const Callbacks& callbacks,
+                                                                   const std::function<bool(uint64_t)>& cancel_request,
+                                                                   const RequestDone& on_done) {
+    ++m_script->batch_calls;
+    m_script->last_batch_requests = int(requests.size());
+    m_script->last_max_batch = max_batch;
+    return TtsBackend::synthesize_batch(requests, max_batch, callbacks, cancel_request, on_done);
+}
+
 Result<SynthesisResult> FakeBackend::synthesize(const SynthesisRequest& request, const Callbacks& cb) {
     ++m_script->syntheses;
     m_script->last_request_id = request.id;

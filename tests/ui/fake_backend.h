@@ -32,6 +32,7 @@ struct FakeScript {
     // Observations (written on the engine thread).
     std::atomic<int> loads{0}, syntheses{0}, aborted{0}, encodes{0}, benches{0};
     std::atomic<uint64_t> last_request_id{0};
+    std::atomic<int> batch_calls{0}, last_batch_requests{0}, last_max_batch{-1};
 };
 
 class FakeBackend : public reef::TtsBackend {
@@ -41,6 +42,10 @@ public:
     bool is_loaded() const override { return m_loaded; }
     reef::Result<reef::SynthesisResult> synthesize(const reef::SynthesisRequest& request,
                                                    const reef::Callbacks& callbacks) override;
+    // Counts the call, then runs the requests one by one (TtsBackend's default).
+    std::vector<reef::Result<reef::SynthesisResult>> synthesize_batch(
+        const std::vector<reef::SynthesisRequest>& requests, int max_batch, const reef::Callbacks& callbacks,
+        const std::function<bool(uint64_t)>& cancel_request = {}, const reef::RequestDone& on_done = {}) override;
     reef::Result<reef::Codes> encode_reference(const std::vector<float>& mono_44k) override;
     reef::DeviceCaps device_caps() const override;
 

@@ -237,6 +237,63 @@ private Q_SLOTS:
         QVERIFY(t.elapsed() < 1000);
         QCOMPARE(script->aborted.load(), 1);
     }
+
+    // A batch: each request ends with its own signal under its own id; chunks and progress of every
+    // member pass; Generating until the last one ends; one member can be cancelled alone.
+    void aBatchEndsEachRequestOnItsOwn() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 30;
+        rig.script->frame_delay_ms = 2;
+        QSignalSpy finished(rig.engine.get(), &EngineController::synthesisFinished);
+        QSignalSpy cancelled(rig.engine.get(), &EngineController::synthesisCancelled);
+        QSignalSpy progress(rig.engine.get(), &EngineController::progress);
+        QSignalSpy chunks(rig.engine.get(), &EngineController::audioChunk);
+        const QList<quint64> ids = rig.engine->synthesizeBatch({request("a"), request("b"), request("c")}, 2);
+        QCOMPARE(ids.size(), 3);
+        QCOMPARE(rig.engine->batchIds(), ids);
+        QCOMPARE(rig.engine->state(), EngineState::Generating);
+        rig.engine->cancelRequest(ids[1]);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count() + cancelled.count(), 3, 5000);
+        QCOMPARE(rig.engine->state(), EngineState::Ready);
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(cancelled.first().at(0).toULongLong(), ids[1]);
+        QCOMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(0).at(0).value<SynthesisResult>().request_id, ids[0]);
+        QCOMPARE(finished.at(1).at(0).value<SynthesisResult>().request_id, ids[2]);
+        QCOMPARE(rig.script->batch_calls.load(), 1);
+        QCOMPARE(rig.script->last_max_batch.load(), 2);
+        QSet<quint64> progressed, chunked;
+        for (const auto& args : progress)
+            progressed << args.at(0).toULongLong();
+        for (const auto& args : chunks)
+            chunked << args.at(0).value<AudioChunk>().request_id;
+        QVERIFY(progressed.contains(ids[0]) && progressed.contains(ids[2]));
+        QVERIFY(chunked.contains(ids[0]) && chunked.contains(ids[2]));
+        QVERIFY(rig.engine->batchIds().isEmpty());
+    }
+
+    void aSynthesisSupersedesARunningBatch() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 100;
+        rig.script->frame_delay_ms = 2;
+        QSignalSpy finished(rig.engine.get(), &EngineController::synthesisFinished);
+        QSignalSpy cancelled(rig.engine.get(), &EngineController::synthesisCancelled);
+        QSignalSpy progress(rig.engine.get(), &EngineController::progress);
+        const QList<quint64> ids = rig.engine->synthesizeBatch({request("a"), request("b")}, 0);
+        QVERIFY(progress.wait(3000));
+        const quint64 next = rig.engine->synthesize(request("next"));
+        QCOMPARE(cancelled.count(), 2);   // at once: their late results are dropped
+        QCOMPARE(cancelled.at(0).at(0).toULongLong(), ids[0]);
+        QCOMPARE(cancelled.at(1).at(0).toULongLong(), ids[1]);
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().at(0).value<SynthesisResult>().request_id, next);
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(rig.engine->state(), EngineState::Ready);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstEngineController)

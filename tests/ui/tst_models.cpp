@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "fake_backend.h"
+#include "qt/batch_table_model.h"
 #include "qt/bench_table_model.h"
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
@@ -145,6 +146,84 @@ private Q_SLOTS:
                  int(SdpaBackend::Flash));
         m.startRun(8);
         QCOMPARE(m.rowCount(), 0);
+    }
+
+    // A batch run: each row sums the latest sample of every member still decoding; a member that
+    // ended leaves the sums (its frames stay counted); other requests' samples are ignored.
+    void perfHistorySumsTheMembersOfABatch() {
+        PerfHistoryModel m(100);
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.startBatch({11, 12});
+        QVERIFY(m.isBatch());
+        m.addSample(sample(11, 3));   // 23 frames/s
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.data(m.index(0, PerfHistoryModel::FramesPerS)).toDouble(), 23.0);
+        QCOMPARE(m.itemsDecoding(0), 1);
+        QTest::qWait(PerfHistoryModel::kBatchRowMs + 20);
+        m.addSample(sample(12, 5));   // 25 frames/s
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.data(m.index(1, PerfHistoryModel::FramesPerS)).toDouble(), 48.0);
+        QCOMPARE(m.data(m.index(1, PerfHistoryModel::ItemFramesPerS)).toDouble(), 24.0);
+        QCOMPARE(m.data(m.index(1, PerfHistoryModel::Frame)).toInt(), 8);
+        QCOMPARE(m.itemsDecoding(1), 2);
+        m.addSample(sample(99, 1));   // not a member
+        m.addSample(sample(11, 4));   // within kBatchRowMs of the last row: no new row
+        QCOMPARE(m.rowCount(), 2);
+        m.endRequest(11);             // 4 frames done
+        QTest::qWait(PerfHistoryModel::kBatchRowMs + 20);
+        m.addSample(sample(12, 6));
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.data(m.index(2, PerfHistoryModel::FramesPerS)).toDouble(), 26.0);
+        QCOMPARE(m.data(m.index(2, PerfHistoryModel::Frame)).toInt(), 10);
+        QCOMPARE(m.itemsDecoding(2), 1);
+        m.startRun(5);                // a one-request run ends the batch
+        QVERIFY(!m.isBatch());
+        QCOMPARE(m.rowCount(), 0);
+        m.addSample(sample(12, 7));
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void batchTableShowsTheBatchPoints() {
+        BatchTableModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        BatchPoint one, four, big;
+        one.batch = 1, one.ran = true, one.aggregate_frames_per_s = 12.8, one.per_sequence_frames_per_s = 12.8, one.speedup = 1;
+        four.batch = 4, four.ran = true, four.aggregate_frames_per_s = 20.1, four.per_sequence_frames_per_s = 5.03,
+        four.speedup = 20.1 / 12.8, four.roofline_fraction = 0.41, four.memory.cpu_peak_rss_bytes = int64_t(3) << 30;
+        big.batch = 64, big.ran = false, big.error = "the KV caches of 64 sequences need 90 GB";
+        m.setPoints({one, four, big});
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.data(m.index(1, BatchTableModel::AggregateFps)).toString(), QStringLiteral("20.1"));
+        QCOMPARE(m.data(m.index(1, BatchTableModel::PerSequenceFps)).toString(), QStringLiteral("5.0"));
+        QCOMPARE(m.data(m.index(1, BatchTableModel::Speedup)).toString(), QStringLiteral("1.57×"));
+        QCOMPARE(m.data(m.index(1, BatchTableModel::Roofline)).toString(), QStringLiteral("41%"));
+        QCOMPARE(m.data(m.index(1, BatchTableModel::PeakMemory), BatchTableModel::ValueRole).toLongLong(), int64_t(3) << 30);
+        QCOMPARE(m.data(m.index(2, BatchTableModel::AggregateFps)).toString(), QStringLiteral("—"));
+        QVERIFY(m.data(m.index(2, BatchTableModel::Status)).toString().contains(QLatin1String("90 GB")));
+    }
+
+    void batchSizeSettingIsValidatedAndKept() {
+        QTemporaryDir tmp;
+        const QString ini = tmp.filePath(QStringLiteral("reef.ini"));
+        {
+            Settings s(ini);
+            QCOMPARE(s.batchSize(), Settings::kDefaultBatchSize);
+            QSignalSpy changed(&s, &Settings::batchSizeChanged);
+            s.setBatchSize(-1);
+            s.setBatchSize(Settings::kMaxBatchSize + 1);
+            s.setBatchSize(Settings::kDefaultBatchSize);
+            QCOMPARE(changed.count(), 0);
+            s.setBatchSize(0);   // auto
+            QCOMPARE(changed.count(), 1);
+            QCOMPARE(changed.first().first().toInt(), 0);
+            s.sync();
+        }
+        QCOMPARE(Settings(ini).batchSize(), 0);
+        {
+            QSettings raw(ini, QSettings::IniFormat);
+            raw.setValue(QStringLiteral("generation/batch_size"), 99);
+        }
+        QCOMPARE(Settings(ini).batchSize(), Settings::kDefaultBatchSize);   // invalid stored value: the default
     }
 
     void takesModelKeepsNewestFirst() {

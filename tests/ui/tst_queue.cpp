@@ -402,6 +402,98 @@ private Q_SLOTS:
         QCOMPARE(cancelled, 1);
         QCOMPARE(done, 2);
     }
+
+    // Batching: the queued items go to the engine in one synthesizeBatch call, each ends with its
+    // own result (the fake echoes the request's text), an item queued meanwhile waits for the next call.
+    void aBatchSizeHandsTheQueuedItemsToOneBatchCall() {
+        Rig rig;
+        rig.loadOk();
+        rig.queue->setBatchSize(4);
+        QSignalSpy finished(rig.queue.get(), &SynthesisQueue::itemFinished);
+        QSignalSpy idle(rig.queue.get(), &SynthesisQueue::idle);
+        QSignalSpy batchStarted(rig.engine.get(), &EngineController::batchStarted);
+        QSignalSpy engineStarted(rig.engine.get(), &EngineController::synthesisStarted);
+        const QStringList texts{QStringLiteral("one"), QStringLiteral("two"), QStringLiteral("three")};
+        QList<quint64> ids;
+        for (const QString& t : texts)
+            ids << rig.queue->enqueue(t, request(t), QStringLiteral("tag-") + t);
+        QVERIFY(batchStarted.wait(3000));
+        QCOMPARE(rig.queue->runningCount(), 3);
+        QVERIFY(rig.queue->data(rig.queue->index(0), SynthesisQueue::StateTextRole).toString().contains(QLatin1String("batch of 3")));
+        const quint64 late = rig.queue->enqueue(QStringLiteral("late"), request(QStringLiteral("late")), QStringLiteral("tag-late"));
+        QCOMPARE(stateOf(*rig.queue, late), QueueItem::State::Queued);   // the running call is not joined
+        QVERIFY(idle.wait(10000));
+        QCOMPARE(rig.script->batch_calls.load(), 1);
+        QCOMPARE(rig.script->last_batch_requests.load(), 3);
+        QCOMPARE(rig.script->last_max_batch.load(), 4);
+        const auto requestIds = batchStarted.first().at(0).value<QList<quint64>>();
+        QCOMPARE(requestIds.size(), 3);
+        QCOMPARE(finished.count(), 4);
+        for (int k = 0; k < 3; ++k) {
+            const auto args = finished.at(k);
+            QCOMPARE(args.at(0).toULongLong(), ids[k]);
+            QCOMPARE(args.at(1).toString(), QStringLiteral("tag-") + texts[k]);
+            const auto result = args.at(2).value<SynthesisResult>();
+            QCOMPARE(QString::fromStdString(result.metrics.stop_reason), texts[k]);
+            QCOMPARE(result.request_id, requestIds[k]);
+            QCOMPARE(stateOf(*rig.queue, ids[k]), QueueItem::State::Done);
+        }
+        // The late item was alone in the queue: it ran by itself, streaming.
+        QCOMPARE(finished.at(3).at(0).toULongLong(), late);
+        QCOMPARE(engineStarted.count(), 1);
+        QCOMPARE(rig.script->syntheses.load(), 4);
+    }
+
+    void cancellingOneItemOfABatchLeavesTheOthers() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 100;
+        rig.script->frame_delay_ms = 2;
+        rig.queue->setBatchSize(2);
+        QSignalSpy progress(rig.queue.get(), &SynthesisQueue::itemProgress);
+        QSignalSpy finished(rig.queue.get(), &SynthesisQueue::itemFinished);
+        QSignalSpy cancelled(rig.queue.get(), &SynthesisQueue::itemCancelled);
+        QSignalSpy idle(rig.queue.get(), &SynthesisQueue::idle);
+        const quint64 a = rig.queue->enqueue(QStringLiteral("a"), request(QStringLiteral("a")), QStringLiteral("A"));
+        const quint64 b = rig.queue->enqueue(QStringLiteral("b"), request(QStringLiteral("b")), QStringLiteral("B"));
+        const quint64 c = rig.queue->enqueue(QStringLiteral("c"), request(QStringLiteral("c")), QStringLiteral("C"));
+        QVERIFY(progress.wait(3000));
+        QCOMPARE(stateOf(*rig.queue, b), QueueItem::State::Running);
+        rig.queue->cancel(b);
+        QCOMPARE(stateOf(*rig.queue, b), QueueItem::State::Running);   // until the engine confirms
+        QVERIFY(idle.wait(10000));
+        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(cancelled.first().at(0).toULongLong(), b);
+        QCOMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(0).at(0).toULongLong(), a);
+        QCOMPARE(finished.at(1).at(0).toULongLong(), c);
+        QCOMPARE(finished.at(1).at(2).value<SynthesisResult>().metrics.frames, 100);
+        QCOMPARE(stateOf(*rig.queue, a), QueueItem::State::Done);
+        QCOMPARE(stateOf(*rig.queue, b), QueueItem::State::Cancelled);
+        QCOMPARE(stateOf(*rig.queue, c), QueueItem::State::Done);
+        QCOMPARE(rig.script->batch_calls.load(), 1);
+        QCOMPARE(rig.engine->state(), EngineState::Ready);
+    }
+
+    void aModelLoadCancelsEveryItemOfABatch() {
+        Rig rig;
+        rig.loadOk();
+        rig.script->frames = 150;
+        rig.script->frame_delay_ms = 2;
+        rig.queue->setBatchSize(0);   // auto: the engine picks; the queue still hands them together
+        QSignalSpy progress(rig.queue.get(), &SynthesisQueue::itemProgress);
+        QSignalSpy cancelled(rig.queue.get(), &SynthesisQueue::itemCancelled);
+        QList<quint64> ids;
+        for (int k = 0; k < 3; ++k)
+            ids << rig.queue->enqueue(QStringLiteral("item %1").arg(k), request(QStringLiteral("x")), k);
+        QVERIFY(progress.wait(3000));
+        QCOMPARE(rig.script->last_max_batch.load(), 0);
+        rig.engine->loadModel(EngineConfig{});
+        QCOMPARE(cancelled.count(), 3);
+        for (quint64 id : ids)
+            QCOMPARE(stateOf(*rig.queue, id), QueueItem::State::Cancelled);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.engine->state(), EngineState::Ready, 5000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstQueue)

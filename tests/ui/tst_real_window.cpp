@@ -4,6 +4,7 @@
 // unwritable export path, a corrupt reference clip. One window and one loaded model for all slots
 // (they run in order); few frames and one libtorch thread keep it fast on a 2-core machine.
 // With REEF_SCREENS_DIR set it also saves a screenshot after the real generation.
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -13,16 +14,19 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "audio/wav_file.h"
+#include "qt/batch_table_model.h"
 #include "qt/engine_controller.h"
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
 #include "qt/project.h"
 #include "qt/settings.h"
+#include "qt/synthesis_queue.h"
 #include "qt/translations.h"
 #include "qt/takes_model.h"
 #include "qt/voice_list_model.h"
@@ -217,6 +221,42 @@ private Q_SLOTS:
         w.tabs()->setCurrentIndex(0);
     }
 
+    // Issue #27 in the studio: Settings → Batch size 2, the project's four segments re-generated
+    // with the seed of their first takes go to the engine as one batch, and each new take is the
+    // first take again, sample for sample (made alone, above); the live chart plots the aggregate
+    // and the per-item frames/s.
+    void aProjectGeneratesInABatchWithTheSameTakes() {
+        MainWindow& w = *m_window;
+        ProjectModel& project = w.project();
+        QCOMPARE(project.segmentCount(), 4);
+        auto* batch = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("batchSizeCombo"));
+        QVERIFY(batch);
+        batch->setCurrentIndex(batch->findData(2));
+        QCOMPARE(m_settings->batchSize(), 2);
+        SamplingParams p = m_settings->sampling();
+        p.seed = project.segment(0).takes.front().sampling.seed;
+        m_settings->setSampling(p);
+        std::vector<size_t> takesBefore;
+        for (int r = 0; r < 4; ++r)
+            takesBefore.push_back(project.segment(r).takes.size());
+        QSignalSpy batches(m_engine.get(), &EngineController::batchStarted);
+        w.studio().generateSegments({0, 1, 2, 3});
+        QTRY_VERIFY_WITH_TIMEOUT(!w.studio().queue().isRunning() && w.studio().queue().pendingCount() == 0, kSlowMs);
+        QCOMPARE(batches.count(), 1);
+        QCOMPARE(batches.first().first().value<QList<quint64>>().size(), 4);
+        for (int r = 0; r < 4; ++r) {
+            const Segment& seg = project.segment(r);
+            QCOMPARE(seg.takes.size(), takesBefore[size_t(r)] + 1);
+            const SegmentTake& alone = seg.takes.front();
+            const SegmentTake& batched = seg.takes.back();
+            QCOMPARE(batched.sampling.seed, alone.sampling.seed);
+            QVERIFY2(batched.audio == alone.audio, qPrintable(QStringLiteral("segment %1").arg(r + 1)));
+        }
+        QVERIFY(w.perfChart()->itemPointCount() > 0);
+        m_settings->setBatchSize(1);
+        QCOMPARE(batch->currentData().toInt(), 1);   // the panel follows the setting
+    }
+
     // The Compare view over the real bench: two arms and a two-length context sweep; the sweep
     // chart draws one line per arm with one point per length, at the prompt lengths the bench
     // really prefilled (read from the report's JSON, not from the chart's own code).
@@ -226,6 +266,7 @@ private Q_SLOTS:
         CompareView& cv = *w.compareView();
         QCOMPARE(cv.selectedArms().size(), size_t(2));   // eager x {auto, math}
         cv.contextEdit()->setText(QStringLiteral("100, 260"));
+        cv.batchEdit()->setText(QStringLiteral("1,2"));
         QSignalSpy done(m_engine.get(), &EngineController::benchFinished);
         QSignalSpy failed(m_engine.get(), &EngineController::benchFailed);
         QTest::mouseClick(cv.runButton(), Qt::LeftButton);
@@ -240,6 +281,22 @@ private Q_SLOTS:
         QVERIFY(json.open(QIODevice::ReadOnly));
         const QJsonArray sweep = QJsonDocument::fromJson(json.readAll()).object().value(QStringLiteral("sweep")).toArray();
         QCOMPARE(sweep.size(), 4);
+        // The batch table shows the report's batch points (read back from its JSON).
+        const QJsonArray batch = QJsonDocument::fromJson([&] {
+                                     QFile again(base + QStringLiteral(".json"));
+                                     return again.open(QIODevice::ReadOnly) ? again.readAll() : QByteArray();
+                                 }()).object().value(QStringLiteral("batch")).toArray();
+        QCOMPARE(batch.size(), 2);
+        QVERIFY(cv.batchTable()->isVisibleTo(&cv));
+        QCOMPARE(cv.batchModel().rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            const QJsonObject o = batch[r].toObject();
+            QVERIFY2(o.value(QStringLiteral("ran")).toBool(), qPrintable(o.value(QStringLiteral("error")).toString()));
+            QCOMPARE(cv.batchModel().data(cv.batchModel().index(r, BatchTableModel::Batch), BatchTableModel::ValueRole).toInt(),
+                     o.value(QStringLiteral("batch")).toInt());
+            QCOMPARE(cv.batchModel().data(cv.batchModel().index(r, BatchTableModel::AggregateFps), BatchTableModel::ValueRole).toDouble(),
+                     o.value(QStringLiteral("aggregate_frames_per_s")).toDouble());
+        }
         for (const auto& [name, points] : lines) {
             QCOMPARE(int(points.size()), 2);
             for (const QPointF& pt : points) {

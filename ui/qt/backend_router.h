@@ -23,6 +23,12 @@ public:
     Result<SynthesisResult> synthesize(const SynthesisRequest& r, const Callbacks& cb) override {
         return m_active->synthesize(r, cb);
     }
+    std::vector<Result<SynthesisResult>> synthesize_batch(const std::vector<SynthesisRequest>& requests, int max_batch,
+                                                          const Callbacks& cb,
+                                                          const std::function<bool(uint64_t)>& cancel_request,
+                                                          const RequestDone& on_done) override {
+        return m_active->synthesize_batch(requests, max_batch, cb, cancel_request, on_done);
+    }
     Result<Codes> encode_reference(const std::vector<float>& mono) override { return m_active->encode_reference(mono); }
     // What this machine can run: the Settings panel's choices, whichever backend is active.
     DeviceCaps device_caps() const override { return m_local->device_caps(); }

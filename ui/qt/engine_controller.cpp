@@ -49,19 +49,19 @@ void EngineController::connectWorker() {
     connect(w, &EngineWorker::loaded, this, &EngineController::onLoaded);
     connect(w, &EngineWorker::loadFailed, this, &EngineController::onLoadFailed);
     connect(w, &EngineWorker::progress, this, [this](quint64 id, int frames, double ms) {
-        if (id == m_synthId)
+        if (isSynthesizing(id))
             Q_EMIT progress(id, frames, ms);
     });
     connect(w, &EngineWorker::status, this, [this](quint64 id, const QString& message) {
-        if (id == m_synthId)
+        if (isSynthesizing(id))
             Q_EMIT status(id, message);
     });
     connect(w, &EngineWorker::audioChunk, this, [this](const AudioChunk& c) {
-        if (c.request_id == m_synthId)
+        if (isSynthesizing(c.request_id))
             Q_EMIT audioChunk(c);
     });
     connect(w, &EngineWorker::perfSample, this, [this](const PerfSample& s) {
-        if (s.request_id == m_synthId)
+        if (isSynthesizing(s.request_id))
             Q_EMIT perfSample(s);
     });
     connect(w, &EngineWorker::synthesisFinished, this, &EngineController::onSynthesisFinished);
@@ -87,13 +87,21 @@ void EngineController::cancelThrough(quint64 id) {
     }
 }
 
+void EngineController::supersedeSynthesis() {
+    QList<quint64> old = m_batch;
+    if (m_synthId)
+        old << m_synthId;
+    m_synthId = 0;
+    m_batch.clear();
+    for (quint64 id : old) {
+        cancelThrough(id);
+        Q_EMIT synthesisCancelled(id);
+    }
+}
+
 quint64 EngineController::loadModel(const EngineConfig& config) {
     const quint64 id = nextId();
-    if (m_synthId) {   // a load supersedes a running synthesis: cancel it, forget its results
-        const quint64 old = m_synthId;
-        m_synthId = 0;
-        Q_EMIT synthesisCancelled(old);
-    }
+    supersedeSynthesis();   // a load supersedes a running synthesis: cancel it, forget its results
     if (m_benchId) {
         m_benchId = 0;
         Q_EMIT benchFailed(tr("cancelled: a model load was requested"));
@@ -109,11 +117,7 @@ quint64 EngineController::loadModel(const EngineConfig& config) {
 
 quint64 EngineController::synthesize(SynthesisRequest request) {
     const quint64 id = nextId();
-    if (m_synthId) {
-        const quint64 old = m_synthId;
-        cancelThrough(old);
-        Q_EMIT synthesisCancelled(old);
-    }
+    supersedeSynthesis();
     request.id = id;
     m_synthId = id;
     m_stopping = false;
@@ -122,6 +126,30 @@ quint64 EngineController::synthesize(SynthesisRequest request) {
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, request] { w->synthesize(request); }, Qt::QueuedConnection);
     return id;
+}
+
+QList<quint64> EngineController::synthesizeBatch(const QList<SynthesisRequest>& requests, int maxBatch) {
+    supersedeSynthesis();
+    QList<SynthesisRequest> todo = requests;
+    for (SynthesisRequest& r : todo)
+        r.id = nextId();
+    m_batch.clear();
+    for (const SynthesisRequest& r : todo)
+        m_batch << r.id;
+    m_stopping = false;
+    updateState();
+    const QList<quint64> ids = m_batch;
+    Q_EMIT batchStarted(ids);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, todo, maxBatch] { w->synthesizeBatch(todo, maxBatch); }, Qt::QueuedConnection);
+    return ids;
+}
+
+void EngineController::cancelRequest(quint64 id) {
+    if (id && id == m_synthId)
+        return cancel();
+    if (m_batch.contains(id))
+        m_cancel->cancelOne(id);   // synthesisCancelled when the worker confirms
 }
 
 quint64 EngineController::encodeReference(std::vector<float> mono44k) {
@@ -144,7 +172,9 @@ quint64 EngineController::runBench(BenchRequest request) {
 }
 
 void EngineController::cancel() {
-    const quint64 target = std::max(m_synthId, m_benchId);
+    quint64 target = std::max(m_synthId, m_benchId);
+    for (quint64 id : m_batch)
+        target = std::max(target, id);
     if (!target)
         return;
     cancelThrough(target);
@@ -156,7 +186,7 @@ void EngineController::updateState() {
     EngineState s = m_modelLoaded ? EngineState::Ready : EngineState::NoModel;
     if (m_loadId)
         s = EngineState::Loading;
-    else if (m_synthId)
+    else if (m_synthId || !m_batch.isEmpty())
         s = m_stopping ? EngineState::Stopping : EngineState::Generating;
     else if (m_benchId)
         s = m_stopping ? EngineState::Stopping : EngineState::Benchmarking;
@@ -189,20 +219,27 @@ void EngineController::onLoadFailed(quint64 id, const EngineError& error, bool s
     updateState();
 }
 
+bool EngineController::endSynthesis(quint64 id) {
+    if (!isSynthesizing(id))
+        return false;   // superseded: its result is dropped
+    if (id == m_synthId)
+        m_synthId = 0;
+    m_batch.removeOne(id);
+    if (!m_synthId && m_batch.isEmpty())
+        m_stopping = false;
+    return true;
+}
+
 void EngineController::onSynthesisFinished(const SynthesisResult& result) {
-    if (result.request_id != m_synthId)
+    if (!endSynthesis(result.request_id))
         return;
-    m_synthId = 0;
-    m_stopping = false;
     Q_EMIT synthesisFinished(result);
     updateState();
 }
 
 void EngineController::onSynthesisFailed(quint64 id, const EngineError& error) {
-    if (id != m_synthId)
+    if (!endSynthesis(id))
         return;
-    m_synthId = 0;
-    m_stopping = false;
     if (error.code == ErrorCode::Cancelled)
         Q_EMIT synthesisCancelled(id);
     else

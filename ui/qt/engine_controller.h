@@ -25,13 +25,23 @@ public:
     bool isModelLoaded() const { return m_modelLoaded; }
     const ModelInfo& modelInfo() const { return m_modelInfo; }
     const DeviceCaps& deviceCaps() const { return m_caps; }
-    quint64 currentSynthesisId() const { return m_synthId; }
+    quint64 currentSynthesisId() const { return m_synthId; }   // the one-request synthesis, 0 = none
+    // The requests of the running batch that have not ended yet.
+    const QList<quint64>& batchIds() const { return m_batch; }
+    bool isSynthesizing(quint64 id) const { return id && (id == m_synthId || m_batch.contains(id)); }
 
     // Where speech is made from the next loadModel on: a server, or (nullopt) this machine's engine.
     void setServer(std::optional<ServerProfile> server);
     // Each returns the request's id. A new load or synthesis supersedes (and cancels) a running one.
     quint64 loadModel(const EngineConfig& config);
     quint64 synthesize(SynthesisRequest request);
+    // Several requests, up to maxBatch decoding together (0 = auto by free memory): their ids, in
+    // order. Each ends with its own synthesisFinished / synthesisFailed / synthesisCancelled, as
+    // soon as it is done. Like synthesize, it supersedes what runs; a later synthesize or load
+    // supersedes it. The batch's audio streams with each chunk's request id; nothing plays it live.
+    QList<quint64> synthesizeBatch(const QList<SynthesisRequest>& requests, int maxBatch);
+    // Stops one request (of the batch, or the one-request synthesis); the rest go on.
+    void cancelRequest(quint64 id);
     quint64 encodeReference(std::vector<float> mono44k);
     quint64 runBench(BenchRequest request);
     void refreshCaps();
@@ -45,6 +55,7 @@ Q_SIGNALS:
     void modelLoaded(const reef::ModelInfo& info);
     void loadFailed(const QString& reason);
     void synthesisStarted(quint64 id);
+    void batchStarted(const QList<quint64>& ids);
     void progress(quint64 id, int frames, double elapsedMs);
     void status(quint64 id, const QString& message);  // e.g. compiling the decode step
     void audioChunk(const reef::AudioChunk& chunk);
@@ -78,6 +89,9 @@ private:
     quint64 m_lastId = 0;
     quint64 m_loadId = 0;    // pending load, 0 = none
     quint64 m_synthId = 0;   // pending synthesis, 0 = none
+    QList<quint64> m_batch;  // pending requests of a batch
+    void supersedeSynthesis();   // cancels what synthesises now and says so
+    bool endSynthesis(quint64 id);   // false when id is not (or no longer) one of ours
     quint64 m_benchId = 0;   // pending bench, 0 = none
     bool m_stopping = false;
     bool m_modelLoaded = false;

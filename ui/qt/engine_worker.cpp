@@ -1,6 +1,7 @@
 #include "qt/engine_worker.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <exception>
 #include <optional>
 
@@ -49,39 +50,51 @@ void EngineWorker::load(quint64 id, const reef::EngineConfig& config) {
         [&](const EngineError& e) { Q_EMIT loadFailed(id, e, false); });
 }
 
-Callbacks EngineWorker::makeCallbacks(quint64 id) {
-    // The timers and pending sample live in a shared block the lambdas capture; all on this thread.
-    struct Throttle {
-        QElapsedTimer run, lastProgress, lastPerf;
-        std::optional<PerfSample> pendingPerf;
-        int frames = 0;
-    };
-    auto t = std::make_shared<Throttle>();
-    t->run.start();
-    t->lastProgress.start();
-    t->lastPerf.start();
-    Callbacks cb;
-    cb.on_frame = [this, t, id](uint64_t, int frame, const std::vector<int32_t>&) {
-        t->frames = frame + 1;
-        if (t->lastProgress.elapsed() >= kThrottleMs) {
-            t->lastProgress.restart();
-            Q_EMIT progress(id, t->frames, double(t->run.nsecsElapsed()) / 1e6);
+// One request's progress and perf throttle; all on the engine thread.
+struct EngineWorker::Throttle {
+    QElapsedTimer run, lastProgress, lastPerf;
+    std::optional<PerfSample> pendingPerf;
+    int frames = 0;
+    Throttle() {
+        run.start();
+        lastProgress.start();
+        lastPerf.start();
+    }
+    void frame(EngineWorker* w, quint64 id, int frame) {
+        frames = frame + 1;
+        if (lastProgress.elapsed() >= kThrottleMs) {
+            lastProgress.restart();
+            Q_EMIT w->progress(id, frames, double(run.nsecsElapsed()) / 1e6);
         }
-    };
+    }
+    void perf(EngineWorker* w, quint64 id, const PerfSample& s) {
+        pendingPerf = s;
+        pendingPerf->request_id = id;
+        if (lastPerf.elapsed() >= kThrottleMs) {
+            lastPerf.restart();
+            Q_EMIT w->perfSample(*pendingPerf);
+            pendingPerf.reset();
+        }
+    }
+    void flush(EngineWorker* w, quint64 id) {
+        if (pendingPerf)
+            Q_EMIT w->perfSample(*pendingPerf);
+        pendingPerf.reset();
+        Q_EMIT w->progress(id, frames, double(run.nsecsElapsed()) / 1e6);
+    }
+};
+
+Callbacks EngineWorker::makeCallbacks(quint64 id) {
+    // The throttle lives in a shared block the lambdas capture; all on this thread.
+    auto t = std::make_shared<Throttle>();
+    Callbacks cb;
+    cb.on_frame = [this, t, id](uint64_t, int frame, const std::vector<int32_t>&) { t->frame(this, id, frame); };
     cb.on_audio_chunk = [this, id](const AudioChunk& chunk) {
         AudioChunk c = chunk;
         c.request_id = id;
         Q_EMIT audioChunk(c);
     };
-    cb.on_perf = [this, t, id](const PerfSample& s) {
-        t->pendingPerf = s;
-        t->pendingPerf->request_id = id;
-        if (t->lastPerf.elapsed() >= kThrottleMs) {
-            t->lastPerf.restart();
-            Q_EMIT perfSample(*t->pendingPerf);
-            t->pendingPerf.reset();
-        }
-    };
+    cb.on_perf = [this, t, id](const PerfSample& s) { t->perf(this, id, s); };
     cb.should_abort = [cancel = m_cancel, id] { return cancel->isCancelled(id); };
     cb.on_status = [this, id, last = std::make_shared<QString>()](const std::string& message) {
         const QString text = QString::fromStdString(message);
@@ -91,12 +104,88 @@ Callbacks EngineWorker::makeCallbacks(quint64 id) {
         Q_EMIT status(id, text);
     };
     // Flushes what the throttle held back, so the chart and progress show the final state.
-    m_flush = [this, t, id] {
-        if (t->pendingPerf)
-            Q_EMIT perfSample(*t->pendingPerf);
-        Q_EMIT progress(id, t->frames, double(t->run.nsecsElapsed()) / 1e6);
+    m_flush = [this, t, id] { t->flush(this, id); };
+    return cb;
+}
+
+Callbacks EngineWorker::makeBatchCallbacks(const QList<quint64>& ids, std::function<void(quint64)>* flush) {
+    auto throttles = std::make_shared<QHash<quint64, std::shared_ptr<Throttle>>>();
+    for (quint64 id : ids)
+        throttles->insert(id, std::make_shared<Throttle>());
+    Callbacks cb;
+    // The engine tags every frame, chunk and sample with its request's id; ids not of this batch
+    // cannot come, but are dropped rather than trusted.
+    cb.on_frame = [this, throttles](uint64_t id, int frame, const std::vector<int32_t>&) {
+        if (auto t = throttles->value(id))
+            t->frame(this, id, frame);
+    };
+    cb.on_audio_chunk = [this, throttles](const AudioChunk& chunk) {
+        if (throttles->contains(chunk.request_id))
+            Q_EMIT audioChunk(chunk);
+    };
+    cb.on_perf = [this, throttles](const PerfSample& s) {
+        if (auto t = throttles->value(s.request_id))
+            t->perf(this, s.request_id, s);
+    };
+    // Every request of the batch is cancelled through its own id (cancel_request), so Stop, which
+    // cancels through the newest id, reaches them all.
+    cb.on_status = [this, first = ids.value(0), last = std::make_shared<QString>()](const std::string& message) {
+        const QString text = QString::fromStdString(message);
+        if (text == *last)
+            return;
+        *last = text;
+        Q_EMIT status(first, text);
+    };
+    *flush = [this, throttles](quint64 id) {
+        if (auto t = throttles->value(id))
+            t->flush(this, id);
     };
     return cb;
+}
+
+void EngineWorker::synthesizeBatch(const QList<reef::SynthesisRequest>& requests, int maxBatch) {
+    QList<quint64> ids;
+    for (const SynthesisRequest& r : requests)
+        ids << r.id;
+    QSet<quint64> open(ids.begin(), ids.end());   // requests not yet told of
+    auto done = [&](quint64 id, const Result<SynthesisResult>& r) {
+        if (!open.remove(id))
+            return;
+        m_cancel->forget(id);
+        if (r.ok()) {
+            SynthesisResult result = r.value();
+            result.request_id = id;
+            Q_EMIT synthesisFinished(result);
+        } else {
+            Q_EMIT synthesisFailed(id, r.error());
+        }
+    };
+    guardedSlot(
+        "batch synthesis",
+        [&] {
+            std::vector<SynthesisRequest> todo;
+            for (const SynthesisRequest& r : requests) {
+                if (m_cancel->isCancelled(r.id))
+                    done(r.id, cancelledError());
+                else
+                    todo.push_back(r);
+            }
+            if (todo.empty())
+                return;
+            std::function<void(quint64)> flush;
+            const Callbacks cb = makeBatchCallbacks(ids, &flush);
+            const auto cancelRequest = [cancel = m_cancel](uint64_t id) { return cancel->isCancelled(id); };
+            (void)m_backend->synthesize_batch(todo, maxBatch, cb, cancelRequest, [&](uint64_t id, const Result<SynthesisResult>& r) {
+                flush(id);
+                done(id, r);
+            });
+        },
+        [&](const EngineError& e) {
+            for (quint64 id : ids)
+                done(id, e);
+        });
+    for (quint64 id : ids)   // a backend that forgot one: never leave a request without an end
+        done(id, EngineError{ErrorCode::Internal, "the backend returned no result for this request", {}});
 }
 
 void EngineWorker::synthesize(const reef::SynthesisRequest& request) {

@@ -3,9 +3,12 @@
 #pragma once
 #include <QObject>
 #include <QString>
+#include <QList>
+#include <QSet>
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "qt/engine_types_qt.h"
 #include "reef/backend.h"
@@ -14,9 +17,27 @@ namespace reef::ui {
 
 // Shared by the controller (GUI thread) and the worker: every request with id <= cancelledThrough
 // aborts at its next frame. A counter, not a bool, so a new request is never cancelled by the old flag.
+// One request of a batch is cancelled alone through cancelOne (the others go on).
 struct CancelState {
     std::atomic<quint64> cancelledThrough{0};
-    bool isCancelled(quint64 id) const { return id <= cancelledThrough.load(std::memory_order_acquire); }
+    bool isCancelled(quint64 id) const {
+        if (id <= cancelledThrough.load(std::memory_order_acquire))
+            return true;
+        const std::lock_guard<std::mutex> lock(mutex);
+        return cancelledOne.contains(id);
+    }
+    void cancelOne(quint64 id) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        cancelledOne.insert(id);
+    }
+    void forget(quint64 id) {   // the request ended: its entry is no longer needed
+        const std::lock_guard<std::mutex> lock(mutex);
+        cancelledOne.remove(id);
+    }
+
+private:
+    mutable std::mutex mutex;
+    QSet<quint64> cancelledOne;
 };
 
 class EngineWorker : public QObject {
@@ -31,6 +52,9 @@ public Q_SLOTS:
     void queryCaps();
     void load(quint64 id, const reef::EngineConfig& config);
     void synthesize(const reef::SynthesisRequest& request);
+    // Up to maxBatch of the requests decode together (0 = auto); each ends with its own
+    // synthesisFinished or synthesisFailed as soon as it is done.
+    void synthesizeBatch(const QList<reef::SynthesisRequest>& requests, int maxBatch);
     void encodeReference(quint64 id, const std::vector<float>& mono44k);
     void runBench(quint64 id, const reef::BenchRequest& request);
 
@@ -52,7 +76,11 @@ Q_SIGNALS:
     void benchFailed(quint64 id, const reef::EngineError& error);
 
 private:
+    struct Throttle;
     Callbacks makeCallbacks(quint64 id);   // also sets m_flush
+    // One Callbacks for every request of a batch, throttled per request; flush(id) emits what the
+    // throttle held back for that request.
+    Callbacks makeBatchCallbacks(const QList<quint64>& ids, std::function<void(quint64)>* flush);
 
     std::unique_ptr<TtsBackend> m_backend;
     std::shared_ptr<CancelState> m_cancel;

@@ -38,6 +38,7 @@ QVariant PerfHistoryModel::data(const QModelIndex& index, int role) const {
     case TimeS: return s.t_ms / 1000.0;
     case Frame: return s.frame;
     case FramesPerS: return s.frames_per_s;
+    case ItemFramesPerS: return m_itemFps[size_t(index.row())];
     case StepMs: return s.step_ms;
     case MemoryMiB: return memoryMiB(index.row());
     default: return {};
@@ -51,6 +52,7 @@ QVariant PerfHistoryModel::headerData(int section, Qt::Orientation orientation, 
     case TimeS: return tr("t (s)");
     case Frame: return tr("frame");
     case FramesPerS: return tr("frames/s");
+    case ItemFramesPerS: return tr("frames/s per item");
     case StepMs: return tr("step (ms)");
     case MemoryMiB: return tr("memory (MiB)");
     default: return QString::fromLatin1(to_string(CallSite(section - FirstBackend)));
@@ -62,26 +64,78 @@ void PerfHistoryModel::startRun(quint64 requestId) {
     m_requestId = requestId;
 }
 
+void PerfHistoryModel::startBatch(const QList<quint64>& requestIds) {
+    clear();
+    m_batch = requestIds;
+    m_batchClock.start();
+}
+
+void PerfHistoryModel::endRequest(quint64 requestId) {
+    if (!m_batch.contains(requestId))
+        return;
+    if (auto it = m_latest.find(requestId); it != m_latest.end()) {
+        m_doneFrames += it->frame;
+        m_latest.erase(it);
+    }
+}
+
 void PerfHistoryModel::clear() {
+    m_requestId = 0;
+    m_batch.clear();
+    m_latest.clear();
+    m_doneFrames = 0;
+    m_lastRowMs = -1;
     if (m_rows.empty())
         return;
     beginResetModel();
     m_rows.clear();
+    m_itemFps.clear();
+    m_itemCount.clear();
     endResetModel();
 }
 
-void PerfHistoryModel::addSample(const reef::PerfSample& sample) {
-    if (sample.request_id != m_requestId)
-        return;
+void PerfHistoryModel::append(const PerfSample& row, double itemFps, int items) {
     if (int(m_rows.size()) >= m_capacity) {   // ring buffer: drop the oldest row
         beginRemoveRows({}, 0, 0);
         m_rows.pop_front();
+        m_itemFps.pop_front();
+        m_itemCount.pop_front();
         endRemoveRows();
     }
-    const int row = int(m_rows.size());
-    beginInsertRows({}, row, row);
-    m_rows.push_back(sample);
+    const int r = int(m_rows.size());
+    beginInsertRows({}, r, r);
+    m_rows.push_back(row);
+    m_itemFps.push_back(itemFps);
+    m_itemCount.push_back(items);
     endInsertRows();
+}
+
+void PerfHistoryModel::addBatchSample(const PerfSample& sample) {
+    m_latest.insert(sample.request_id, sample);
+    const qint64 now = m_batchClock.elapsed();
+    if (m_lastRowMs >= 0 && now - m_lastRowMs < kBatchRowMs)
+        return;   // the members' samples arrive interleaved: one row per interval is enough to plot
+    m_lastRowMs = now;
+    // The newest sample gives the batch's step time, memory and backends (all members share them).
+    PerfSample row = sample;
+    row.request_id = 0;
+    row.t_ms = double(now);
+    row.frame = m_doneFrames;
+    row.frames_per_s = 0;
+    for (const PerfSample& s : std::as_const(m_latest)) {
+        row.frame += s.frame;
+        row.frames_per_s += s.frames_per_s;
+    }
+    const int items = int(m_latest.size());
+    append(row, items ? row.frames_per_s / items : 0.0, items);
+}
+
+void PerfHistoryModel::addSample(const reef::PerfSample& sample) {
+    if (m_batch.contains(sample.request_id))
+        return addBatchSample(sample);
+    if (sample.request_id != m_requestId)
+        return;
+    append(sample, sample.frames_per_s, 1);
 }
 
 }  // namespace reef::ui

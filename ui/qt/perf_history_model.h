@@ -1,7 +1,13 @@
 // The live charts' data: one row per (throttled) PerfSample of the current run, in a bounded ring
 // buffer. Cleared when a run starts, so the last run stays visible after it ends.
+// A batch (several requests decoding together) is one run: each row then sums the latest sample
+// of every member still decoding (aggregate frames/s, frames so far), with the mean per member
+// beside it (ItemFramesPerS), at most one row per kBatchRowMs.
 #pragma once
 #include <QAbstractTableModel>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QList>
 #include <deque>
 
 #include "reef/engine_types.h"
@@ -11,7 +17,8 @@ namespace reef::ui {
 class PerfHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { TimeS, Frame, FramesPerS, StepMs, MemoryMiB, FirstBackend, ColumnCount = FirstBackend + kNumCallSites };
+    enum Column { TimeS, Frame, FramesPerS, ItemFramesPerS, StepMs, MemoryMiB, FirstBackend, ColumnCount = FirstBackend + kNumCallSites };
+    static constexpr int kBatchRowMs = 50;
     // Backend columns: DisplayRole is the SdpaBackend's name, BackendValueRole its enum value (for plots).
     static constexpr int BackendValueRole = Qt::UserRole + 1;
 
@@ -24,11 +31,16 @@ public:
 
     int capacity() const { return m_capacity; }
     const PerfSample& sample(int row) const { return m_rows[size_t(row)]; }
+    double itemFramesPerS(int row) const { return m_itemFps[size_t(row)]; }
+    int itemsDecoding(int row) const { return m_itemCount[size_t(row)]; }
+    bool isBatch() const { return !m_batch.isEmpty(); }
     double memoryMiB(int row) const;
     quint64 requestId() const { return m_requestId; }
 
 public Q_SLOTS:
     void startRun(quint64 requestId);   // clears the previous run
+    void startBatch(const QList<quint64>& requestIds);   // clears the previous run
+    void endRequest(quint64 requestId);   // a batch member ended: it leaves the sums
     void addSample(const reef::PerfSample& sample);   // ignored unless it belongs to the current run
     void clear();
 
@@ -36,6 +48,16 @@ private:
     int m_capacity;
     quint64 m_requestId = 0;
     std::deque<PerfSample> m_rows;
+    std::deque<double> m_itemFps;   // per row: frames/s per decoding member
+    std::deque<int> m_itemCount;    // per row: members decoding
+    // The batch: its members, the latest sample of each still decoding, the frames of those done.
+    QList<quint64> m_batch;
+    QHash<quint64, PerfSample> m_latest;
+    int m_doneFrames = 0;
+    QElapsedTimer m_batchClock;
+    qint64 m_lastRowMs = -1;
+    void append(const PerfSample& row, double itemFps, int items);
+    void addBatchSample(const PerfSample& sample);
 };
 
 }  // namespace reef::ui

@@ -124,6 +124,7 @@ void Settings::reload() {
     if (!validLanguage(language))
         language.clear();
     const int historyMb = readInt(s, "history/limit_mb", kDefaultHistoryLimitMb, kMinHistoryLimitMb, kMaxHistoryLimitMb);
+    const int batch = readInt(s, "generation/batch_size", kDefaultBatchSize, 0, kMaxBatchSize);
     const bool useServer = s.value(QStringLiteral("server/enabled"), false).toBool();
     const ServerProfile server = readProfile(s, QStringLiteral("server/"));
     const bool serverChanged_ = useServer != m_useServer || !sameStoredProfile(server, m_server);
@@ -137,6 +138,8 @@ void Settings::reload() {
     const bool deviceChanged = device != m_audioDevice;
     const bool playbackChanged = autoplay != m_autoplay || chunk != m_streamChunkFrames;
     const bool historyChanged = historyMb != m_historyLimitMb;
+    const bool batchChanged = batch != m_batchSize;
+    m_batchSize = batch;
     m_config = c;
     m_sampling = p;
     m_audioDevice = device;
@@ -161,6 +164,8 @@ void Settings::reload() {
         Q_EMIT historyLimitMbChanged(historyMb);
     if (serverChanged_)
         Q_EMIT serverChanged();
+    if (batchChanged)
+        Q_EMIT batchSizeChanged(batch);
 }
 
 ServerProfile Settings::serverProfile() const {
@@ -364,6 +369,15 @@ void Settings::setHistoryLimitMb(int mb) {
     m_historyLimitMb = mb;
     m_store->setValue(QStringLiteral("history/limit_mb"), mb);
     Q_EMIT historyLimitMbChanged(mb);
+}
+
+void Settings::setBatchSize(int batchSize) {
+    assertThread();
+    if (batchSize == m_batchSize || batchSize < 0 || batchSize > kMaxBatchSize)
+        return;
+    m_batchSize = batchSize;
+    m_store->setValue(QStringLiteral("generation/batch_size"), batchSize);
+    Q_EMIT batchSizeChanged(batchSize);
 }
 
 void Settings::sync() { m_store->sync(); }

@@ -36,6 +36,10 @@ public:
     // The take history's size on disk, in MiB (TakeHistory's limit).
     static constexpr int kMinHistoryLimitMb = 10, kMaxHistoryLimitMb = 100000, kDefaultHistoryLimitMb = 500;
     int historyLimitMb() const { return m_historyLimitMb; }
+    // Queue items (project segments) decoding together on this computer's engine (issue #27):
+    // 1 = one at a time (each streams to the player), 2..kMaxBatchSize, 0 = auto (by free memory).
+    static constexpr int kMaxBatchSize = 8, kDefaultBatchSize = 1;
+    int batchSize() const { return m_batchSize; }
     // Settings → Engine: where speech is made. With useServer, the next load connects to the
     // server (reef/remote.h) instead of loading the model folder. The API key is never written to
     // the settings file: setServerKey keeps it for this session (the secret store keeps it across).
@@ -52,6 +56,7 @@ public:
     void setStreamChunkFrames(int frames);
     void setLanguage(const QString& code);   // an unknown code is ignored
     void setHistoryLimitMb(int mb);   // outside kMin..kMaxHistoryLimitMb: ignored
+    void setBatchSize(int batchSize);   // outside 0..kMaxBatchSize: ignored
     void setUseServer(bool on);
     // URL, flavour, model, voice and concurrency (the profile's key is ignored here: setServerKey).
     void setServerProfile(const ServerProfile& profile);
@@ -74,6 +79,7 @@ Q_SIGNALS:
     void playbackOptionsChanged();
     void languageChanged(const QString& code);
     void historyLimitMbChanged(int mb);
+    void batchSizeChanged(int batchSize);
     void serverChanged();   // useServer or the profile (key included)
     void serverProfilesChanged();   // the list of saved profiles
 
@@ -90,6 +96,7 @@ private:
     int m_streamChunkFrames = 16;
     QString m_language;
     int m_historyLimitMb = kDefaultHistoryLimitMb;
+    int m_batchSize = kDefaultBatchSize;
     bool m_useServer = false;
     ServerProfile m_server;   // without the key
     QString m_serverKey;      // this session only

@@ -49,11 +49,20 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
         m_perf->startRun(id);
         m_playback.beginStream(id);
     });
+    // A batch streams nothing to the player (its items end one by one, each a take or segment
+    // audio); the chart sums its members.
+    connect(&engine, &EngineController::batchStarted, this, [this](const QList<quint64>& ids) {
+        m_perf->startBatch(ids);
+        m_batchRequests = QSet<quint64>(ids.begin(), ids.end());
+    });
     connect(&engine, &EngineController::audioChunk, &m_playback, &PlaybackController::appendChunk);
     connect(&engine, &EngineController::perfSample, m_perf, &PerfHistoryModel::addSample);
     connect(&engine, &EngineController::synthesisFinished, this, &StudioController::onSynthesisFinished);
-    connect(&engine, &EngineController::synthesisFailed, this, [this] { m_playback.endStream(); });
-    connect(&engine, &EngineController::synthesisCancelled, this, [this] { m_playback.endStream(); });
+    connect(&engine, &EngineController::synthesisFailed, this, [this](quint64 id) { endRequest(id); });
+    connect(&engine, &EngineController::synthesisCancelled, this, [this](quint64 id) { endRequest(id); });
+    // Batching is the local engine's (a server's concurrency is the queue's lanes).
+    connect(&settings, &Settings::batchSizeChanged, this, &StudioController::updateBatchSize);
+    connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateBatchSize);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateLanes);
     // A key typed in Settings goes to the desktop's secret store, never to the settings file.
@@ -310,14 +319,28 @@ std::optional<QString> StudioController::reuseTakeSettings(int row) {
 
 // --- playback -----------------------------------------------------------------------------------
 
+void StudioController::updateBatchSize() { m_queue->setBatchSize(isRemote() ? 1 : m_settings.batchSize()); }
+
+bool StudioController::endRequest(quint64 id) {
+    m_perf->endRequest(id);
+    if (m_batchRequests.remove(id))
+        return true;
+    m_playback.endStream();
+    return false;
+}
+
 void StudioController::onSynthesisFinished(const SynthesisResult& result) {
+    if (m_batchRequests.contains(result.request_id)) {
+        endRequest(result.request_id);
+        return;   // a batch member: its take or segment holds the audio; the player is left alone
+    }
     // Streamed chunks already hold the audio; a run without streaming delivers it only here.
     if (m_playback.samples().size() != result.audio.size()) {
         m_playback.setClip(result.audio);
         if (m_settings.autoplay())
             m_playback.play();
     }
-    m_playback.endStream();
+    endRequest(result.request_id);
 }
 
 bool StudioController::playClip(const std::vector<float>& samples) {

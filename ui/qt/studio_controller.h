@@ -11,6 +11,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -130,6 +131,10 @@ private:
     void onQueueItemStarted(quint64 id, const QVariant& tag);
     void onQueueItemFinished(quint64 id, const QVariant& tag, const SynthesisResult& result);
     void onSynthesisFinished(const SynthesisResult& result);
+    // A request ended: it leaves the chart's batch sums; true for a batch member, otherwise the
+    // player's stream ends.
+    bool endRequest(quint64 id);
+    void updateBatchSize();
     bool exportTake(int row, const QString& path, QString* error, const QString& selectedFilter);
     bool exportClip(const QString& path, const QString& text, QString* error, const QString& selectedFilter);
     void fail(const QString& why, QString* error);   // status line + *error
@@ -147,7 +152,8 @@ private:
     QString m_dataDir;
     SynthesisRequest m_runningRequest;
     QString m_lastAttention;
-    QHash<quint64, QString> m_encoding;   // encodeReference request id -> voice id
+    QHash<quint64, QString> m_encoding;
+    QSet<quint64> m_batchRequests;   // the running batch's requests that have not ended   // encodeReference request id -> voice id
     // With a server that takes N requests at once: N - 1 more connections, each its own engine
     // thread, as the queue's extra lanes (the main controller is the first).
     std::vector<std::unique_ptr<EngineController>> m_lanes;

@@ -6,7 +6,7 @@ namespace reef::ui {
 
 SynthesisQueue::SynthesisQueue(EngineController* controller, QObject* parent) : QAbstractListModel(parent) {
     registerEngineMetaTypes();
-    m_lanes.push_back(Lane{controller, 0, 0, false});
+    m_lanes.push_back(Lane{controller, {}});
     connectLane(controller);
 }
 
@@ -43,30 +43,52 @@ void SynthesisQueue::setExtraLanes(const QList<EngineController*>& controllers) 
             continue;
         if (c)
             disconnect(c, nullptr, this, nullptr);
-        if (m_lanes[i].running) {
-            if (c)
-                c->cancel();
-            endRunning(&m_lanes[i], QueueItem::State::Cancelled, {});
-        }
+        if (!m_lanes[i].runs.empty() && c)
+            c->cancel();
+        while (!m_lanes[i].runs.empty())
+            endRunning(&m_lanes[i], m_lanes[i].runs.front().item, QueueItem::State::Cancelled, {});
         m_lanes.erase(m_lanes.begin() + std::ptrdiff_t(i));
     }
     for (EngineController* c : controllers) {
         if (!c || laneOf(c))
             continue;
-        m_lanes.push_back(Lane{c, 0, 0, false});
+        m_lanes.push_back(Lane{c, {}});
         connectLane(c);
     }
     scheduleNext();
 }
 
+void SynthesisQueue::setBatchSize(int batchSize) {
+    m_batchSize = std::max(0, batchSize);
+    scheduleNext();
+}
+
+int SynthesisQueue::itemsPerBatchCall(int batchSize) {
+    const int b = batchSize > 0 ? batchSize : TtsBackend::kAutoMaxBatch;
+    return std::clamp(4 * b, 2, 32);
+}
+
 int SynthesisQueue::runningCount() const {
-    return int(std::count_if(m_lanes.begin(), m_lanes.end(), [](const Lane& l) { return l.running != 0; }));
+    int n = 0;
+    for (const Lane& l : m_lanes)
+        n += int(l.runs.size());
+    return n;
 }
 
 SynthesisQueue::Lane* SynthesisQueue::laneOfItem(quint64 itemId) {
     for (Lane& l : m_lanes)
-        if (l.running == itemId)
-            return &l;
+        for (const Run& r : l.runs)
+            if (r.item == itemId)
+                return &l;
+    return nullptr;
+}
+
+SynthesisQueue::Run* SynthesisQueue::runOfRequest(Lane* lane, quint64 requestId) {
+    if (!lane || !requestId)
+        return nullptr;
+    for (Run& r : lane->runs)
+        if (r.requestId == requestId)
+            return &r;
     return nullptr;
 }
 
@@ -98,7 +120,8 @@ QVariant SynthesisQueue::data(const QModelIndex& index, int role) const {
     case StateRole: return int(it.state);
     case StateTextRole:
         if (it.state == QueueItem::State::Running)
-            return tr("running %1 %").arg(percent);
+            return it.batchCount > 1 ? tr("running %1 % (batch of %2)").arg(percent).arg(it.batchCount)
+                                     : tr("running %1 %").arg(percent);
         if (it.state == QueueItem::State::Failed)
             return tr("failed: %1").arg(it.error);
         return stateText(it.state);
@@ -180,9 +203,13 @@ void SynthesisQueue::cancel(quint64 itemId) {
         return;
     if (it->state == QueueItem::State::Running) {
         if (Lane* lane = laneOfItem(itemId)) {
-            lane->cancelRequested = true;
-            if (lane->controller && lane->controller->currentSynthesisId() == lane->requestId)
-                lane->controller->cancel();
+            for (Run& r : lane->runs) {
+                if (r.item != itemId)
+                    continue;
+                r.cancelRequested = true;
+                if (lane->controller)
+                    lane->controller->cancelRequest(r.requestId);   // the rest of its batch goes on
+            }
         }
         return;   // Cancelled when the controller confirms
     }
@@ -200,9 +227,12 @@ void SynthesisQueue::cancelAll() {
         if (it.state == QueueItem::State::Queued)
             queued << it.id;
     // The running ones first, so that no queued item is started in between.
-    for (const Lane& lane : std::vector<Lane>(m_lanes))
-        if (lane.running)
-            cancel(lane.running);
+    QList<quint64> running;
+    for (const Lane& lane : m_lanes)
+        for (const Run& r : lane.runs)
+            running << r.item;
+    for (quint64 id : running)
+        cancel(id);
     for (quint64 id : queued)
         cancel(id);
 }
@@ -226,38 +256,61 @@ void SynthesisQueue::scheduleNext() {
 
 void SynthesisQueue::startNext() {
     m_scheduled = false;
-    for (Lane& lane : m_lanes) {
-        if (lane.running || !lane.controller || lane.controller->state() != EngineState::Ready)
+    for (size_t li = 0; li < m_lanes.size(); ++li) {
+        Lane& lane = m_lanes[li];
+        if (!lane.runs.empty() || !lane.controller || lane.controller->state() != EngineState::Ready)
             continue;
-        auto next = std::find_if(m_items.begin(), m_items.end(),
-                                 [](const QueueItem& i) { return i.state == QueueItem::State::Queued; });
-        if (next == m_items.end())
+        // Lane 0 is the local engine: it batches; the extra lanes are a server's connections.
+        const int batch = li == 0 ? m_batchSize : 1;
+        const int take = batch == 1 ? 1 : itemsPerBatchCall(batch);
+        std::vector<QueueItem*> items;
+        for (QueueItem& i : m_items)
+            if (i.state == QueueItem::State::Queued && int(items.size()) < take)
+                items.push_back(&i);
+        if (items.empty())
             return;
-        QueueItem& it = *next;
-        it.state = QueueItem::State::Running;
-        it.frames = 0;
-        it.maxFrames = it.request.sampling.max_new_frames > 0 ? it.request.sampling.max_new_frames
-                                                              : lane.controller->modelInfo().max_seq_len;
-        lane.running = it.id;
-        lane.cancelRequested = false;
-        const quint64 id = it.id;
-        const QVariant tag = it.tag;
-        const SynthesisRequest request = it.request;
-        QPointer<EngineController> controller = lane.controller;
-        changed(id);
-        Q_EMIT itemStarted(id, tag);
-        // itemStarted's slots may have changed the lanes: find this item's lane again.
-        if (Lane* l = laneOfItem(id); l && controller)
-            l->requestId = controller->synthesize(request);
+        startOn(lane, items);
         return startNext();   // the next idle lane, if any
     }
 }
 
-void SynthesisQueue::finishRunning(Lane& lane, QueueItem::State state, const QString& error) {
-    const quint64 id = lane.running;
-    lane.running = 0;
-    lane.requestId = 0;
-    lane.cancelRequested = false;
+// Marks the items running on the lane and hands them to its controller: one alone through
+// synthesize (it streams to the player), several through one synthesizeBatch.
+void SynthesisQueue::startOn(Lane& lane, std::vector<QueueItem*> items) {
+    QPointer<EngineController> controller = lane.controller;
+    QList<quint64> ids;
+    QList<QVariant> tags;
+    QList<SynthesisRequest> requests;
+    for (QueueItem* it : items) {
+        it->state = QueueItem::State::Running;
+        it->frames = 0;
+        it->batchCount = int(items.size());
+        it->maxFrames = it->request.sampling.max_new_frames > 0 ? it->request.sampling.max_new_frames
+                                                                : controller->modelInfo().max_seq_len;
+        lane.runs.push_back(Run{it->id, 0, false});
+        ids << it->id;
+        tags << it->tag;
+        requests << it->request;
+    }
+    for (int i = 0; i < ids.size(); ++i) {
+        changed(ids[i]);
+        Q_EMIT itemStarted(ids[i], tags[i]);
+    }
+    // itemStarted's slots may have changed the lanes: find this lane again by its first item.
+    Lane* l = laneOfItem(ids.front());
+    if (!l || !controller)
+        return;
+    const QList<quint64> requestIds = requests.size() == 1 ? QList<quint64>{controller->synthesize(requests.front())}
+                                                           : controller->synthesizeBatch(requests, m_batchSize);
+    for (int i = 0; i < ids.size() && i < requestIds.size(); ++i)
+        for (Run& r : l->runs)
+            if (r.item == ids[i])
+                r.requestId = requestIds[i];
+}
+
+void SynthesisQueue::finishRunning(Lane& lane, quint64 id, QueueItem::State state, const QString& error) {
+    lane.runs.erase(std::remove_if(lane.runs.begin(), lane.runs.end(), [id](const Run& r) { return r.item == id; }),
+                    lane.runs.end());
     QueueItem* it = find(id);
     if (it) {
         it->state = state;
@@ -267,11 +320,10 @@ void SynthesisQueue::finishRunning(Lane& lane, QueueItem::State state, const QSt
     scheduleNext();
 }
 
-void SynthesisQueue::endRunning(Lane* lane, QueueItem::State state, const QString& error) {
-    const quint64 id = lane->running;
+void SynthesisQueue::endRunning(Lane* lane, quint64 id, QueueItem::State state, const QString& error) {
     const QueueItem* it = find(id);
     const QVariant tag = it ? it->tag : QVariant();
-    finishRunning(*lane, state, error);
+    finishRunning(*lane, id, state, error);
     if (state == QueueItem::State::Failed)
         Q_EMIT itemFailed(id, tag, error);
     else
@@ -281,9 +333,8 @@ void SynthesisQueue::endRunning(Lane* lane, QueueItem::State state, const QStrin
 }
 
 void SynthesisQueue::onProgress(Lane* lane, quint64 requestId, int frames) {
-    if (!lane || !lane->running || requestId != lane->requestId)
-        return;
-    QueueItem* it = find(lane->running);
+    const Run* run = runOfRequest(lane, requestId);
+    QueueItem* it = run ? find(run->item) : nullptr;
     if (!it)
         return;
     it->frames = frames;
@@ -292,31 +343,30 @@ void SynthesisQueue::onProgress(Lane* lane, quint64 requestId, int frames) {
 }
 
 void SynthesisQueue::onFinished(Lane* lane, const SynthesisResult& result) {
-    if (!lane || !lane->running || result.request_id != lane->requestId)
+    const Run* run = runOfRequest(lane, result.request_id);
+    if (!run)
         return;
-    const quint64 id = lane->running;
-    if (lane->cancelRequested)   // it finished before the stop reached it; the user asked for none
-        return endRunning(lane, QueueItem::State::Cancelled, {});
+    const quint64 id = run->item;
+    if (run->cancelRequested)   // it finished before the stop reached it; the user asked for none
+        return endRunning(lane, id, QueueItem::State::Cancelled, {});
     const QueueItem* it = find(id);
     const QVariant tag = it ? it->tag : QVariant();
     if (QueueItem* item = find(id))
         item->frames = result.metrics.frames;
-    finishRunning(*lane, QueueItem::State::Done);
+    finishRunning(*lane, id, QueueItem::State::Done);
     Q_EMIT itemFinished(id, tag, result);
     if (pendingCount() == 0)
         Q_EMIT idle();
 }
 
 void SynthesisQueue::onFailed(Lane* lane, quint64 requestId, const QString& reason) {
-    if (!lane || !lane->running || requestId != lane->requestId)
-        return;
-    endRunning(lane, QueueItem::State::Failed, reason);
+    if (const Run* run = runOfRequest(lane, requestId))
+        endRunning(lane, run->item, QueueItem::State::Failed, reason);
 }
 
 void SynthesisQueue::onCancelled(Lane* lane, quint64 requestId) {
-    if (!lane || !lane->running || requestId != lane->requestId)
-        return;
-    endRunning(lane, QueueItem::State::Cancelled, {});
+    if (const Run* run = runOfRequest(lane, requestId))
+        endRunning(lane, run->item, QueueItem::State::Cancelled, {});
 }
 
 }  // namespace reef::ui

@@ -14,6 +14,10 @@
 // - Lanes: besides its controller, the queue may be given more (setExtraLanes), e.g. one per
 //   request a server takes at once; an item starts on whichever lane is Ready and idle, so up to
 //   one item per lane runs at a time. The rules above hold per lane.
+// - Batching (setBatchSize, issue #27): with a batch size other than 1 and two or more items
+//   queued, a lane hands up to kItemsPerBatchCall of them to one controller.synthesizeBatch call,
+//   up to the batch size decoding together; each ends on its own, and cancel() stops one alone.
+//   Items queued meanwhile start with the lane's next call. One queued item runs alone (it streams).
 #pragma once
 #include <QAbstractListModel>
 #include <QPointer>
@@ -33,6 +37,7 @@ struct QueueItem {
     State state = State::Queued;
     int frames = 0;
     int maxFrames = 0;        // the request's max_new_frames, or the model's max_seq_len when that is 0
+    int batchCount = 0;       // running: how many items its call holds (1 = alone)
     QString error;            // why it failed
     bool isFinished() const { return state == State::Done || state == State::Failed || state == State::Cancelled; }
 };
@@ -66,6 +71,13 @@ public:
     // Items running on lanes that are dropped end as cancelled.
     void setExtraLanes(const QList<EngineController*>& controllers);
     int laneCount() const { return int(m_lanes.size()); }
+    // Sequences decoding together on the first lane (the local engine): 1 = one item at a time,
+    // 0 = auto (the engine picks by free memory). Running items keep the size they started with.
+    void setBatchSize(int batchSize);
+    int batchSize() const { return m_batchSize; }
+    // The most items one batch call takes: enough for the engine's continuous batching to keep
+    // the batch full, few enough that each call's per-request set-up stays small.
+    static int itemsPerBatchCall(int batchSize);
     int runningCount() const;
     bool isRunning() const { return runningCount() > 0; }
     int pendingCount() const;      // queued + running
@@ -84,29 +96,35 @@ Q_SIGNALS:
     void idle();   // the last pending item ended (or all were cancelled)
 
 private:
+    struct Run {
+        quint64 item = 0;         // queue item id
+        quint64 requestId = 0;    // the controller's id for it
+        bool cancelRequested = false;
+    };
     struct Lane {
         QPointer<EngineController> controller;
-        quint64 running = 0;      // item id, 0 = none
-        quint64 requestId = 0;    // the controller's id for the running item
-        bool cancelRequested = false;
+        std::vector<Run> runs;    // what its controller runs for the queue: one item, or a batch
     };
     QueueItem* find(quint64 id);
     void connectLane(EngineController* controller);
     Lane* laneOf(const EngineController* controller);   // nullptr once its lane was dropped
     Lane* laneOfItem(quint64 itemId);
+    static Run* runOfRequest(Lane* lane, quint64 requestId);   // nullptr when not the lane's
     void scheduleNext();   // posted, never re-entrant inside a controller signal
     void startNext();
-    void finishRunning(Lane& lane, QueueItem::State state, const QString& error = {});
+    void startOn(Lane& lane, std::vector<QueueItem*> items);
+    void finishRunning(Lane& lane, quint64 itemId, QueueItem::State state, const QString& error = {});
     void changed(quint64 id);
     void onProgress(Lane* lane, quint64 requestId, int frames);
     void onFinished(Lane* lane, const SynthesisResult& result);
     void onFailed(Lane* lane, quint64 requestId, const QString& reason);
     void onCancelled(Lane* lane, quint64 requestId);
-    void endRunning(Lane* lane, QueueItem::State state, const QString& error);
+    void endRunning(Lane* lane, quint64 itemId, QueueItem::State state, const QString& error);
 
     std::deque<QueueItem> m_items;
     std::vector<Lane> m_lanes;   // [0] = the constructor's controller
     quint64 m_nextId = 1;
+    int m_batchSize = 1;
     bool m_scheduled = false;
 };
 

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <QtCharts>
 
+#include "qt/batch_table_model.h"
 #include "qt/bench_table_model.h"
 #include "qt/engine_controller.h"
 #include "qt/file_export.h"
@@ -108,8 +109,18 @@ CompareView::CompareView(EngineController& engine, Settings& settings, PlaybackC
     m_status = new QLabel(tr("Pick arms and press Run: every arm decodes the same prompt with the same seed."));
     m_status->setWordWrap(true);
 
+    m_batchModel = new BatchTableModel(this);
+    m_batchTable = new QTableView;
+    m_batchTable->setObjectName(QStringLiteral("batchTable"));
+    m_batchTable->setModel(m_batchModel);
+    m_batchTable->verticalHeader()->hide();
+    m_batchTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_batchTable->setAccessibleName(tr("Batched decode throughput"));
+    m_batchTable->hide();   // until a report has batch points
+
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
+    split->addWidget(m_batchTable);
     split->addWidget(createCharts());
     auto* v = new QVBoxLayout(this);
     v->addWidget(createArmPicker());
@@ -168,11 +179,18 @@ QWidget* CompareView::createArmPicker() {
     m_contexts->setToolTip(tr("Prompt lengths in tokens. For each, every arm decodes after a real prompt of about that "
                               "length; the chart on the right draws frames/s against it. Empty = no sweep."));
     m_contexts->setAccessibleName(tr("Context sweep lengths"));
+    m_batches = new QLineEdit;
+    m_batches->setObjectName(QStringLiteral("benchBatches"));
+    m_batches->setPlaceholderText(tr("batch sizes, e.g. 1,4,8"));
+    m_batches->setToolTip(tr("Sequences decoding together. For each size, the reference arm decodes that many copies "
+                             "of the prompt in one batch; the table below shows frames/s of all of them and of each. "
+                             "Empty = no batch points."));
+    m_batches->setAccessibleName(tr("Batch sizes"));
     m_run = new QPushButton(tr("Run"));
     m_run->setObjectName(QStringLiteral("benchRunButton"));
     m_stop = new QPushButton(tr("Stop"));
     m_export = new QPushButton(tr("Export report…"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_frames, m_repeats, m_contexts, m_run, m_stop, m_export})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_frames, m_repeats, m_contexts, m_batches, m_run, m_stop, m_export})
         run->addWidget(w);
     run->addStretch(1);
     h->addLayout(run);
@@ -228,6 +246,9 @@ BenchRequest CompareView::makeRequest() const {
     if (!m_contexts->text().trimmed().isEmpty())
         if (auto c = parse_context_list(m_contexts->text().toStdString()))
             r.contexts = *c;
+    if (!m_batches->text().trimmed().isEmpty())
+        if (auto b = parse_batch_list(m_batches->text().toStdString()))
+            r.batch_sizes = *b;
     return r;
 }
 
@@ -240,6 +261,11 @@ void CompareView::run() {
     if (!m_contexts->text().trimmed().isEmpty())
         if (auto c = parse_context_list(m_contexts->text().toStdString()); !c) {
             m_status->setText(QString::fromStdString(c.error().message));
+            return;
+        }
+    if (!m_batches->text().trimmed().isEmpty())
+        if (auto b = parse_batch_list(m_batches->text().toStdString()); !b) {
+            m_status->setText(QString::fromStdString(b.error().message));
             return;
         }
     m_status->setText(tr("Running %n arm(s)…", nullptr, int(r.arms.size())));
@@ -258,6 +284,8 @@ void CompareView::updateButtons() {
 
 void CompareView::showReport(const reef::BenchReport& report) {
     m_model->setReport(report);
+    m_batchModel->setPoints(report.batch);
+    m_batchTable->setVisible(!report.batch.empty());
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const ArmResult& arm = report.arms[size_t(row)];
         if (arm.audio.empty())

@@ -2,7 +2,8 @@
 // engine's bench (the same call as reef-cli bench), show the table and bar charts, play each arm's
 // audio, and export the report (Markdown, CSV, JSON via the engine's writers; PNG of the charts;
 // the fish-speech PR report). With a context sweep, a third chart draws frames/s against the
-// prompt length, one line per arm.
+// prompt length, one line per arm. With batch sizes, a second table shows the batched-decode
+// throughput points (aggregate and per-sequence frames/s, speed-up over batch 1).
 #pragma once
 #include <QPointF>
 #include <QString>
@@ -23,6 +24,7 @@ class QTableView;
 
 namespace reef::ui {
 
+class BatchTableModel;
 class BenchTableModel;
 class EngineController;
 class PlaybackController;
@@ -36,6 +38,9 @@ public:
     std::vector<BenchArm> selectedArms() const;
     BenchRequest makeRequest() const;
     BenchTableModel& tableModel() const { return *m_model; }
+    BatchTableModel& batchModel() const { return *m_batchModel; }
+    QTableView* batchTable() const { return m_batchTable; }
+    QLineEdit* batchEdit() const { return m_batches; }
     QTableView* table() const { return m_table; }
     QPushButton* runButton() const { return m_run; }
     QString statusText() const;
@@ -74,6 +79,9 @@ private:
     std::vector<QCheckBox*> m_compile, m_sdpa, m_kv;
     QSpinBox *m_frames = nullptr, *m_repeats = nullptr;
     QLineEdit* m_contexts = nullptr;
+    QLineEdit* m_batches = nullptr;
+    BatchTableModel* m_batchModel = nullptr;
+    QTableView* m_batchTable = nullptr;
     QPushButton *m_run = nullptr, *m_stop = nullptr, *m_export = nullptr;
     QLabel* m_status = nullptr;
     QTableView* m_table = nullptr;

@@ -180,8 +180,16 @@ void MainWindow::connectEngine() {
         m_banner->dismissTopic(Banner::Topic::Synthesis);  // the last failure is no longer news
         m_synthesis->startProgress(m_studio->runningRequest().sampling.max_new_frames);
     });
-    connect(&e, &EngineController::progress, this,
-            [this](quint64, int frames, double ms) { m_synthesis->setProgress(frames, ms); });
+    // A batch: the bar runs without an end (the queue's rows show each item's progress).
+    connect(&e, &EngineController::batchStarted, this, [this](const QList<quint64>& ids) {
+        m_banner->dismissTopic(Banner::Topic::Synthesis);
+        m_synthesis->startProgress(0);
+        m_synthesis->showMessage(tr("%1 items decoding together (batch size: Settings → Engine)").arg(ids.size()));
+    });
+    connect(&e, &EngineController::progress, this, [this](quint64 id, int frames, double ms) {
+        if (id == m_engine.currentSynthesisId())
+            m_synthesis->setProgress(frames, ms);
+    });
     connect(&e, &EngineController::status, this,
             [this](quint64, const QString& message) { m_synthesis->showMessage(message); });
     connect(&e, &EngineController::synthesisFailed, this, [this](quint64, const QString& reason) {

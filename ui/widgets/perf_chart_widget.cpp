@@ -14,9 +14,12 @@ PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWi
     perf->setTitle(tr("Decode speed and memory"));
     m_fps = new QLineSeries;
     m_fps->setName(tr("frames/s"));
+    m_itemFps = new QLineSeries;
+    m_itemFps->setName(tr("frames/s per item"));
     m_memory = new QLineSeries;
     m_memory->setName(tr("memory (MiB)"));
     perf->addSeries(m_fps);
+    perf->addSeries(m_itemFps);
     perf->addSeries(m_memory);
     m_timeAxis = new QValueAxis;
     m_timeAxis->setTitleText(tr("s"));
@@ -29,6 +32,9 @@ PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWi
     perf->addAxis(m_memAxis, Qt::AlignRight);
     m_fps->attachAxis(m_timeAxis);
     m_fps->attachAxis(m_fpsAxis);
+    m_itemFps->attachAxis(m_timeAxis);
+    m_itemFps->attachAxis(m_fpsAxis);
+    m_itemFps->setVisible(false);
     m_memory->attachAxis(m_timeAxis);
     m_memory->attachAxis(m_memAxis);
 
@@ -98,6 +104,8 @@ int PerfChartWidget::backendPointCount() const {
 
 int PerfChartWidget::pointCount() const { return int(m_fps->count()); }
 
+int PerfChartWidget::itemPointCount() const { return m_itemFps->isVisible() ? int(m_itemFps->count()) : 0; }
+
 double PerfChartWidget::lastFramesPerS() const { return m_fps->count() ? m_fps->at(m_fps->count() - 1).y() : 0.0; }
 
 void PerfChartWidget::scheduleRebuild() {
@@ -110,7 +118,8 @@ void PerfChartWidget::scheduleRebuild() {
 void PerfChartWidget::rebuild() {
     m_pending = false;
     const int n = m_model.rowCount();
-    QList<QPointF> fps, mem, backend[kNumCallSites];
+    QList<QPointF> fps, itemFps, mem, backend[kNumCallSites];
+    const bool batch = m_model.isBatch();
     double maxFps = 1, maxMem = 1, t0 = 0, t1 = 1;
     for (int r = 0; r < n; ++r) {
         const PerfSample& s = m_model.sample(r);
@@ -123,6 +132,8 @@ void PerfChartWidget::rebuild() {
         if (r > 0 || n < 3) {
             fps.append({t, s.frames_per_s});
             maxFps = std::max(maxFps, s.frames_per_s);
+            if (batch)
+                itemFps.append({t, m_model.itemFramesPerS(r)});
         }
         mem.append({t, m_model.memoryMiB(r)});
         maxMem = std::max(maxMem, m_model.memoryMiB(r));
@@ -130,6 +141,9 @@ void PerfChartWidget::rebuild() {
             backend[c].append({t, double(int(s.backend[c])) + 0.06 * (c - 1.5)});   // offset so lines stay apart
     }
     m_fps->replace(fps);
+    m_fps->setName(batch ? tr("frames/s, all items") : tr("frames/s"));
+    m_itemFps->replace(itemFps);
+    m_itemFps->setVisible(batch);
     m_memory->replace(mem);
     for (int c = 0; c < kNumCallSites; ++c)
         m_backend[c]->replace(backend[c]);

@@ -1,5 +1,6 @@
 // The one chart class (Qt Charts, kept behind this class so a move to Qt Graphs stays local):
-// frames/s and memory over the run, and the SDPA backend each attention call site used.
+// frames/s and memory over the run, and the SDPA backend each attention call site used. A batch
+// run plots its aggregate frames/s with the mean per item beside it.
 // Fed only from a PerfHistoryModel; redraws at most once per event-loop pass.
 #pragma once
 #include <QWidget>
@@ -21,6 +22,7 @@ public:
     explicit PerfChartWidget(PerfHistoryModel& model, QWidget* parent = nullptr);
     int pointCount() const;   // points in the frames/s series
     double lastFramesPerS() const;
+    int itemPointCount() const;   // points in the per-item frames/s series (batch runs only)
     int backendPointCount() const;   // points over all attention-backend series
     QString backendText() const;     // "attention: slow-prefill math, slow-decode math, …" (latest sample)
 
@@ -31,6 +33,7 @@ private:
 
     PerfHistoryModel& m_model;
     QLineSeries* m_fps = nullptr;
+    QLineSeries* m_itemFps = nullptr;
     QLineSeries* m_memory = nullptr;
     QLineSeries* m_backend[4] = {};
     QValueAxis* m_timeAxis = nullptr;

@@ -110,6 +110,7 @@ SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(pare
     syncFromSettings();
     connect(&settings, &Settings::engineConfigChanged, this, &SettingsPanel::syncFromSettings);
     connect(&settings, &Settings::samplingChanged, this, &SettingsPanel::syncFromSettings);
+    connect(&settings, &Settings::batchSizeChanged, this, &SettingsPanel::syncFromSettings);
 }
 
 QWidget* SettingsPanel::createModelGroup() {
@@ -186,6 +187,21 @@ QWidget* SettingsPanel::createEngineGroup() {
     f->addRow(tr("SDPA policy"), m_sdpa);
     f->addRow(tr("KV cache"), m_kvMode);
     f->addRow(tr("KV margin"), m_kvMargin);
+    // Applies at once, to the next items the queue starts (not a load setting).
+    m_batchSize = new QComboBox;
+    m_batchSize->setObjectName(QStringLiteral("batchSizeCombo"));
+    m_batchSize->addItem(tr("1 (one at a time, streamed)"), 1);
+    for (int b : {2, 4, 8})
+        m_batchSize->addItem(QString::number(b), b);
+    m_batchSize->addItem(tr("auto (by free memory)"), 0);
+    m_batchSize->setToolTip(tr("How many queued items (project segments) decode together on this computer: more gives "
+                               "more frames per second in all, each item a little slower; items in a batch are "
+                               "played when they are done. Each item sounds exactly as it would alone."));
+    f->addRow(tr("Batch size"), m_batchSize);
+    connect(m_batchSize, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_syncing)
+            m_settings.setBatchSize(m_batchSize->currentData().toInt());
+    });
     for (QComboBox* c : {m_device, m_precision, m_compile, m_sdpa, m_kvMode})
         connect(c, &QComboBox::currentIndexChanged, this, &SettingsPanel::pushEngineConfig);
     for (QSpinBox* s : {m_threads, m_kvMargin})
@@ -291,6 +307,7 @@ void SettingsPanel::syncFromSettings() {
     m_audioDevice->setCurrentIndex(std::max(0, dev));
     m_language->setCurrentIndex(std::max(0, m_language->findData(m_settings.language())));
     m_historyLimit->setValue(m_settings.historyLimitMb());
+    m_batchSize->setCurrentIndex(std::max(0, m_batchSize->findData(m_settings.batchSize())));
     m_syncing = false;
 }
 

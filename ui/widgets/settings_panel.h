@@ -79,6 +79,7 @@ private:
     QCheckBox* m_autoplay = nullptr;
     QComboBox* m_language = nullptr;
     QSpinBox* m_historyLimit = nullptr;
+    QComboBox* m_batchSize = nullptr;
 };
 
 // Disables the items of combo (item data = the engine's name) that caps marks unavailable.
