@@ -289,4 +289,41 @@ TEST_CASE(the_serving_bench_measures_every_level) {
     CHECK(md.find("| 2 | 3 | 3 | 0 |") != std::string::npos);
 }
 
+// --batch-size: the requests waiting when the engine is free decode as one batch (issue #27);
+// each gets exactly its own audio (streamed or whole, different texts and lengths), and the server
+// says it batched. A long request holds the engine while three others queue up behind it.
+TEST_CASE(a_batching_server_gives_each_request_its_own_audio) {
+    auto server = start_serve("batched", {"--batch-size", "4"});
+    std::atomic<bool> stop{false};
+    std::atomic<int> pieces{0};
+    std::thread holder([&] {
+        ServerProfile p;
+        p.url = server->url();
+        auto b = make_remote_backend(p);
+        if (!b->load(EngineConfig{}).ok()) return;
+        Callbacks cb;
+        cb.on_audio_chunk = [&](const AudioChunk&) { ++pieces; };
+        cb.should_abort = [&] { return stop.load(); };
+        (void)b->synthesize(request("Hold the engine while the others queue.", 4000), cb);
+    });
+    for (int i = 0; i < 600 && pieces.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(pieces.load() > 0);
+    const std::vector<SynthesisRequest> reqs = {request("The first of three.", 16), request("A second one, longer.", 28),
+                                                request("Third.", 20)};
+    std::vector<Remote> got(reqs.size());
+    std::vector<std::thread> clients;
+    for (size_t i = 0; i < reqs.size(); ++i)
+        clients.emplace_back([&, i] {
+            got[i] = remote(server->url(), i == 1 ? RemoteFlavour::VllmOmni : RemoteFlavour::FishSpeech, false, reqs[i], i != 2);
+        });
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));   // all three queued behind the holder
+    stop = true;
+    holder.join();
+    for (auto& t : clients) t.join();
+    for (size_t i = 0; i < reqs.size(); ++i) check_same(got[i], local_audio(reqs[i], i != 2), i != 2);
+    const char* tmp = std::getenv("REEF_TEST_TMP");   // start_serve's folder (temp_dir would empty it)
+    const std::string log = reef_test::slurp(std::filesystem::path(tmp ? tmp : "/tmp") / "serve-batched" / "log");
+    CHECK(log.find("batch: 3 requests decoding together") != std::string::npos);
+}
+
 TEST_MAIN()

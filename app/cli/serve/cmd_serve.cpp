@@ -27,6 +27,7 @@ struct ServeOptions {
     std::string host = "127.0.0.1", api_key, port_file;
     int port = 8080;
     int queue = 8;
+    int batch_size = 1;
     int stream_chunk = 8;
     int max_text_bytes = 100000;
     int max_body_mb = 64;
@@ -245,6 +246,11 @@ void register_serve(CLI::App& app) {
     cmd->add_option("--queue", o->queue, "requests waiting or running at once; more are refused with 503")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    cmd->add_option("--batch-size", o->batch_size,
+                    "requests decoding together: the ones waiting when the engine is free start as one batch "
+                    "(1 = one at a time, 0 = auto: as many as half the free memory holds, at most 8)")
+        ->check(CLI::Range(0, kMaxBatch))
+        ->capture_default_str();
     cmd->add_option("--stream-chunk", o->stream_chunk, "frames per streamed audio piece")->check(CLI::Range(1, 256))
         ->capture_default_str();
     cmd->add_option("--max-text", o->max_text_bytes, "longest text accepted, in UTF-8 bytes")->capture_default_str();
@@ -254,7 +260,7 @@ void register_serve(CLI::App& app) {
     cmd->callback([o] {
         if (o->host != "127.0.0.1" && o->host != "localhost" && o->host != "::1" && o->api_key.empty())
             std::cerr << "warning: listening on " << o->host << " without --api-key: anyone who can reach it can use it\n";
-        ServeService service(o->engine.to_config(), o->queue);
+        ServeService service(o->engine.to_config(), o->queue, o->batch_size);
         const Result<ModelInfo> info = service.load_result();
         if (!info) fail(info.error());
         std::cerr << "loaded " << info->name << " on " << to_string(info->device) << " " << to_string(info->precision) << "\n";

@@ -4,6 +4,8 @@
 #include "audio/resample.h"
 #include "audio/wav_file.h"
 
+#include <iostream>
+
 namespace reef::cli {
 
 void ServeJob::push(std::vector<float> samples) {
@@ -38,7 +40,8 @@ std::optional<EngineError> ServeJob::error() const {
     return m_error;
 }
 
-ServeService::ServeService(const EngineConfig& config, int queue_limit) : m_limit(queue_limit) {
+ServeService::ServeService(const EngineConfig& config, int queue_limit, int batch_size)
+    : m_limit(queue_limit), m_batch(batch_size) {
     m_thread = std::thread([this, config] { run(config); });
 }
 
@@ -47,7 +50,7 @@ ServeService::~ServeService() {
         std::lock_guard lock(m_mutex);
         m_stop = true;
         for (auto& job : m_queue) job->cancel();
-        if (m_running) m_running->cancel();   // stops at its next frame: shutting down waits for no one
+        for (auto& job : m_running) job->cancel();   // stops at its next frame: shutting down waits for no one
     }
     m_cv.notify_all();
     m_thread.join();
@@ -79,27 +82,37 @@ void ServeService::run(EngineConfig config) {
         m_load = std::move(loaded);
     }
     m_load_cv.notify_all();
+    const size_t take = size_t(m_batch > 0 ? m_batch : TtsBackend::kAutoMaxBatch);
     for (;;) {
-        std::shared_ptr<ServeJob> job;
+        std::vector<std::shared_ptr<ServeJob>> jobs;
         {
             std::unique_lock lock(m_mutex);
             m_cv.wait(lock, [&] { return m_stop || !m_queue.empty(); });
             if (m_stop && m_queue.empty()) break;
-            job = m_queue.front();
-            m_queue.pop_front();
-            m_running = job;
-            if (m_stop) job->cancel();
+            while (!m_queue.empty() && jobs.size() < take) {
+                jobs.push_back(m_queue.front());
+                m_queue.pop_front();
+            }
+            m_running = jobs;
+            if (m_stop)
+                for (auto& job : jobs) job->cancel();
         }
-        serve_one(*job);
+        if (jobs.size() == 1)
+            serve_one(*jobs.front());
+        else
+            serve_batch(jobs);
         std::lock_guard lock(m_mutex);
-        m_running.reset();
-        --m_busy;
+        m_running.clear();
+        m_busy -= int(jobs.size());
     }
     m_engine.reset();   // libtorch's objects die on the thread that made them
 }
 
-void ServeService::serve_one(ServeJob& job) {
-    if (job.cancelled()) return job.finish(EngineError{ErrorCode::Cancelled, "the client went away", {}});
+std::optional<SynthesisRequest> ServeService::prepare(ServeJob& job) {
+    if (job.cancelled()) {
+        job.finish(EngineError{ErrorCode::Cancelled, "the client went away", {}});
+        return std::nullopt;
+    }
     SynthesisRequest request = job.request;
     for (const auto& [bytes, text] : job.clips) {
         std::vector<float> mono;
@@ -108,12 +121,50 @@ void ServeService::serve_one(ServeJob& job) {
             mono = audio::mix_to_mono(clip.samples, clip.channels);
             if (clip.sample_rate != kSampleRate) mono = audio::resample(mono, clip.sample_rate, kSampleRate);
         } catch (const audio::AudioError& e) {
-            return job.finish(EngineError{ErrorCode::InvalidArgument, e.what(), {}});
+            job.finish(EngineError{ErrorCode::InvalidArgument, e.what(), {}});
+            return std::nullopt;
         }
         Result<Codes> codes = m_engine->encode_reference(mono);
-        if (!codes) return job.finish(codes.error());
+        if (!codes) {
+            job.finish(codes.error());
+            return std::nullopt;
+        }
         request.references.push_back(ReferenceVoice{text, {}, std::move(*codes)});
     }
+    return request;
+}
+
+void ServeService::serve_batch(const std::vector<std::shared_ptr<ServeJob>>& jobs) {
+    // Request id = 1 + the job's index here: the callbacks find their job by it.
+    std::vector<SynthesisRequest> requests;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        std::optional<SynthesisRequest> r = prepare(*jobs[i]);
+        if (!r) continue;
+        r->id = uint64_t(i + 1);
+        requests.push_back(std::move(*r));
+    }
+    if (requests.empty()) return;
+    std::cerr << "batch: " << requests.size() << " requests decoding together\n";
+    auto job_of = [&](uint64_t id) -> ServeJob& { return *jobs[size_t(id - 1)]; };
+    Callbacks cb;
+    // From the requests' codec workers: ServeJob::push is thread-safe.
+    cb.on_audio_chunk = [&](const AudioChunk& c) {
+        if (job_of(c.request_id).request.stream_chunk_frames > 0) job_of(c.request_id).push(c.samples);
+    };
+    const auto cancel_request = [&](uint64_t id) { return job_of(id).cancelled(); };
+    (void)m_engine->synthesize_batch(requests, m_batch, cb, cancel_request,
+                                     [&](uint64_t id, const Result<SynthesisResult>& result) {
+                                         ServeJob& job = job_of(id);
+                                         if (!result) return job.finish(result.error());
+                                         if (job.request.stream_chunk_frames <= 0) job.push(result->audio);
+                                         job.finish(std::nullopt);
+                                     });
+}
+
+void ServeService::serve_one(ServeJob& job) {
+    std::optional<SynthesisRequest> prepared = prepare(job);
+    if (!prepared) return;
+    SynthesisRequest request = std::move(*prepared);
     Callbacks cb;
     const bool streaming = request.stream_chunk_frames > 0;
     if (streaming) cb.on_audio_chunk = [&](const AudioChunk& c) { job.push(c.samples); };

@@ -1,6 +1,9 @@
 // reef-cli serve's engine side: one engine thread owns the Engine (all libtorch work stays on it)
 // and takes jobs from a bounded queue; HTTP handler threads submit jobs and read each job's audio
 // as it is made. A full queue is refused at once, never waited on.
+// With a batch size other than 1 (issue #27), the jobs waiting when the engine thread becomes free
+// decode together, up to that many, through Engine::synthesize_batch: each streams and ends on its
+// own, a client that goes away cancels its job alone; jobs arriving meanwhile form the next batch.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -46,7 +49,8 @@ private:
 class ServeService {
 public:
     // Loads the model on the engine thread; load_result() waits for it and says how that went.
-    ServeService(const EngineConfig& config, int queue_limit);
+    // batch_size: jobs decoding together (1 = one at a time, 0 = auto: as many as memory allows).
+    ServeService(const EngineConfig& config, int queue_limit, int batch_size = 1);
     ~ServeService();
     Result<ModelInfo> load_result() const;
     // Queues the job; false when queue_limit jobs are already waiting or running.
@@ -55,13 +59,18 @@ public:
 
 private:
     void run(EngineConfig config);
+    // The job's request with its clips encoded into references; nullopt when that failed (the job
+    // has then ended with the reason).
+    std::optional<SynthesisRequest> prepare(ServeJob& job);
     void serve_one(ServeJob& job);
+    void serve_batch(const std::vector<std::shared_ptr<ServeJob>>& jobs);
 
     int m_limit;
+    int m_batch;   // the most jobs taken at once (0 = auto: as many as the engine's auto batch)
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     std::deque<std::shared_ptr<ServeJob>> m_queue;
-    std::shared_ptr<ServeJob> m_running;
+    std::vector<std::shared_ptr<ServeJob>> m_running;
     int m_busy = 0;   // queued + running
     bool m_stop = false;
     bool m_loaded = false;
