@@ -7,6 +7,7 @@
 #if __has_include("reef/result.h")
 #include "../../engine/src/check.h"
 #endif
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -57,11 +58,30 @@ inline std::filesystem::path temp_dir(const std::string& name) {
     return p;
 }
 
+// argv[1], when given, picks the cases: "a,b" runs those, "-a,b" all but those (so that one binary
+// can be split over several ctest entries that run in parallel, and a new case is never in none).
 inline int run_all(int argc, char** argv) {
-    const std::string only = argc > 1 ? argv[1] : "";
+    std::string pick = argc > 1 ? argv[1] : "";
+    const bool exclude = !pick.empty() && pick[0] == '-';
+    if (exclude) pick.erase(0, 1);
+    std::vector<std::string> names;
+    for (size_t b = 0; !pick.empty() && b <= pick.size();) {
+        const size_t e = std::min(pick.find(',', b), pick.size());
+        names.push_back(pick.substr(b, e - b));
+        b = e + 1;
+    }
+    for (const std::string& n : names) {
+        bool known = false;
+        for (const auto& c : cases()) known = known || n == c.name;
+        if (!known) {
+            std::fprintf(stderr, "no test case named %s\n", n.c_str());
+            return 1;
+        }
+    }
     int ran = 0, failed = 0, skipped = 0;
     for (const auto& c : cases()) {
-        if (!only.empty() && only != c.name) continue;
+        const bool listed = std::find(names.begin(), names.end(), std::string(c.name)) != names.end();
+        if (!names.empty() && listed == exclude) continue;
         const int before = failures();
         skip_reason().clear();
         std::printf("[ RUN  ] %s\n", c.name);

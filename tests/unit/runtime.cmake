@@ -4,10 +4,15 @@ reef_add_test(tst_row_kernels SOURCES tst_row_kernels.cpp LABELS unit TORCH)
 reef_add_test(tst_bench_report SOURCES tst_bench_report.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 reef_add_test(tst_sdpa_bench SOURCES tst_sdpa_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 reef_add_test(tst_package_cache SOURCES tst_package_cache.cpp LABELS unit TORCH)
-# The compiled arm: AOTInductor packages compiled with the venv's torch (about 7 minutes on two
-# cores, label compile, in CI); REEF_LONG_TESTS adds the same parity at s1-mini's dimensions
-# (label compile-long, about 15 minutes).
+# The compiled arm: AOTInductor packages compiled with the venv's torch (about 7 minutes on one
+# core), in two entries that run side by side: the parity and error cases (label compile: every
+# libtorch CI builds, torch 2.8.0 included) and the package cache's own logic, the same whatever
+# the torch (label aoti-cache: the main build's CI). REEF_LONG_TESTS adds the same parity at
+# s1-mini's dimensions (label compile-long, about 15 minutes).
+set(_reef_compiled_parity fp32_compiled_matches_eager,bf16_compiled_logits_within_tolerance,no_python_or_wrong_torch_is_a_clear_error)
 reef_add_test(tst_compiled_step SOURCES tst_compiled_step.cpp LIBS reef_engine LABELS compile TORCH TIMEOUT 1200
+  ENV OMP_NUM_THREADS=1 CASES ${_reef_compiled_parity})
+reef_add_test_run(tst_compiled_step_cache tst_compiled_step CASES -${_reef_compiled_parity} LABELS aoti-cache TIMEOUT 1200
   ENV OMP_NUM_THREADS=1)
 if(REEF_LONG_TESTS)
   add_test(NAME tst_compiled_step_s1mini COMMAND tst_compiled_step fp32_compiled_matches_eager)
