@@ -19,4 +19,8 @@ echo "reef-cli serve on port $port ($(head -1 "$work/serve.log"))"
 "$CLI" bench --server "http://127.0.0.1:$port" --concurrency "$levels" --frames "${REEF_BENCH_FRAMES:-64}" \
   --md "$out.md" --json "$out.json"
 { echo; echo "Server: \`reef-cli serve -m <model> $*\` ($(head -1 "$work/serve.log")), on the same machine as the client."
-  echo "Command: \`bench/serve_bench.sh <model> <out> $levels${*:+ -- $*}\` at $(git -C "$ROOT" rev-parse --short HEAD)."; } >> "$out.md"
+  echo "Command: \`bench/serve_bench.sh <model> <out> $levels${*:+ -- $*}\` at $(git -C "$ROOT" rev-parse --short HEAD)."
+  # With --batch-size: the batches the server formed, from its log ("batch: N requests decoding together").
+  if grep -q "^batch: " "$work/serve.log"; then
+    echo "Batches the server formed (size: count): $(grep -o '^batch: [0-9]*' "$work/serve.log" | cut -d' ' -f2 | sort -n | uniq -c | awk '{printf "%s%s: %s", sep, $2, $1; sep=", "}'); every other request ran alone."
+  fi; } >> "$out.md"
