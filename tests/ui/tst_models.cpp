@@ -226,6 +226,14 @@ private Q_SLOTS:
         QCOMPARE(Settings(ini).batchSize(), Settings::kDefaultBatchSize);   // invalid stored value: the default
     }
 
+    void aTakeSaysItWasDecodedInABatch() {
+        Take t;
+        t.metrics.frames = 40;
+        QVERIFY(!t.statsSummary().contains(QLatin1String("batch")));
+        t.metrics.batch = 3;
+        QVERIFY(t.statsSummary().endsWith(QStringLiteral(" · batch of 3")));
+    }
+
     void takesModelKeepsNewestFirst() {
         TakesModel m(3);
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);

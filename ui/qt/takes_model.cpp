@@ -20,7 +20,9 @@ QString Take::statsSummary() const {
         .arg(metrics.audio_seconds, 0, 'f', 2)
         .arg(metrics.warm_frames_per_s, 0, 'f', 1)
         .arg(metrics.real_time_factor, 0, 'f', 2)
-        .arg(metrics.time_to_first_audio_ms, 0, 'f', 0);
+        .arg(metrics.time_to_first_audio_ms, 0, 'f', 0) +
+           // decoded together with others (the queue's batch size): its frames/s is its share
+           (metrics.batch > 1 ? QStringLiteral(" · batch of %1").arg(metrics.batch) : QString());
 }
 
 QString Take::backendSummary() const { return attentionSummary(metrics.backends); }
