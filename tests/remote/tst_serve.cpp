@@ -122,6 +122,25 @@ float max_diff(const std::vector<float>& a, const std::vector<float>& b) {
     return d;
 }
 
+// A long streamed request that holds the server's engine until `stop`; returns once its first
+// audio has arrived (true) or after 30 s without any (false). join() the thread after setting stop.
+bool hold_engine(std::thread& thread, const std::string& url, const std::string& key, std::atomic<bool>& stop) {
+    auto pieces = std::make_shared<std::atomic<int>>(0);
+    thread = std::thread([url, key, pieces, &stop] {
+        ServerProfile p;
+        p.url = url;
+        p.api_key = key;
+        auto b = make_remote_backend(p);
+        if (!b->load(EngineConfig{}).ok()) return;
+        Callbacks cb;
+        cb.on_audio_chunk = [&](const AudioChunk&) { ++*pieces; };
+        cb.should_abort = [&] { return stop.load(); };
+        (void)b->synthesize(request("Hold the engine for a while.", 4000), cb);
+    });
+    for (int i = 0; i < 600 && pieces->load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return pieces->load() > 0;
+}
+
 void check_same(const Remote& got, const std::vector<float>& want, bool streamed) {
     CHECK(got.result.ok());
     if (!got.result.ok()) {
@@ -214,20 +233,8 @@ TEST_CASE(a_full_queue_is_refused_and_a_key_is_required) {
     CHECK(!no_key.result.ok() && no_key.result.error().message.find("refused the API key") != std::string::npos);
     // One long request holds the only place in the queue; a second is refused at once.
     std::atomic<bool> stop{false};
-    std::atomic<int> pieces{0};
-    std::thread long_one([&] {
-        ServerProfile p;
-        p.url = server->url();
-        p.api_key = "k3y";
-        auto b = make_remote_backend(p);
-        if (!b->load(EngineConfig{}).ok()) return;
-        Callbacks cb;
-        cb.on_audio_chunk = [&](const AudioChunk&) { ++pieces; };
-        cb.should_abort = [&] { return stop.load(); };
-        (void)b->synthesize(request("Hold the queue for a while.", 4000), cb);
-    });
-    for (int i = 0; i < 600 && pieces.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    CHECK(pieces.load() > 0);
+    std::thread long_one;
+    CHECK(hold_engine(long_one, server->url(), "k3y", stop));
     const Remote refused = remote(server->url(), RemoteFlavour::Auto, false, request("y"), false, "k3y");
     CHECK(!refused.result.ok());
     if (!refused.result.ok()) {
@@ -295,19 +302,8 @@ TEST_CASE(the_serving_bench_measures_every_level) {
 TEST_CASE(a_batching_server_gives_each_request_its_own_audio) {
     auto server = start_serve("batched", {"--batch-size", "4"});
     std::atomic<bool> stop{false};
-    std::atomic<int> pieces{0};
-    std::thread holder([&] {
-        ServerProfile p;
-        p.url = server->url();
-        auto b = make_remote_backend(p);
-        if (!b->load(EngineConfig{}).ok()) return;
-        Callbacks cb;
-        cb.on_audio_chunk = [&](const AudioChunk&) { ++pieces; };
-        cb.should_abort = [&] { return stop.load(); };
-        (void)b->synthesize(request("Hold the engine while the others queue.", 4000), cb);
-    });
-    for (int i = 0; i < 600 && pieces.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    CHECK(pieces.load() > 0);
+    std::thread holder;
+    CHECK(hold_engine(holder, server->url(), "", stop));
     const std::vector<SynthesisRequest> reqs = {request("The first of three.", 16), request("A second one, longer.", 28),
                                                 request("Third.", 20)};
     std::vector<Remote> got(reqs.size());

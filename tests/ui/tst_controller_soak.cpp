@@ -9,8 +9,7 @@
 #include <fstream>
 #include <map>
 
-#include "qt/engine_controller.h"
-#include "reef/engine.h"
+#include "real_engine_fixture.h"
 
 using namespace reef;
 using namespace reef::ui;
@@ -41,20 +40,14 @@ class TstControllerSoak : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         m_model = m_dir.filePath(QStringLiteral("demo"));
-        const Status s = write_demo_model(m_model.toStdString(), "tiny", "s2");
-        QVERIFY2(s.ok(), s.ok() ? "" : s.error().to_string().c_str());
+        const QString error = reef_test::writeTinyDemo(m_model);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
     void fiftyRunsWithCancels() {
         EngineController engine(std::make_unique<Engine>());
-        QSignalSpy loaded(&engine, &EngineController::modelLoaded);
-        QSignalSpy loadFailed(&engine, &EngineController::loadFailed);
-        EngineConfig c;
-        c.model_dir = m_model.toStdString();
-        c.cpu_threads = 1;
-        engine.loadModel(c);
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() + loadFailed.count() == 1, 60000);
-        QVERIFY(loadFailed.isEmpty());
+        const QString error = reef_test::loadInto(engine, m_model, 1);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
 
         // Outcomes per request id, counted from the controller's own signals.
         std::map<quint64, int> finished, failed, cancelled;

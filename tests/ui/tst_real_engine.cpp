@@ -7,6 +7,7 @@
 #include <map>
 
 #include "qt/engine_controller.h"
+#include "real_engine_fixture.h"
 #include "qt/synthesis_queue.h"
 #include "reef/engine.h"
 
@@ -21,20 +22,14 @@ class TstRealEngine : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         m_model = m_dir.filePath(QStringLiteral("demo"));
-        const Status s = write_demo_model(m_model.toStdString(), "tiny", "s2");
-        QVERIFY2(s.ok(), s.ok() ? "" : s.error().to_string().c_str());
+        const QString error = reef_test::writeTinyDemo(m_model);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
     void loadSynthesizeAndBench() {
         EngineController engine(std::make_unique<Engine>());
-        QSignalSpy loaded(&engine, &EngineController::modelLoaded);
-        QSignalSpy failed(&engine, &EngineController::loadFailed);
-        EngineConfig c;
-        c.model_dir = m_model.toStdString();
-        c.cpu_threads = 2;
-        engine.loadModel(c);
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() + failed.count() == 1, 60000);
-        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        const QString error = reef_test::loadInto(engine, m_model, 2);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(engine.modelInfo().is_demo);
 
         SynthesisRequest r;
@@ -59,7 +54,7 @@ private Q_SLOTS:
         QCOMPARE(engine.state(), EngineState::Ready);
 
         BenchRequest b;
-        b.model_dir = c.model_dir;
+        b.model_dir = m_model.toStdString();
         b.cpu_threads = 2;
         b.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::ActivePrefix}};
         b.frames = 8;
@@ -76,12 +71,8 @@ private Q_SLOTS:
 
     void queueBatchGivesEachItemItsOwnTake() {
         EngineController engine(std::make_unique<Engine>());
-        QSignalSpy loaded(&engine, &EngineController::modelLoaded);
-        EngineConfig c;
-        c.model_dir = m_model.toStdString();
-        c.cpu_threads = 2;
-        engine.loadModel(c);
-        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() == 1, 60000);
+        const QString error = reef_test::loadInto(engine, m_model, 2);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         SynthesisQueue queue(&engine);
         const QStringList texts{QStringLiteral("The first segment."), QStringLiteral("A second, longer segment of text."),
                                 QStringLiteral("Third.")};

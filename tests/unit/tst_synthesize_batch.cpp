@@ -26,6 +26,12 @@ std::string demo(const std::string& layout) {
     return dir.string();
 }
 
+void load(Engine& engine, const std::string& layout) {
+    EngineConfig c;
+    c.model_dir = demo(layout);
+    CHECK(engine.load(c).ok());
+}
+
 std::vector<SynthesisRequest> requests() {
     const char* texts[] = {
         "<|speaker:0|>The harbour was quiet in the early morning.<|speaker:1|>The boats rocked gently against the pier.",
@@ -51,9 +57,7 @@ std::vector<SynthesisRequest> requests() {
 
 void batch_equals_alone(const std::string& layout, int max_batch) {
     Engine engine;
-    EngineConfig c;
-    c.model_dir = demo(layout);
-    CHECK(engine.load(c).ok());
+    load(engine, layout);
     const std::vector<SynthesisRequest> reqs = requests();
     std::vector<int> chunks(reqs.size(), 0);
     Callbacks cb;
@@ -87,9 +91,7 @@ TEST_CASE(batch_size_one_runs_them_one_by_one_alike) { batch_equals_alone("s2", 
 
 TEST_CASE(a_bad_request_fails_alone) {
     Engine engine;
-    EngineConfig c;
-    c.model_dir = demo("s2");
-    CHECK(engine.load(c).ok());
+    load(engine, "s2");
     std::vector<SynthesisRequest> reqs = requests();
     reqs[1].text = "";
     reqs[3].sampling.top_p = 7.0;
@@ -101,9 +103,7 @@ TEST_CASE(a_bad_request_fails_alone) {
 
 TEST_CASE(a_cancel_ends_every_request_and_the_engine_stays_ready) {
     Engine engine;
-    EngineConfig c;
-    c.model_dir = demo("s2");
-    CHECK(engine.load(c).ok());
+    load(engine, "s2");
     int frames = 0;
     Callbacks cb;
     cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) { ++frames; };
@@ -115,9 +115,7 @@ TEST_CASE(a_cancel_ends_every_request_and_the_engine_stays_ready) {
 
 TEST_CASE(cancelling_one_request_leaves_the_others_their_takes) {
     Engine engine;
-    EngineConfig c;
-    c.model_dir = demo("s2");
-    CHECK(engine.load(c).ok());
+    load(engine, "s2");
     const std::vector<SynthesisRequest> reqs = requests();
     int frames_of_12 = 0;
     Callbacks cb;
@@ -151,9 +149,7 @@ TEST_CASE(not_loaded_is_an_error_for_every_request) {
 // first is heard while others still decode); a request refused up front is heard too.
 TEST_CASE(on_done_hears_each_request_once_as_it_ends) {
     Engine engine;
-    EngineConfig c;
-    c.model_dir = demo("s1");
-    CHECK(engine.load(c).ok());
+    load(engine, "s1");
     std::vector<SynthesisRequest> reqs = requests();
     reqs[2].text = "";  // refused before the batch starts
     int frames = 0;
@@ -183,9 +179,7 @@ TEST_CASE(on_done_hears_each_request_once_as_it_ends) {
 TEST_CASE(auto_batch_size_says_what_it_picked_and_keeps_each_take) {
     batch_equals_alone("s1", 0);
     Engine engine;
-    EngineConfig c;
-    c.model_dir = demo("s1");
-    CHECK(engine.load(c).ok());
+    load(engine, "s1");
     std::vector<std::string> lines;
     Callbacks cb;
     cb.on_status = [&](const std::string& line) { lines.push_back(line); };
