@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 #include <filesystem>
+#include <vector>
 
 #include "check.h"
 #include "reef/engine.h"
@@ -46,6 +47,29 @@ int main() {
         CHECK_EQ(int64_t(res->audio.size()), int64_t(res->codes.n_frames) * kSamplesPerFrame);
         for (const auto& b : res->metrics.backends)
             std::printf("%s: %s x%lld %s\n", to_string(b.site), to_string(b.backend), (long long)b.calls, b.shape.c_str());
+    }
+    // Batched decode on the GPU (issue #27): every request ends with its own result, they decoded
+    // together, and each first frame (sampled from the request's own prefill, the same kernels as
+    // alone) equals the one-request run's. Later frames go through cuBLAS with another M, whose
+    // sums may round differently, so they are not compared.
+    std::vector<SynthesisRequest> batch;
+    for (const char* text : {"The first request of the batch.", "A second one.", "And a third, somewhat longer."}) {
+        SynthesisRequest b = r;
+        b.id = batch.size() + 1;
+        b.text = text;
+        batch.push_back(b);
+    }
+    const auto together = engine.synthesize_batch(batch, 3, {});
+    CHECK_EQ(together.size(), size_t(3));
+    for (size_t i = 0; i < together.size() && i < batch.size(); ++i) {
+        CHECK(together[i].ok());
+        const auto alone = engine.synthesize(batch[i], {});
+        CHECK(alone.ok());
+        if (!together[i] || !alone) continue;
+        CHECK(together[i]->codes.n_frames > 0);
+        CHECK(together[i]->metrics.batch >= 2);   // 3, unless another ended at its first frame
+        CHECK_EQ(int64_t(together[i]->audio.size()), int64_t(together[i]->codes.n_frames) * kSamplesPerFrame);
+        for (int k = 0; k < alone->codes.n_codebooks; ++k) CHECK_EQ(together[i]->codes.at(k, 0), alone->codes.at(k, 0));
     }
     std::printf("%d failed checks\n", reef_test::failures());
     return reef_test::failures() ? 1 : 0;
