@@ -11,6 +11,9 @@
 #     the PR report and the JSON/Markdown/CSV reports. Exit status 3 (an arm could not run, the
 #     report says why) is a result, not a failure. The cuda-graph arms are left out: reef-cli
 #     refuses them until their capture has run on a GPU.
+#   - in the same run, batched decode (issue #27): B different prompts decoding together with the
+#     reference arm, for each B of REEF_GPU_BATCH: aggregate and per-sequence frames/s, speed-up
+#     over B = 1, peak memory (the report's "Batched decode" table).
 #   - `reef-cli sdpa-bench`: one decode SDPA call per forced backend at the model's attention dims.
 # OUT_DIR gets README.md (the index to attach: what ran, the commands, links, the environment),
 # environment.txt/.json (GPU, driver, CUDA, cuDNN, torch, `reef-cli --version`, nvidia-smi, OS, CPU)
@@ -37,6 +40,8 @@
 #                      that would not leave room for the frames in max_seq_len is lowered to fit
 #   REEF_GPU_CMAKE_ARGS  extra configure arguments, split on spaces (a pip CUDA torch without a CUDA
 #                      toolkit needs none: scripts/torch_wheel.sh links the wheel's files directly)
+#   REEF_GPU_BATCH     batch sizes for the batched-decode table (default 1,4,8,16; dry run 1,2;
+#                      empty: none)
 #   REEF_GPU_DRY_AOT=1 include the aot-inductor arms in the dry run
 set -euo pipefail
 
@@ -61,7 +66,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PY="${PYTHON:-python3}"
 if ((DRY)); then
   DEVICE=cpu FRAMES=${REEF_GPU_FRAMES:-16} REPEATS=${REEF_GPU_REPEATS:-1} PRESETS=${REEF_GPU_PRESETS:-tiny}
-  CONTEXTS=${REEF_GPU_CONTEXTS:-128,256} WARMUP=2 SWEEP_REPEATS=1
+  CONTEXTS=${REEF_GPU_CONTEXTS:-128,256} WARMUP=2 SWEEP_REPEATS=1 BATCH=${REEF_GPU_BATCH-1,2}
   CPU_ARGS=(--threads 1)   # ctest runs two tests at once on two cores
   MODELS=${REEF_GPU_MODELS:-}
   if [[ -z $MODELS ]]; then   # private: two build trees may run this test at the same time
@@ -70,7 +75,7 @@ if ((DRY)); then
   fi
 else
   DEVICE=cuda FRAMES=${REEF_GPU_FRAMES:-128} REPEATS=${REEF_GPU_REPEATS:-3} PRESETS=${REEF_GPU_PRESETS:-s1-mini s2-pro}
-  CONTEXTS=${REEF_GPU_CONTEXTS:-128,512,2048,8192} WARMUP=8 SWEEP_REPEATS=2
+  CONTEXTS=${REEF_GPU_CONTEXTS:-128,512,2048,8192} WARMUP=8 SWEEP_REPEATS=2 BATCH=${REEF_GPU_BATCH-1,4,8,16}
   CPU_ARGS=()
   MODELS=${REEF_GPU_MODELS:-/tmp/reef-gpu-models}
 fi
@@ -204,6 +209,7 @@ for preset in $PRESETS; do
     --context "$(fit_contexts "$model")" --sweep-repeats "$SWEEP_REPEATS" --wav-dir "wavs-$tag"
     --pr-report "pr-$tag.md" --json "bench-$tag.json" --md "bench-$tag.md" --csv "bench-$tag.csv"
     --sweep-csv "sweep-$tag.csv")
+  [[ -z $BATCH ]] || bench+=(--batch "$BATCH")
   case $preset in   # the released models' dimensions by name; another model by its config.json
     s1-mini | s2-pro) sdpa=(sdpa-bench --preset "$preset") ;;
     *) sdpa=(sdpa-bench -m "$model") ;;

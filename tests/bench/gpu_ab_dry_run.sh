@@ -42,6 +42,9 @@ for want in ("eager:math", "eager:auto", "eager:fish-speech", "eager:math:full",
 bad = [f"{a['arm']}: {a.get('error')}" for a in arms if not a.get("ran")]
 if bad: sys.exit("arms did not run: " + "; ".join(bad))
 if not bench.get("sweep"): sys.exit("the bench JSON has no context sweep")
+batch = bench.get("batch") or sys.exit("the bench JSON has no batch points")
+if [p["batch"] for p in batch] != [1, 2]: sys.exit(f"batch sizes {[p['batch'] for p in batch]}, not [1, 2]")
+if not all(p["ran"] for p in batch): sys.exit("a batch point did not run: " + "; ".join(str(p.get("error")) for p in batch))
 sdpa = json.load(open(f"{out}/tiny/sdpa-bench-{tag}.json"))
 if not sdpa.get("rows"): sys.exit("the sdpa-bench JSON has no rows")
 print(f"bench JSON: {len(arms)} arms ran, {len(bench['sweep'])} sweep points")
