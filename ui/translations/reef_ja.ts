@@ -291,6 +291,57 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::BatchTableModel</name>
+    <message>
+        <source>ran</source>
+        <translation>実行済み</translation>
+    </message>
+    <message>
+        <source>ran (CPU kernels %1)</source>
+        <translation>実行済み（CPU カーネル %1）</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>スキップ：%1</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>バッチ</translation>
+    </message>
+    <message>
+        <source>frames/s, all</source>
+        <translation>frames/s（全体）</translation>
+    </message>
+    <message>
+        <source>frames/s, each</source>
+        <translation>frames/s（各系列）</translation>
+    </message>
+    <message>
+        <source>vs batch 1</source>
+        <translation>バッチ 1 比</translation>
+    </message>
+    <message>
+        <source>batch frame (ms)</source>
+        <translation>バッチフレーム (ms)</translation>
+    </message>
+    <message>
+        <source>roofline</source>
+        <translation>ルーフライン</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation>ピークメモリ</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状態</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::BenchTableModel</name>
     <message>
         <source>no audio</source>
@@ -504,6 +555,22 @@
     <message>
         <source>Report written to %1</source>
         <translation>レポートを %1 に書き込みました</translation>
+    </message>
+    <message>
+        <source>Batched decode throughput</source>
+        <translation>バッチデコードのスループット</translation>
+    </message>
+    <message>
+        <source>batch sizes, e.g. 1,4,8</source>
+        <translation>バッチサイズ（例：1,4,8）</translation>
+    </message>
+    <message>
+        <source>Sequences decoding together. For each size, the reference arm decodes that many copies of the prompt in one batch; the table below shows frames/s of all of them and of each. Empty = no batch points.</source>
+        <translation>同時にデコードする系列数。サイズごとに、基準の構成がその数のプロンプトを 1 つのバッチでデコードします。下の表に全体と各系列の frames/s を示します。空欄 = バッチ測定なし。</translation>
+    </message>
+    <message>
+        <source>Batch sizes</source>
+        <translation>バッチサイズ</translation>
     </message>
 </context>
 <context>
@@ -939,6 +1006,10 @@
         <source>Connected to %1</source>
         <translation>%1 に接続しました</translation>
     </message>
+    <message>
+        <source>%1 items decoding together (batch size: Settings → Engine)</source>
+        <translation>%1 個の項目を同時にデコード中（バッチサイズ：設定 → エンジン）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -978,6 +1049,14 @@
         <source>Frames per second and memory over time</source>
         <translation>毎秒フレーム数とメモリの推移</translation>
     </message>
+    <message>
+        <source>frames/s per item</source>
+        <translation>項目あたりの frames/s</translation>
+    </message>
+    <message>
+        <source>frames/s, all items</source>
+        <translation>frames/s（全項目）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfHistoryModel</name>
@@ -1000,6 +1079,10 @@
     <message>
         <source>memory (MiB)</source>
         <translation>メモリ (MiB)</translation>
+    </message>
+    <message>
+        <source>frames/s per item</source>
+        <translation>項目あたりの frames/s</translation>
     </message>
 </context>
 <context>
@@ -1622,6 +1705,50 @@
         <source>A whole number from 0 to %1: the same seed and settings give the same take</source>
         <translation>0 から %1 までの整数: 同じシードと設定で同じテイクになります</translation>
     </message>
+    <message>
+        <source>Set up…</source>
+        <translation>セットアップ…</translation>
+    </message>
+    <message>
+        <source>Install the Python that compile mode aot-inductor needs (a private venv with the matching torch, several hundred MB), the same as reef-cli compile --setup</source>
+        <translation>コンパイルモード aot-inductor に必要な Python（対応する torch を含む専用 venv、数百 MB）をインストールします。reef-cli compile --setup と同じです</translation>
+    </message>
+    <message>
+        <source>aot-inductor is ready.</source>
+        <translation>aot-inductor の準備ができました。</translation>
+    </message>
+    <message>
+        <source>Set-up failed: %1</source>
+        <translation>セットアップに失敗しました：%1</translation>
+    </message>
+    <message>
+        <source>1 (one at a time, streamed)</source>
+        <translation>1（1 つずつ、ストリーミング）</translation>
+    </message>
+    <message>
+        <source>auto (by free memory)</source>
+        <translation>自動（空きメモリに応じて）</translation>
+    </message>
+    <message>
+        <source>How many queued items (project segments) decode together on this computer: more gives more frames per second in all, each item a little slower; items in a batch are played when they are done. Each item sounds exactly as it would alone.</source>
+        <translation>このコンピューターで同時にデコードするキュー項目（プロジェクトのセグメント）の数。多いほど全体の frames/s は上がり、各項目は少し遅くなります。バッチ内の項目は完了してから再生されます。各項目の音声は単独で生成した場合とまったく同じです。</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>バッチサイズ</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Setting up the Python for aot-inductor…</source>
+        <translation>aot-inductor 用の Python をセットアップしています…</translation>
+    </message>
+    <message>
+        <source>aot-inductor: %1</source>
+        <translation>aot-inductor：%1</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ShortcutsDialog</name>
@@ -1861,6 +1988,10 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>failed: %1</source>
         <translation>失敗：%1</translation>
+    </message>
+    <message>
+        <source>running %1 % (batch of %2)</source>
+        <translation>実行中 %1 %（%2 件のバッチ）</translation>
     </message>
 </context>
 <context>

@@ -291,6 +291,57 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::BatchTableModel</name>
+    <message>
+        <source>ran</source>
+        <translation>已运行</translation>
+    </message>
+    <message>
+        <source>ran (CPU kernels %1)</source>
+        <translation>已运行（CPU 内核 %1）</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>frames/s, all</source>
+        <translation>帧/秒（总计）</translation>
+    </message>
+    <message>
+        <source>frames/s, each</source>
+        <translation>帧/秒（每个序列）</translation>
+    </message>
+    <message>
+        <source>vs batch 1</source>
+        <translation>相对批大小 1</translation>
+    </message>
+    <message>
+        <source>batch frame (ms)</source>
+        <translation>批次帧 (ms)</translation>
+    </message>
+    <message>
+        <source>roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::BenchTableModel</name>
     <message>
         <source>no audio</source>
@@ -504,6 +555,22 @@
     <message>
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <source>Batched decode throughput</source>
+        <translation>批量解码吞吐量</translation>
+    </message>
+    <message>
+        <source>batch sizes, e.g. 1,4,8</source>
+        <translation>批大小，例如 1,4,8</translation>
+    </message>
+    <message>
+        <source>Sequences decoding together. For each size, the reference arm decodes that many copies of the prompt in one batch; the table below shows frames/s of all of them and of each. Empty = no batch points.</source>
+        <translation>同时解码的序列数。对每个大小，基准配置在一个批次中解码相应数量的提示；下表显示全部序列和每个序列的帧/秒。留空 = 不测批量。</translation>
+    </message>
+    <message>
+        <source>Batch sizes</source>
+        <translation>批大小</translation>
     </message>
 </context>
 <context>
@@ -939,6 +1006,10 @@
         <source>Connected to %1</source>
         <translation>已连接到 %1</translation>
     </message>
+    <message>
+        <source>%1 items decoding together (batch size: Settings → Engine)</source>
+        <translation>%1 个项目正在一起解码（批大小：设置 → 引擎）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -978,6 +1049,14 @@
         <source>Frames per second and memory over time</source>
         <translation>每秒帧数与内存随时间的变化</translation>
     </message>
+    <message>
+        <source>frames/s per item</source>
+        <translation>每个项目的帧/秒</translation>
+    </message>
+    <message>
+        <source>frames/s, all items</source>
+        <translation>帧/秒（全部项目）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfHistoryModel</name>
@@ -1000,6 +1079,10 @@
     <message>
         <source>memory (MiB)</source>
         <translation>内存 (MiB)</translation>
+    </message>
+    <message>
+        <source>frames/s per item</source>
+        <translation>每个项目的帧/秒</translation>
     </message>
 </context>
 <context>
@@ -1622,6 +1705,50 @@
         <source>A whole number from 0 to %1: the same seed and settings give the same take</source>
         <translation>0 到 %1 之间的整数：相同的种子和设置得到相同的生成结果</translation>
     </message>
+    <message>
+        <source>Set up…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Install the Python that compile mode aot-inductor needs (a private venv with the matching torch, several hundred MB), the same as reef-cli compile --setup</source>
+        <translation>安装编译模式 aot-inductor 所需的 Python（包含匹配 torch 的私有 venv，数百 MB），与 reef-cli compile --setup 相同</translation>
+    </message>
+    <message>
+        <source>aot-inductor is ready.</source>
+        <translation>aot-inductor 已就绪。</translation>
+    </message>
+    <message>
+        <source>Set-up failed: %1</source>
+        <translation>设置失败：%1</translation>
+    </message>
+    <message>
+        <source>1 (one at a time, streamed)</source>
+        <translation>1（逐个生成，流式播放）</translation>
+    </message>
+    <message>
+        <source>auto (by free memory)</source>
+        <translation>自动（按可用内存）</translation>
+    </message>
+    <message>
+        <source>How many queued items (project segments) decode together on this computer: more gives more frames per second in all, each item a little slower; items in a batch are played when they are done. Each item sounds exactly as it would alone.</source>
+        <translation>在本机上同时解码的队列项目（项目片段）数量：越多则总帧率越高，但每个项目稍慢；批次中的项目在完成后播放。每个项目的声音与单独生成时完全相同。</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Setting up the Python for aot-inductor…</source>
+        <translation>正在为 aot-inductor 设置 Python…</translation>
+    </message>
+    <message>
+        <source>aot-inductor: %1</source>
+        <translation>aot-inductor：%1</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ShortcutsDialog</name>
@@ -1861,6 +1988,10 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>running %1 % (batch of %2)</source>
+        <translation>运行中 %1 %（%2 项批次）</translation>
     </message>
 </context>
 <context>
