@@ -12,9 +12,17 @@ std::vector<Result<SynthesisResult>> TtsBackend::synthesize_batch(const std::vec
                                                                   const Callbacks& callbacks,
                                                                   const std::function<bool(uint64_t)>& cancel_request,
                                                                   const RequestDone& on_done) {
+    return synthesize_each(requests, callbacks, cancel_request, on_done,
+                           [this](const SynthesisRequest& r, const Callbacks& cb) { return synthesize(r, cb); });
+}
+
+std::vector<Result<SynthesisResult>> synthesize_each(
+    const std::vector<SynthesisRequest>& requests, const Callbacks& callbacks,
+    const std::function<bool(uint64_t)>& cancel_request, const RequestDone& on_done,
+    const std::function<Result<SynthesisResult>(const SynthesisRequest&, const Callbacks&)>& run) {
     std::vector<Result<SynthesisResult>> out;
     for (const SynthesisRequest& r : requests) {
-        out.push_back(synthesize(r, request_callbacks(callbacks, cancel_request, r.id)));
+        out.push_back(run(r, request_callbacks(callbacks, cancel_request, r.id)));
         if (on_done) on_done(r.id, out.back());
     }
     return out;

@@ -84,6 +84,25 @@ struct EngineWorker::Throttle {
     }
 };
 
+std::function<void(const std::string&)> EngineWorker::statusLines(quint64 id) {
+    return [this, id, last = std::make_shared<QString>()](const std::string& message) {
+        const QString text = QString::fromStdString(message);
+        if (text == *last)
+            return;  // the engine repeats a line while the seconds have not moved
+        *last = text;
+        Q_EMIT status(id, text);
+    };
+}
+
+void EngineWorker::emitResult(quint64 id, Result<SynthesisResult> r) {
+    if (r.ok()) {
+        r.value().request_id = id;
+        Q_EMIT synthesisFinished(r.value());
+    } else {
+        Q_EMIT synthesisFailed(id, r.error());
+    }
+}
+
 Callbacks EngineWorker::makeCallbacks(quint64 id) {
     // The throttle lives in a shared block the lambdas capture; all on this thread.
     auto t = std::make_shared<Throttle>();
@@ -96,13 +115,7 @@ Callbacks EngineWorker::makeCallbacks(quint64 id) {
     };
     cb.on_perf = [this, t, id](const PerfSample& s) { t->perf(this, id, s); };
     cb.should_abort = [cancel = m_cancel, id] { return cancel->isCancelled(id); };
-    cb.on_status = [this, id, last = std::make_shared<QString>()](const std::string& message) {
-        const QString text = QString::fromStdString(message);
-        if (text == *last)
-            return;  // the engine repeats a line while the seconds have not moved
-        *last = text;
-        Q_EMIT status(id, text);
-    };
+    cb.on_status = statusLines(id);
     // Flushes what the throttle held back, so the chart and progress show the final state.
     m_flush = [this, t, id] { t->flush(this, id); };
     return cb;
@@ -127,15 +140,8 @@ Callbacks EngineWorker::makeBatchCallbacks(const QList<quint64>& ids, std::funct
         if (auto t = throttles->value(s.request_id))
             t->perf(this, s.request_id, s);
     };
-    // Every request of the batch is cancelled through its own id (cancel_request), so Stop, which
-    // cancels through the newest id, reaches them all.
-    cb.on_status = [this, first = ids.value(0), last = std::make_shared<QString>()](const std::string& message) {
-        const QString text = QString::fromStdString(message);
-        if (text == *last)
-            return;
-        *last = text;
-        Q_EMIT status(first, text);
-    };
+    // The batch's status lines (e.g. the batch size auto picked) under its first request's id.
+    cb.on_status = statusLines(ids.value(0));
     *flush = [this, throttles](quint64 id) {
         if (auto t = throttles->value(id))
             t->flush(this, id);
@@ -152,13 +158,7 @@ void EngineWorker::synthesizeBatch(const QList<reef::SynthesisRequest>& requests
         if (!open.remove(id))
             return;
         m_cancel->forget(id);
-        if (r.ok()) {
-            SynthesisResult result = r.value();
-            result.request_id = id;
-            Q_EMIT synthesisFinished(result);
-        } else {
-            Q_EMIT synthesisFailed(id, r.error());
-        }
+        emitResult(id, r);
     };
     guardedSlot(
         "batch synthesis",
@@ -202,12 +202,7 @@ void EngineWorker::synthesize(const reef::SynthesisRequest& request) {
             if (m_flush)
                 m_flush();
             m_flush = nullptr;
-            if (r.ok()) {
-                r.value().request_id = id;
-                Q_EMIT synthesisFinished(r.value());
-            } else {
-                Q_EMIT synthesisFailed(id, r.error());
-            }
+            emitResult(id, std::move(r));
         },
         [&](const EngineError& e) {
             m_flush = nullptr;

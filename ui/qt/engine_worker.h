@@ -78,6 +78,10 @@ Q_SIGNALS:
 private:
     struct Throttle;
     Callbacks makeCallbacks(quint64 id);   // also sets m_flush
+    // Callbacks::on_status: each new line as status(id, line), a repeated one once.
+    std::function<void(const std::string&)> statusLines(quint64 id);
+    // A request's end: synthesisFinished (under id) or synthesisFailed.
+    void emitResult(quint64 id, Result<SynthesisResult> r);
     // One Callbacks for every request of a batch, throttled per request; flush(id) emits what the
     // throttle held back for that request.
     Callbacks makeBatchCallbacks(const QList<quint64>& ids, std::function<void(quint64)>* flush);

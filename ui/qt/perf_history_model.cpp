@@ -14,7 +14,7 @@ int PerfHistoryModel::rowCount(const QModelIndex& parent) const {
 int PerfHistoryModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 double PerfHistoryModel::memoryMiB(int row) const {
-    const MemoryStats& m = m_rows[size_t(row)].memory;
+    const MemoryStats& m = m_rows[size_t(row)].sample.memory;
     const int64_t bytes = m.cuda_allocated_bytes >= 0 ? m.cuda_allocated_bytes : m.cpu_rss_bytes;
     return double(bytes) / (1024.0 * 1024.0);
 }
@@ -22,7 +22,7 @@ double PerfHistoryModel::memoryMiB(int row) const {
 QVariant PerfHistoryModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const PerfSample& s = m_rows[size_t(index.row())];
+    const PerfSample& s = m_rows[size_t(index.row())].sample;
     const int col = index.column();
     if (col >= FirstBackend) {
         const SdpaBackend b = s.backend[col - FirstBackend];
@@ -38,7 +38,7 @@ QVariant PerfHistoryModel::data(const QModelIndex& index, int role) const {
     case TimeS: return s.t_ms / 1000.0;
     case Frame: return s.frame;
     case FramesPerS: return s.frames_per_s;
-    case ItemFramesPerS: return m_itemFps[size_t(index.row())];
+    case ItemFramesPerS: return m_rows[size_t(index.row())].itemFps;
     case StepMs: return s.step_ms;
     case MemoryMiB: return memoryMiB(index.row());
     default: return {};
@@ -89,8 +89,6 @@ void PerfHistoryModel::clear() {
         return;
     beginResetModel();
     m_rows.clear();
-    m_itemFps.clear();
-    m_itemCount.clear();
     endResetModel();
 }
 
@@ -98,15 +96,11 @@ void PerfHistoryModel::append(const PerfSample& row, double itemFps, int items) 
     if (int(m_rows.size()) >= m_capacity) {   // ring buffer: drop the oldest row
         beginRemoveRows({}, 0, 0);
         m_rows.pop_front();
-        m_itemFps.pop_front();
-        m_itemCount.pop_front();
         endRemoveRows();
     }
     const int r = int(m_rows.size());
     beginInsertRows({}, r, r);
-    m_rows.push_back(row);
-    m_itemFps.push_back(itemFps);
-    m_itemCount.push_back(items);
+    m_rows.push_back(Row{row, itemFps, items});
     endInsertRows();
 }
 

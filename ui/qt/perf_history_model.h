@@ -30,9 +30,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     int capacity() const { return m_capacity; }
-    const PerfSample& sample(int row) const { return m_rows[size_t(row)]; }
-    double itemFramesPerS(int row) const { return m_itemFps[size_t(row)]; }
-    int itemsDecoding(int row) const { return m_itemCount[size_t(row)]; }
+    const PerfSample& sample(int row) const { return m_rows[size_t(row)].sample; }
+    double itemFramesPerS(int row) const { return m_rows[size_t(row)].itemFps; }
+    int itemsDecoding(int row) const { return m_rows[size_t(row)].items; }
     bool isBatch() const { return !m_batch.isEmpty(); }
     double memoryMiB(int row) const;
     quint64 requestId() const { return m_requestId; }
@@ -47,9 +47,12 @@ public Q_SLOTS:
 private:
     int m_capacity;
     quint64 m_requestId = 0;
-    std::deque<PerfSample> m_rows;
-    std::deque<double> m_itemFps;   // per row: frames/s per decoding member
-    std::deque<int> m_itemCount;    // per row: members decoding
+    struct Row {
+        PerfSample sample;
+        double itemFps = 0;   // frames/s per decoding member
+        int items = 1;        // members decoding
+    };
+    std::deque<Row> m_rows;
     // The batch: its members, the latest sample of each still decoding, the frames of those done.
     QList<quint64> m_batch;
     QHash<quint64, PerfSample> m_latest;

@@ -108,6 +108,17 @@ void ServeService::run(EngineConfig config) {
     m_engine.reset();   // libtorch's objects die on the thread that made them
 }
 
+namespace {
+
+// Ends the job with the engine's answer: its error, or (when it did not stream) the whole audio.
+void end_job(ServeJob& job, Result<SynthesisResult> result) {
+    if (!result) return job.finish(result.error());
+    if (job.request.stream_chunk_frames <= 0) job.push(std::move(result->audio));
+    job.finish(std::nullopt);
+}
+
+}  // namespace
+
 std::optional<SynthesisRequest> ServeService::prepare(ServeJob& job) {
     if (job.cancelled()) {
         job.finish(EngineError{ErrorCode::Cancelled, "the client went away", {}});
@@ -153,12 +164,7 @@ void ServeService::serve_batch(const std::vector<std::shared_ptr<ServeJob>>& job
     };
     const auto cancel_request = [&](uint64_t id) { return job_of(id).cancelled(); };
     (void)m_engine->synthesize_batch(requests, m_batch, cb, cancel_request,
-                                     [&](uint64_t id, const Result<SynthesisResult>& result) {
-                                         ServeJob& job = job_of(id);
-                                         if (!result) return job.finish(result.error());
-                                         if (job.request.stream_chunk_frames <= 0) job.push(result->audio);
-                                         job.finish(std::nullopt);
-                                     });
+                                     [&](uint64_t id, const Result<SynthesisResult>& result) { end_job(job_of(id), result); });
 }
 
 void ServeService::serve_one(ServeJob& job) {
@@ -166,13 +172,9 @@ void ServeService::serve_one(ServeJob& job) {
     if (!prepared) return;
     SynthesisRequest request = std::move(*prepared);
     Callbacks cb;
-    const bool streaming = request.stream_chunk_frames > 0;
-    if (streaming) cb.on_audio_chunk = [&](const AudioChunk& c) { job.push(c.samples); };
+    if (request.stream_chunk_frames > 0) cb.on_audio_chunk = [&](const AudioChunk& c) { job.push(c.samples); };
     cb.should_abort = [&] { return job.cancelled(); };
-    Result<SynthesisResult> result = m_engine->synthesize(request, cb);
-    if (!result) return job.finish(result.error());
-    if (!streaming) job.push(std::move(result->audio));
-    job.finish(std::nullopt);
+    end_job(job, m_engine->synthesize(request, cb));
 }
 
 }  // namespace reef::cli

@@ -21,6 +21,12 @@ Callbacks request_callbacks(const Callbacks& callbacks, const std::function<bool
 // Told as each request of a batch ends (in the order they end, on the engine thread): its result
 // or error, the same value synthesize_batch returns for it at the end.
 using RequestDone = std::function<void(uint64_t request_id, const Result<SynthesisResult>& result)>;
+// A batch's plain path: the requests one after another through run(request, its callbacks)
+// (request_callbacks), each told to on_done as it ends; results in the requests' order.
+std::vector<Result<SynthesisResult>> synthesize_each(
+    const std::vector<SynthesisRequest>& requests, const Callbacks& callbacks,
+    const std::function<bool(uint64_t)>& cancel_request, const RequestDone& on_done,
+    const std::function<Result<SynthesisResult>(const SynthesisRequest&, const Callbacks&)>& run);
 
 class TtsBackend {
 public:

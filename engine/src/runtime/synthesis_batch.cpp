@@ -55,19 +55,6 @@ BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::T
     return it;
 }
 
-std::vector<Result<SynthesisResult>> one_by_one(Pipeline& p, const std::vector<SynthesisRequest>& requests,
-                                                const Callbacks& callbacks, const RunOptions& o,
-                                                const std::function<bool(uint64_t)>& cancel_request,
-                                                const RequestDone& on_done) {
-    std::vector<Result<SynthesisResult>> out;
-    for (const SynthesisRequest& r : requests) {
-        const Callbacks cb = request_callbacks(callbacks, cancel_request, r.id);
-        out.push_back(guarded("synthesize", [&]() -> Result<SynthesisResult> { return run_synthesis(p, r, cb, o); }));
-        if (on_done) on_done(r.id, out.back());
-    }
-    return out;
-}
-
 // The request's outcome as synthesize_batch returns it.
 Result<SynthesisResult> outcome(const RequestRun& run) {
     if (run.error) return *run.error;
@@ -91,7 +78,9 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
         if (o.compile_mode != CompileMode::Eager && max_batch != 1 && cb.on_status)
             cb.on_status(std::string("compile mode ") + to_string(o.compile_mode) +
                          " decodes one sequence at a time: the requests run one by one (batch size 1)");
-        return one_by_one(p, requests, cb, o, cancel_request, on_done);
+        return synthesize_each(requests, cb, cancel_request, on_done, [&](const SynthesisRequest& r, const Callbacks& rcb) {
+            return guarded("synthesize", [&]() -> Result<SynthesisResult> { return run_synthesis(p, r, rcb, o); });
+        });
     }
     const GemvPause linear(o.libtorch_linear);
     c10::InferenceMode inference;
