@@ -75,7 +75,7 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--kv-margin", o->req.kv_margin,
                     "KV cache rows beyond prompt + frames (large = fish-speech's full-length cache for :full arms)")
         ->capture_default_str();
-    cmd->add_option("--arms", o->arms, "comma-separated <compile>:<sdpa>[:<kv>] arms")->capture_default_str();
+    cmd->add_option("--arms", o->arms, "comma-separated arms: <compile>:<sdpa>[:<kv>][:linear][@<cpu target>], e.g. eager:auto:full, eager:auto@avx2")->capture_default_str();
     cmd->add_option("--reference", o->reference, "the quality reference arm (default: the first)");
     cmd->add_option("--text", o->req.text, "prompt text")->capture_default_str();
     cmd->add_option("--seed", o->req.seed, "seed")->capture_default_str();

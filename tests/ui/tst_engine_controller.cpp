@@ -194,7 +194,7 @@ private Q_SLOTS:
     void benchRunsAndCanBeCancelled() {
         Rig rig;
         BenchRequest r;
-        r.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::Full}};
+        r.arms = {BenchArm{}, *parse_bench_arm("eager:math:full")};
         QSignalSpy done(rig.engine.get(), &EngineController::benchFinished);
         QSignalSpy progress(rig.engine.get(), &EngineController::benchProgress);
         rig.engine->runBench(r);

@@ -257,8 +257,8 @@ private Q_SLOTS:
         BenchTableModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         BenchRequest r;
-        r.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::ActivePrefix},
-                  BenchArm{CompileMode::Eager, SdpaPolicy::Flash, KvMode::ActivePrefix}};
+        r.arms = {BenchArm{}, *parse_bench_arm("eager:math"),
+                  *parse_bench_arm("eager:flash")};
         BenchReport report = reef_test::makeFakeBenchReport(r);
         report.read_bandwidth_gbps = 25.0;
         report.reread_bandwidth_gbps = 40.0;

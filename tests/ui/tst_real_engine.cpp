@@ -56,7 +56,7 @@ private Q_SLOTS:
         BenchRequest b;
         b.model_dir = m_model.toStdString();
         b.cpu_threads = 2;
-        b.arms = {BenchArm{}, BenchArm{CompileMode::Eager, SdpaPolicy::Math, KvMode::ActivePrefix}};
+        b.arms = {BenchArm{}, *parse_bench_arm("eager:math")};
         b.frames = 8;
         b.warmup = 2;
         b.repeats = 1;

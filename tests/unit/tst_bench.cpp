@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "reef/bench_report.h"
+#include "reef/cpu_kernels.h"
 #include "reef/engine.h"
 
 using namespace reef;
@@ -60,6 +61,39 @@ TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
     CHECK(r->arms[4].error.find("cuda-graph") != std::string::npos);
     CHECK(bench_report_markdown(*r).find("eager:auto:full") != std::string::npos);
     CHECK(!progress.empty());
+}
+
+// "@<target>" arms: each arm runs the SIMD target it names (the kernels record what ran, an
+// observation independent of the bench's bookkeeping), a target this CPU lacks leaves its arm not
+// run with the reason, and afterwards the process runs the target it ran before.
+TEST_CASE(cpu_target_arms_run_the_target_they_name) {
+    const CpuKernelInfo before = cpu_kernel_info();
+    if (!before.built) return reef_test::skip("built without the SIMD kernels");
+    const std::string best = before.runnable.front(), lowest = before.runnable.back();
+    const auto dir = reef_test::temp_dir("bench_target_model") / "tiny";
+    std::filesystem::remove_all(dir);
+    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
+    BenchRequest req;
+    req.model_dir = dir.string();
+    for (const std::string& a : {"eager:auto@" + best, "eager:auto@" + lowest, std::string("eager:auto@no-such-target")})
+        req.arms.push_back(*parse_bench_arm(a));
+    req.frames = 8;
+    req.warmup = 2;
+    req.repeats = 2;
+    req.logit_steps = 4;
+    req.decode_audio = false;
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    CHECK(r->arms[0].ran && r->arms[1].ran);
+    CHECK(r->arms[0].cpu_kernels == best);
+    CHECK(r->arms[1].cpu_kernels == lowest);
+    CHECK(r->arms[1].quality.within_tolerance);
+    CHECK(!r->arms[2].ran);
+    CHECK(r->arms[2].error.find("no-such-target") != std::string::npos);
+    CHECK(r->arms[2].error.find(best) != std::string::npos);  // names what this CPU runs
+    CHECK(cpu_kernel_info().target == before.target);  // the last arm that ran forced the lowest
 }
 
 // The context sweep: each point prefills a real prompt of at most its length, and the attention

@@ -1,4 +1,4 @@
-// Bench arm names and the report writers (JSON schema reef-bench/7, Markdown, CSV).
+// Bench arm names and the report writers (JSON schema reef-bench/8, Markdown, CSV).
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -45,7 +45,8 @@ static BenchReport sample_report() {
 
 TEST_CASE(arm_names_round_trip) {
     for (const char* s : {"eager:math", "eager:fish-speech", "cuda-graph:auto:full", "aot-inductor:flash",
-                          "eager:auto:linear", "eager:math:full:linear"}) {
+                          "eager:auto:linear", "eager:math:full:linear", "eager:auto@avx2",
+                          "eager:auto:full:linear@sse4"}) {
         auto arm = parse_bench_arm(s);
         CHECK(arm.ok());
         if (arm) CHECK(arm->name() == s);
@@ -55,6 +56,12 @@ TEST_CASE(arm_names_round_trip) {
     CHECK(!parse_bench_arm("eager:auto:full")->libtorch_linear);
     CHECK(!parse_bench_arm("eager:linear").ok());        // the suffix needs an SDPA policy before it
     CHECK(!parse_bench_arm("eager:auto:full:linear:x").ok());
+    CHECK(parse_bench_arm("eager:auto:full@avx512-bf16")->cpu_target == "avx512-bf16");
+    CHECK(parse_bench_arm("eager:auto:full@avx512-bf16")->kv_mode == KvMode::Full);
+    CHECK(parse_bench_arm("eager:auto")->cpu_target.empty());
+    CHECK(!parse_bench_arm("eager:auto@").ok());         // a target after '@'
+    CHECK(!parse_bench_arm("eager:auto@avx2:full").ok()); // the target comes last
+    CHECK(!parse_bench_arm("eager@avx2").ok());
     auto bad = parse_bench_arm("eager:turbo");
     CHECK(!bad.ok());
     CHECK(bad.error().message.find("turbo") != std::string::npos);
@@ -62,7 +69,7 @@ TEST_CASE(arm_names_round_trip) {
 
 TEST_CASE(json_report_has_schema_fields) {
     const auto j = nlohmann::json::parse(bench_report_json(sample_report()));
-    CHECK(j["schema"] == "reef-bench/7");
+    CHECK(j["schema"] == "reef-bench/8");
     CHECK(j["roofline"]["read_bandwidth_gbps"] == 20.0);
     CHECK(j["roofline"]["weight_bytes_per_frame"] == 10000000);
     CHECK(j["arms"][0]["bytes_per_frame"] == 1200000);
@@ -80,6 +87,8 @@ TEST_CASE(json_report_has_schema_fields) {
     CHECK(j["cpu_kernels_best"] == "avx2");
     CHECK(j["roofline"]["read_bandwidth_probes_gbps"].size() == 3);
     CHECK(j["cpu_target_requested"] == "sse4");
+    CHECK(j["arms"][0]["cpu_target"].is_null());
+    CHECK(j["arms"][0]["libtorch_linear"] == false);
     CHECK(j["arms"][1]["error"].get<std::string>().find("efficient") != std::string::npos);
 }
 

@@ -227,8 +227,13 @@ std::vector<BenchArm> CompareView::selectedArms() const {
     std::vector<BenchArm> arms;
     for (CompileMode c : checkedValues<CompileMode>(m_compile))
         for (SdpaPolicy s : checkedValues<SdpaPolicy>(m_sdpa))
-            for (KvMode k : checkedValues<KvMode>(m_kv))
-                arms.push_back(BenchArm{c, s, k});
+            for (KvMode k : checkedValues<KvMode>(m_kv)) {
+                BenchArm arm;
+                arm.compile_mode = c;
+                arm.sdpa_policy = s;
+                arm.kv_mode = k;
+                arms.push_back(arm);
+            }
     return arms;
 }
 

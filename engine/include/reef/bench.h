@@ -14,9 +14,12 @@ struct BenchArm {
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;  // ":linear": every projection through libtorch's linear, the CPU
                                    // GEMV kernels off for this arm (their A/B within one run)
-    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear"
+    std::string cpu_target;        // "@avx2": the CPU kernels forced to this SIMD target for the arm
+                                   // (targets compared within one run); "" = the process's target
+    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto@avx2"
 };
-// "eager:math", "cuda-graph:auto:full", "eager:auto:linear" -> arm; error names the bad part.
+// "eager:math", "cuda-graph:auto:full", "eager:auto:linear", "eager:auto@avx2" -> arm; error names
+// the bad part. A target this CPU cannot run is the arm's error when the bench runs it.
 Result<BenchArm> parse_bench_arm(const std::string& spec);
 // "128, 512,2048" -> {128, 512, 2048}: the context sweep's prefix lengths; error names the bad item.
 Result<std::vector<int>> parse_context_list(const std::string& list);

@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "check.h"
+#include "runtime/cpu_target_scope.h"
+
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/cpu_target.h"
 #endif
@@ -34,6 +37,25 @@ std::string cpu_kernels_ran() {
 void reset_cpu_kernels_ran() {
 #ifdef REEF_HAVE_KERNELS
     kernels::reset_ran_target();
+#endif
+}
+
+CpuTargetScope::CpuTargetScope(const std::string& target) {
+    if (target.empty()) return;
+#ifdef REEF_HAVE_KERNELS
+    const std::string before = kernels::current_target();
+    const std::string why = kernels::force_target(target);
+    if (!why.empty()) throw ReefError(ErrorCode::UnsupportedDevice, "CPU target \"" + target + "\": " + why);
+    m_previous = before;
+#else
+    throw ReefError(ErrorCode::UnsupportedDevice,
+                    "CPU target \"" + target + "\": this build has no SIMD kernels (no Highway)");
+#endif
+}
+
+CpuTargetScope::~CpuTargetScope() {
+#ifdef REEF_HAVE_KERNELS
+    if (!m_previous.empty()) kernels::force_target(m_previous);
 #endif
 }
 

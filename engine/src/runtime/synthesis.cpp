@@ -1,6 +1,7 @@
 #include "runtime/synthesis.h"
 
 #include "nn/gemv.h"
+#include "runtime/cpu_target_scope.h"
 
 #include <algorithm>
 #include <array>
@@ -236,6 +237,7 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {
     const GemvPause linear(o.libtorch_linear);
+    const CpuTargetScope target(o.cpu_target);
     check_runnable(p, r, o);
     check_compile_mode(o.compile_mode, p.config.device);
     c10::InferenceMode inference;

@@ -17,6 +17,7 @@ struct RunOptions {
     CompileMode compile_mode = CompileMode::Eager;
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;   // bench ":linear" arms: projections through libtorch (nn/gemv.h GemvPause)
+    std::string cpu_target;         // bench "@avx2" arms: the SIMD kernels forced to it for the run ("" = as is)
     int kv_margin = 64;
     bool suppress_im_end = false;   // bench: exactly max_new_frames frames
     int capture_logits_frames = 0;  // bench: raw slow logits of the first K frames

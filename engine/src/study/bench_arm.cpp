@@ -1,5 +1,6 @@
-// Arm names: "<compile>:<sdpa>[:<kv>][:linear]", e.g. "eager:math", "cuda-graph:auto:full",
-// "eager:auto:linear" (projections through libtorch's linear: the A/B of the CPU GEMV kernels).
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear][@<cpu target>]", e.g. "eager:math",
+// "cuda-graph:auto:full", "eager:auto:linear" (projections through libtorch's linear: the A/B of
+// the CPU GEMV kernels), "eager:auto@avx2" (the kernels forced to AVX2 for this arm).
 #include <sstream>
 
 #include "reef/bench.h"
@@ -10,14 +11,26 @@ std::string BenchArm::name() const {
     std::string s = std::string(to_string(compile_mode)) + ":" + to_string(sdpa_policy);
     if (kv_mode != KvMode::ActivePrefix) s += std::string(":") + to_string(kv_mode);
     if (libtorch_linear) s += ":linear";
+    if (!cpu_target.empty()) s += "@" + cpu_target;
     return s;
 }
 
 Result<BenchArm> parse_bench_arm(const std::string& spec) {
-    std::vector<std::string> parts;
-    std::stringstream ss(spec);
-    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
     BenchArm arm;
+    const size_t at = spec.find('@');
+    if (at != std::string::npos) {
+        arm.cpu_target = spec.substr(at + 1);
+        const bool name_ok = !arm.cpu_target.empty() &&
+                             arm.cpu_target.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+        if (!name_ok)
+            return EngineError{ErrorCode::InvalidArgument,
+                               "bad arm '" + spec + "': expected a CPU target after '@' (reef-cli --version lists this "
+                                                    "CPU's), e.g. eager:auto@avx2",
+                               {}};
+    }
+    std::vector<std::string> parts;
+    std::stringstream ss(spec.substr(0, at));
+    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
     if (parts.size() > 2 && parts.back() == "linear") {
         arm.libtorch_linear = true;
         parts.pop_back();
@@ -25,8 +38,8 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
                            "bad arm '" + spec +
-                               "': expected <compile>:<sdpa>[:<kv>][:linear], e.g. eager:math, eager:auto:full or "
-                               "eager:auto:linear",
+                               "': expected <compile>:<sdpa>[:<kv>][:linear][@<cpu target>], e.g. eager:math, "
+                               "eager:auto:full, eager:auto:linear or eager:auto@avx2",
                            {}};
     auto mode = parse_compile_mode(parts[0]);
     if (!mode)

@@ -103,6 +103,8 @@ std::string bench_report_json(const BenchReport& r) {
                {"compile_mode", to_string(a.arm.compile_mode)},
                {"sdpa_policy", to_string(a.arm.sdpa_policy)},
                {"kv_mode", to_string(a.arm.kv_mode)},
+               {"libtorch_linear", a.arm.libtorch_linear},
+               {"cpu_target", a.arm.cpu_target.empty() ? json(nullptr) : json(a.arm.cpu_target)},
                {"ran", a.ran},
                {"error", a.ran ? json(nullptr) : json(a.error)},
                {"cpu_kernels", a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels)}};
@@ -135,7 +137,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/7"},
+    json root{{"schema", "reef-bench/8"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},

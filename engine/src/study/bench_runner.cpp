@@ -74,6 +74,7 @@ RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchAr
     o.compile_mode = arm.compile_mode;
     o.kv_mode = arm.kv_mode;
     o.libtorch_linear = arm.libtorch_linear;
+    o.cpu_target = arm.cpu_target;
     o.kv_margin = p.config.kv_margin;
     o.suppress_im_end = true;
     o.capture_logits_frames = req.logit_steps + 1;  // frame 0 = the prefill's logits
