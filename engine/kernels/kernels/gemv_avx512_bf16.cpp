@@ -1,10 +1,16 @@
-// The GEMV rows on AVX-512 BF16 CPUs (Cooper Lake, Sapphire Rapids and later Xeons, Zen 4/5), kept
-// hand-written beside the Highway kernel (gemv_simd.cpp) because Highway 1.0.3, Debian 12's, has
-// no target with the bf16 dot product: vdpbf16ps multiplies 32 bf16 pairs and accumulates in fp32
-// in one instruction, where the portable kernel widens by shifts. Highway >= 1.2 (AVX3_ZEN4/SPR
-// targets) could replace this file once Debian 12 is no longer the floor. The fp32 rows use the
-// same row loop so an AVX-512 BF16 CPU runs exactly the code it always did (77-93 % of the
-// roofline, bench/results/cpu/s1mini-bf16.md).
+// The bf16 GEMV rows on AVX-512 BF16 CPUs (Cooper Lake, Sapphire Rapids and later Xeons, Zen 4/5),
+// kept hand-written beside the Highway kernel (gemv_simd.cpp) because Highway 1.0.3, Debian 12's,
+// has no target with the bf16 dot product: vdpbf16ps multiplies 32 bf16 pairs and accumulates in
+// fp32 in one instruction, where the portable kernel widens by shifts. Highway >= 1.2 (AVX3_ZEN4/SPR
+// targets) could replace this file once Debian 12 is no longer the floor. fp32 weights have no use
+// for the bf16 dot product: on these CPUs they go through Highway's AVX-512 kernel.
+//
+// The rows are read as the portable kernel reads them (gemv_simd.cpp: a thread's block of rows as
+// two sequential streams, its first and second half), not four rows at a time with the next four
+// prefetched as this kernel first did: on a Zen 5 EPYC VM that version decoded s1-mini bf16 at
+// 18.7 frames/s where the portable kernel forced to AVX2 did 24.1, in one interleaved run
+// (bench/results/cpu/targets-zen5-before-bf16.md; docs/cpu-kernels.md has the whole story, which
+// also involves where the weights lie in memory).
 #include <cstddef>
 
 #include "kernels/bf16.h"
@@ -17,10 +23,14 @@
 namespace reef::kernels {
 namespace {
 
-constexpr int64_t kStep = 32;  // weights per step (bf16: one 64-byte line, fp32: two)
+constexpr int64_t kStep = 32;  // bf16 values per vdpbf16ps: one 64-byte line
 
 #define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 
+REEF_AVX512_BF16 inline __m512bh load(const uint16_t* p) { return (__m512bh)_mm512_loadu_si512(p); }
+
+// The sum of the 16 lanes, through memory (GCC 12's reduce and extract intrinsics warn of an
+// uninitialised operand in their own header); once per row, so its cost does not show.
 REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
     alignas(64) float lanes[16];
     _mm512_store_ps(lanes, acc);
@@ -29,63 +39,73 @@ REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
     return v;
 }
 
-inline void store(float v, float* y, int64_t r, const float* b) { y[r] = b ? v + b[r] : v; }
-inline void store(float v, uint16_t* y, int64_t r, const uint16_t* b) {
-    y[r] = float_to_bf16(b ? v + bf16_to_float(b[r]) : v);  // round to nearest even, once
+inline uint16_t out_value(float v, const uint16_t* b, int64_t r) {
+    return float_to_bf16(b ? v + bf16_to_float(b[r]) : v);  // round to nearest even, once
 }
 
-// acc += 32 bf16 weights · 32 bf16 inputs, in pairs, accumulated in fp32.
-REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const uint16_t* w, const uint16_t* x) {
-    return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512(w), (__m512bh)_mm512_loadu_si512(x));
+// Rows a and b against x: two accumulators per row over 64-value steps (two lines of each row in
+// flight), a last 32-value step when K % 64 == 32. Every caller goes through this one function, so
+// a row's value against an input is the same bits in a batch as alone.
+REEF_AVX512_BF16 inline void dot_two(const uint16_t* wa, const uint16_t* wb, const uint16_t* x, int64_t k, float& va,
+                                     float& vb) {
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, b0 = a0, b1 = a0;
+    int64_t i = 0;
+    for (; i + 2 * kStep <= k; i += 2 * kStep) {
+        const __m512bh x0 = load(x + i), x1 = load(x + i + kStep);
+        a0 = _mm512_dpbf16_ps(a0, load(wa + i), x0);
+        b0 = _mm512_dpbf16_ps(b0, load(wb + i), x0);
+        a1 = _mm512_dpbf16_ps(a1, load(wa + i + kStep), x1);
+        b1 = _mm512_dpbf16_ps(b1, load(wb + i + kStep), x1);
+    }
+    if (i < k) {
+        const __m512bh x0 = load(x + i);
+        a0 = _mm512_dpbf16_ps(a0, load(wa + i), x0);
+        b0 = _mm512_dpbf16_ps(b0, load(wb + i), x0);
+    }
+    va = lane_sum(_mm512_add_ps(a0, a1));
+    vb = lane_sum(_mm512_add_ps(b0, b1));
 }
 
-// fp32: acc += 32 weights · 32 inputs as two fused multiply-adds, so one step reads 128 bytes of a
-// row (two cache lines) and the row loop below is the same for both types.
-REEF_AVX512_BF16 inline __m512 mac(__m512 acc, const float* w, const float* x) {
-    acc = _mm512_fmadd_ps(_mm512_loadu_ps(w), _mm512_loadu_ps(x), acc);
-    return _mm512_fmadd_ps(_mm512_loadu_ps(w + 16), _mm512_loadu_ps(x + 16), acc);
+REEF_AVX512_BF16 inline float dot_one(const uint16_t* wa, const uint16_t* x, int64_t k) {
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0;
+    int64_t i = 0;
+    for (; i + 2 * kStep <= k; i += 2 * kStep) {
+        a0 = _mm512_dpbf16_ps(a0, load(wa + i), load(x + i));
+        a1 = _mm512_dpbf16_ps(a1, load(wa + i + kStep), load(x + i + kStep));
+    }
+    if (i < k) a0 = _mm512_dpbf16_ps(a0, load(wa + i), load(x + i));
+    return lane_sum(_mm512_add_ps(a0, a1));
 }
 
-// Four rows at a time keep four independent streams in flight while the next four are
-// prefetched; every row is read once, front to back.
-template <typename T>
-REEF_AVX512_BF16 void gemv_rows(const T* w, const T* x, const T* b, int64_t k, int64_t r0, int64_t r1, T* y) {
-    int64_t r = r0;
-    for (; r + 4 <= r1; r += 4) {
-        const T* w0 = w + r * k;
-        __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps(), a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-        for (int64_t i = 0; i < k; i += kStep) {
-            for (int64_t ahead = 4; ahead < 8; ++ahead) {  // the next four rows (a prefetch past the end is harmless)
-                const char* line = reinterpret_cast<const char*>(w0 + ahead * k + i);
-                _mm_prefetch(line, _MM_HINT_T0);
-                if constexpr (sizeof(T) == 4) _mm_prefetch(line + 64, _MM_HINT_T0);  // fp32: a step is two lines
-            }
-            a0 = mac(a0, w0 + i, x + i);
-            a1 = mac(a1, w0 + k + i, x + i);
-            a2 = mac(a2, w0 + 2 * k + i, x + i);
-            a3 = mac(a3, w0 + 3 * k + i, x + i);
+// Rows r0..r1 against m inputs: each pass takes one row of each half and runs it against every
+// input in turn, the first from memory and the others from cache, so the weights cross the memory
+// bus once per call whatever m is.
+REEF_AVX512_BF16 void rows(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
+                           int64_t r0, int64_t r1, uint16_t* y, int64_t ldy) {
+    const int64_t half = (r1 - r0) / 2;
+    for (int64_t r = r0; r < r0 + half; ++r) {
+        for (int64_t j = 0; j < m; ++j) {
+            float va = 0, vb = 0;
+            dot_two(w + r * k, w + (r + half) * k, x + j * ldx, k, va, vb);
+            y[j * ldy + r] = out_value(va, b, r);
+            y[j * ldy + r + half] = out_value(vb, b, r + half);
         }
-        store(lane_sum(a0), y, r, b), store(lane_sum(a1), y, r + 1, b);
-        store(lane_sum(a2), y, r + 2, b), store(lane_sum(a3), y, r + 3, b);
     }
-    for (; r < r1; ++r) {
-        __m512 a = _mm512_setzero_ps();
-        for (int64_t i = 0; i < k; i += kStep) a = mac(a, w + r * k + i, x + i);
-        store(lane_sum(a), y, r, b);
-    }
+    if ((r1 - r0) % 2)
+        for (int64_t j = 0; j < m; ++j) y[j * ldy + r1 - 1] = out_value(dot_one(w + (r1 - 1) * k, x + j * ldx, k), b, r1 - 1);
     note_ran(kRanAvx512Bf16);
 }
 
 }  // namespace
 
-void gemv_rows_f32_avx512_bf16(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1,
-                               float* y) {
-    gemv_rows(w, x, b, k, r0, r1, y);
-}
-
 void gemv_rows_bf16_avx512_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0,
                                 int64_t r1, uint16_t* y) {
-    gemv_rows(w, x, b, k, r0, r1, y);
+    rows(w, x, 0, 1, b, k, r0, r1, y, 0);
+}
+
+void gemv_rows_bf16_batch_avx512_bf16(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b,
+                                      int64_t k, int64_t r0, int64_t r1, uint16_t* y, int64_t ldy) {
+    rows(w, x, ldx, m, b, k, r0, r1, y, ldy);
 }
 
 }  // namespace reef::kernels
@@ -93,9 +113,10 @@ void gemv_rows_bf16_avx512_bf16(const uint16_t* w, const uint16_t* x, const uint
 #else  // not x86-64: never selected (use_avx512_bf16_gemv() is false), defined for the linker
 
 namespace reef::kernels {
-void gemv_rows_f32_avx512_bf16(const float*, const float*, const float*, int64_t, int64_t, int64_t, float*) {}
 void gemv_rows_bf16_avx512_bf16(const uint16_t*, const uint16_t*, const uint16_t*, int64_t, int64_t, int64_t,
                                 uint16_t*) {}
+void gemv_rows_bf16_batch_avx512_bf16(const uint16_t*, const uint16_t*, int64_t, int64_t, const uint16_t*, int64_t,
+                                      int64_t, int64_t, uint16_t*, int64_t) {}
 }  // namespace reef::kernels
 
 #endif

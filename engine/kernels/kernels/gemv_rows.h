@@ -1,10 +1,10 @@
 // The one-row GEMV decode runs for every projection: y[r] = Σ_k w[r, k]·x[k] (+ b[r]) for rows
 // r0..r1 of a row-major [N, K] weight, fp32 accumulation, bf16 outputs rounded once (nearest even).
 // Decode is bound by reading the weights, so the kernel's job is to keep the memory system busy:
-// the portable kernel reads rows r0..r1 (one contiguous block) front to back as one stream; the
-// AVX-512 BF16 one four rows at a time with the next four prefetched. Callers split the rows
-// between threads (nn/gemv.cpp, on libtorch's pool). Any K works (the AVX-512 BF16 kernel: K % 32
-// == 0); multiples of the vector width (32 covers every x86 target) take no scalar tail.
+// rows r0..r1 (one contiguous block) are read as two sequential streams, the block's first half
+// and its second half, on every target. Callers split the rows between threads (nn/gemv.cpp, on
+// libtorch's pool). Any K works (the AVX-512 BF16 kernel: K % 32 == 0); multiples of the vector
+// width (32 covers every x86 target) take no scalar tail.
 #pragma once
 #include <cstdint>
 
@@ -27,10 +27,11 @@ void gemv_rows_f32_batch(const float* w, const float* x, int64_t ldx, int64_t m,
 void gemv_rows_bf16_batch(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
                           int64_t r0, int64_t r1, uint16_t* y, int64_t ldy);
 
-// The hand-written AVX-512 BF16 pair (vdpbf16ps), used while use_avx512_bf16_gemv(); K % 32 == 0.
-void gemv_rows_f32_avx512_bf16(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1,
-                               float* y);
+// The hand-written AVX-512 BF16 bf16 rows (vdpbf16ps), used while use_avx512_bf16_gemv(); K % 32
+// == 0. The batched form's outputs are bit-identical to the one-row form's, as above.
 void gemv_rows_bf16_avx512_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0,
                                 int64_t r1, uint16_t* y);
+void gemv_rows_bf16_batch_avx512_bf16(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b,
+                                      int64_t k, int64_t r0, int64_t r1, uint16_t* y, int64_t ldy);
 
 }  // namespace reef::kernels

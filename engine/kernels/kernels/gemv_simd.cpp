@@ -229,9 +229,14 @@ HWY_EXPORT(GemvRowsF32Batch);
 HWY_EXPORT(GemvRowsBf16Batch);
 
 // use_avx512_bf16_gemv() also applies REEF_CPU_TARGET before the first dispatch.
+//
+// fp32 weights have no use for the bf16 dot product: the avx512-bf16 target's fp32 rows are
+// Highway's AVX-512 ones, recorded as that target's (a target is a set of kernels: its row ops are
+// Highway's AVX-512 too), so a report names the target that was chosen, whatever the dtype.
 void gemv_rows_f32(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1, float* y) {
-    if (use_avx512_bf16_gemv() && k % 32 == 0) return gemv_rows_f32_avx512_bf16(w, x, b, k, r0, r1, y);
+    const bool bf16_target = use_avx512_bf16_gemv();
     HWY_DYNAMIC_DISPATCH(GemvRowsF32)(w, x, b, k, r0, r1, y);
+    if (bf16_target) note_ran(kRanAvx512Bf16);
 }
 
 void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0, int64_t r1,
@@ -240,23 +245,16 @@ void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int
     HWY_DYNAMIC_DISPATCH(GemvRowsBf16)(w, x, b, k, r0, r1, y);
 }
 
-// The AVX-512 BF16 kernel has no batched form: there each input runs the one-row kernel over the
-// same rows (exact, but the weights are read once per input).
 void gemv_rows_f32_batch(const float* w, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k, int64_t r0,
                          int64_t r1, float* y, int64_t ldy) {
-    if (use_avx512_bf16_gemv() && k % 32 == 0) {
-        for (int64_t j = 0; j < m; ++j) gemv_rows_f32_avx512_bf16(w, x + j * ldx, b, k, r0, r1, y + j * ldy);
-        return;
-    }
+    const bool bf16_target = use_avx512_bf16_gemv();
     HWY_DYNAMIC_DISPATCH(GemvRowsF32Batch)(w, x, ldx, m, b, k, r0, r1, y, ldy);
+    if (bf16_target) note_ran(kRanAvx512Bf16);
 }
 
 void gemv_rows_bf16_batch(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
                           int64_t r0, int64_t r1, uint16_t* y, int64_t ldy) {
-    if (use_avx512_bf16_gemv() && k % 32 == 0) {
-        for (int64_t j = 0; j < m; ++j) gemv_rows_bf16_avx512_bf16(w, x + j * ldx, b, k, r0, r1, y + j * ldy);
-        return;
-    }
+    if (use_avx512_bf16_gemv() && k % 32 == 0) return gemv_rows_bf16_batch_avx512_bf16(w, x, ldx, m, b, k, r0, r1, y, ldy);
     HWY_DYNAMIC_DISPATCH(GemvRowsBf16Batch)(w, x, ldx, m, b, k, r0, r1, y, ldy);
 }
 
