@@ -6,6 +6,7 @@
 
 #include "checkpoint/safetensors.h"
 #include "checkpoint/verify.h"
+#include "nn/weight_memory.h"
 #include "tst_checkpoint_util.h"
 
 using namespace reef;
@@ -170,6 +171,47 @@ TEST_CASE(unaligned_data_is_copied) {
     const at::Tensor w = load_safetensors((dir / "u.safetensors").string()).at("w");
     CHECK_EQ(reinterpret_cast<uintptr_t>(w.data_ptr()) % 4, uintptr_t(0));
     CHECK(w[0].item<float>() == 1.25f && w[1].item<float>() == -3.0f);
+}
+
+// Tensors of 1 MiB or more (the weights decode streams) leave the file's mapping for aligned memory
+// of their own (nn/weight_memory.h): the file's offsets are only 8-byte aligned (here 48 mod 64,
+// the writer's header), and a 512-bit load of a row would span two cache lines. Smaller ones
+// stay mapped. The values are the file's either way, and the file is not changed by writes.
+TEST_CASE(large_tensors_get_aligned_weight_memory) {
+    if (!weight_memory_enabled()) return reef_test::skip("REEF_WEIGHT_MEMORY=0 or no mmap in this build");
+    const fs::path dir = reef_test::temp_dir("st_weight_memory");
+    TensorMap m;
+    m["big"] = (at::arange(3 * 262144, at::kFloat).reshape({768, 1024}) * 0.5).to(at::kBFloat16);  // 1.5 MiB
+    m["big32"] = at::arange(300000, at::kFloat);                                                    // 1.14 MiB
+    m["small"] = at::arange(1000, at::kFloat);
+    const std::string path = (dir / "m.safetensors").string();
+    save_safetensors(path, m);
+    TensorMap loaded = load_safetensors(path);
+    for (const char* k : {"big", "big32"}) {
+        const at::Tensor& t = loaded.at(k);
+        CHECK(same(t, m[k]));
+        CHECK(in_weight_memory(t));
+        CHECK_EQ(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64, uintptr_t(0));
+    }
+    CHECK(same(loaded.at("small"), m["small"]));
+    CHECK(!in_weight_memory(loaded.at("small")));
+    // the file's own offset of "big" is not 64-byte aligned: the copy is what aligned it
+    const std::string bytes = ckpt_test::read_bytes(dir / "m.safetensors");
+    uint64_t header_len = 0;
+    for (int i = 7; i >= 0; --i) header_len = (header_len << 8) | uint8_t(bytes[size_t(i)]);
+    const auto header = nlohmann::json::parse(bytes.substr(8, header_len));
+    const uint64_t file_offset = 8 + header_len + header["big"]["data_offsets"][0].get<uint64_t>();
+    std::printf("'big' at file offset %llu (%llu mod 64)\n", (unsigned long long)file_offset,
+                (unsigned long long)(file_offset % 64));
+    loaded.at("big").mul_(2);
+    CHECK(same(load_safetensors(path).at("big"), m["big"]));  // the file is untouched
+    // to_weight_memory: a copy in weight memory for a large CPU tensor, the tensor itself otherwise
+    const at::Tensor c = at::rand({1024, 512});
+    const at::Tensor moved = to_weight_memory(c);
+    CHECK(in_weight_memory(moved) && moved.data_ptr() != c.data_ptr() && moved.equal(c));
+    CHECK(to_weight_memory(moved).data_ptr() == moved.data_ptr());
+    const at::Tensor s = at::rand({16});
+    CHECK(to_weight_memory(s).data_ptr() == s.data_ptr());
 }
 
 TEST_CASE(save_errors) {

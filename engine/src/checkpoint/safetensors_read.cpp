@@ -21,6 +21,7 @@
 #include "checkpoint/model_file.h"
 #include "checkpoint/safetensors.h"
 #include "input_limits.h"
+#include "nn/weight_memory.h"
 
 namespace reef {
 
@@ -69,6 +70,16 @@ std::shared_ptr<Mapping> map_file(const std::string& path) {
     if (addr == MAP_FAILED) throw ReefError(ErrorCode::Io, "cannot mmap '" + path + "': " + std::strerror(errno));
     m->addr = addr;
     return m;
+}
+
+// Drops the mapping's pages that lie wholly inside [p, p + n) from this process (the file keeps
+// them; a later read would fault them in again, unchanged: the mapping is private and these pages
+// were only read). Pages shared with a neighbouring tensor stay.
+void release_pages(void* p, size_t n) {
+    const auto page = uintptr_t(::sysconf(_SC_PAGESIZE));
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) / page * page;
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + n) / page * page;
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 struct Entry {
@@ -170,6 +181,15 @@ TensorMap load_safetensors(const std::string& path) {
             continue;
         }
         void* ptr = data + e.begin;
+        const size_t bytes = size_t(e.end - e.begin);
+        if (weight_memory_enabled() && bytes >= kWeightMemoryMinBytes) {
+            // Large tensors (the weights decode streams) are copied into aligned, huge-page memory
+            // (nn/weight_memory.h), and the file's pages only they used are dropped from this
+            // process at once, so the copy does not double the resident memory while a model loads.
+            out[e.name] = weight_memory_from(ptr, bytes, e.shape, e.dtype);
+            release_pages(ptr, bytes);
+            continue;
+        }
         at::Tensor t = at::from_blob(ptr, e.shape, [m](void*) {}, opts);
         // Writers other than ours may leave the data unaligned for its dtype; kernels expect alignment.
         if (reinterpret_cast<uintptr_t>(ptr) % c10::elementSize(e.dtype) != 0) t = t.clone();

@@ -2,8 +2,9 @@
 // GEMVs whose speed is the weights' read bandwidth. libtorch's one-row bf16 matmul reaches about
 // half of that on an AVX-512 BF16 Xeon; the SIMD kernels (engine/kernels, Highway, the best target
 // the CPU has: AVX-512 with the bf16 dot product, AVX-512, AVX2, SSE4, NEON/SVE, ...) stream each
-// weight row once, four rows per pass with the next four prefetched, one block of rows per
-// libtorch intra-op thread. REEF_CPU_TARGET forces a lower target (kernels/cpu_target.h).
+// weight row once, one block of rows per libtorch intra-op thread read as two sequential streams.
+// REEF_CPU_TARGET forces a lower target (kernels/cpu_target.h). The weights themselves lie in
+// aligned, huge-page memory (nn/weight_memory.h).
 #pragma once
 #include <ATen/ATen.h>
 

@@ -1,10 +1,11 @@
 # building blocks shared by the text2semantic model and the codec transformer: RoPE, RMSNorm,
-# the one attention entry point (backend observed per call site), the SDPA policy guard, and the
-# bf16 GEMV that decode's projections go through on AVX-512 BF16 CPUs
+# the one attention entry point (backend observed per call site), the SDPA policy guard, the GEMV
+# that decode's projections go through on the CPU, and the aligned huge-page memory its weights use
 target_sources(reef_engine PRIVATE
   src/nn/llama_ops.cpp
   src/nn/row_kernels.cpp
   src/nn/attention.cpp
   src/nn/sdpa_policy.cpp
   src/nn/gemv.cpp
+  src/nn/weight_memory.cpp
 )

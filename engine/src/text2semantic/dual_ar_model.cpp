@@ -6,6 +6,7 @@
 #include "checkpoint/verify.h"
 #include "memory_check.h"
 #include "nn/gemv.h"
+#include "nn/weight_memory.h"
 #include "text2semantic/model_weights.h"
 #include "text2semantic/rope.h"
 
@@ -15,15 +16,19 @@ using t2s::rms_norm;
 
 namespace {
 
-at::Tensor take(const TensorMap& w, const std::string& key) {
+const at::Tensor& find(const TensorMap& w, const std::string& key) {
     auto it = w.find(key);
     if (it == w.end()) throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: missing " + key);
     return it->second;
 }
 
+// A weight as the model keeps it: large CPU tensors in aligned, huge-page memory (a no-op for those
+// the safetensors reader already put there; converted and merged ones are copied once more).
+at::Tensor take(const TensorMap& w, const std::string& key) { return to_weight_memory(find(w, key)); }
+
 at::Tensor take_optional(const TensorMap& w, const std::string& key) {
     auto it = w.find(key);
-    return it == w.end() ? at::Tensor() : it->second;
+    return it == w.end() ? at::Tensor() : to_weight_memory(it->second);
 }
 
 // Takes a block's weights; w1 and w3 leave the map as they are merged, so their memory goes as
@@ -40,7 +45,7 @@ BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool 
     }
     b.attention_norm = take(w, p + "attention_norm.weight");
     b.ffn_norm = take(w, p + "ffn_norm.weight");
-    b.feed_forward = merge_feed_forward(take(w, p + "feed_forward.w1.weight"), take(w, p + "feed_forward.w3.weight"),
+    b.feed_forward = merge_feed_forward(find(w, p + "feed_forward.w1.weight"), find(w, p + "feed_forward.w3.weight"),
                                         take(w, p + "feed_forward.w2.weight"));
     w.erase(p + "feed_forward.w1.weight");
     w.erase(p + "feed_forward.w3.weight");
@@ -212,7 +217,7 @@ at::Tensor DualArModel::forward_generate_fast_batch(const at::Tensor& x_in, int6
 }
 
 at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {
-    return output_weight().index_select(0, row_ids.to(device())).contiguous();  // [R, C]
+    return to_weight_memory(output_weight().index_select(0, row_ids.to(device())).contiguous());  // [R, C]
 }
 
 namespace {
@@ -275,7 +280,9 @@ std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, Tens
     const ExpectedShapes expected = expected_shapes(config);
     TensorMap converted;
     for (auto it = weights.begin(); it != weights.end(); it = weights.erase(it))  // one reference per tensor
-        if (expected.count(it->first)) converted[it->first] = it->second.to(device, dtype).contiguous();
+        if (expected.count(it->first))
+            converted[it->first] = device.is_cpu() ? to_weight_memory(it->second, dtype).contiguous()
+                                                   : it->second.to(device, dtype).contiguous();
     return std::make_unique<DualArModel>(config, std::move(converted));
 }
 

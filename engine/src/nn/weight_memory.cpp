@@ -1,0 +1,115 @@
+#include "nn/weight_memory.h"
+
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "check.h"
+#include "nn/kernel_switch.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define REEF_WEIGHT_MEMORY_MMAP 1
+#endif
+
+namespace reef {
+namespace {
+
+#ifdef REEF_WEIGHT_MEMORY_MMAP
+constexpr size_t kHugePage = size_t(2) << 20;
+
+struct Region {
+    void* addr;
+    size_t len;
+};
+
+// The DataPtr deleter of weight memory: also how in_weight_memory recognises it.
+void release_region(void* ctx) {
+    auto* r = static_cast<Region*>(ctx);
+    ::munmap(r->addr, r->len);
+    delete r;
+}
+
+size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+// An anonymous mapping of `bytes` (rounded to pages) starting on a 2 MB boundary: map 2 MB more
+// than needed, then unmap the slack before the boundary and past the end, so only the tail
+// piece smaller than 2 MB ends in 4 KB pages.
+Region map_region(size_t bytes) {
+    const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+    const size_t len = round_up(bytes, page);
+    void* raw = ::mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        throw ReefError(ErrorCode::InsufficientMemory, "cannot map " + std::to_string(bytes) + " bytes for weights: " +
+                                                    std::strerror(errno));
+    const auto base = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t start = round_up(base, kHugePage);
+    if (start > base) ::munmap(raw, start - base);
+    const uintptr_t end = start + len, raw_end = base + len + kHugePage;
+    if (raw_end > end) ::munmap(reinterpret_cast<void*>(end), raw_end - end);
+#ifdef MADV_HUGEPAGE
+    ::madvise(reinterpret_cast<void*>(start), len, MADV_HUGEPAGE);  // advice: refused or ignored is fine
+#endif
+    return {reinterpret_cast<void*>(start), len};
+}
+#endif
+
+bool wanted(size_t bytes) { return bytes >= kWeightMemoryMinBytes && weight_memory_enabled(); }
+
+}  // namespace
+
+bool weight_memory_enabled() {
+#ifdef REEF_WEIGHT_MEMORY_MMAP
+    static const bool on = kernel_switched_on("REEF_WEIGHT_MEMORY");
+    return on;
+#else
+    return false;
+#endif
+}
+
+bool in_weight_memory(const at::Tensor& t) {
+#ifdef REEF_WEIGHT_MEMORY_MMAP
+    return t.defined() && t.has_storage() && t.storage().data_ptr().get_deleter() == &release_region;
+#else
+    (void)t;
+    return false;
+#endif
+}
+
+at::Tensor empty_weight_memory(at::IntArrayRef sizes, at::ScalarType dtype) {
+    const size_t bytes = size_t(c10::multiply_integers(sizes)) * c10::elementSize(dtype);
+    if (!wanted(bytes)) return at::empty(sizes, at::TensorOptions().dtype(dtype));
+#ifdef REEF_WEIGHT_MEMORY_MMAP
+    const Region r = map_region(bytes);  // the pages (huge where granted) are faulted in by the first write
+    return at::for_blob(r.addr, sizes)
+        .context(new Region(r), &release_region)
+        .options(at::TensorOptions().dtype(dtype))
+        .make_tensor();
+#else
+    return at::empty(sizes, at::TensorOptions().dtype(dtype));
+#endif
+}
+
+at::Tensor weight_memory_from(const void* src, size_t bytes, at::IntArrayRef sizes, at::ScalarType dtype) {
+    REEF_CHECK(bytes == size_t(c10::multiply_integers(sizes)) * c10::elementSize(dtype),
+               "weight memory: the byte count does not match the shape");
+    at::Tensor t = empty_weight_memory(sizes, dtype);
+    std::memcpy(t.data_ptr(), src, bytes);
+    return t;
+}
+
+at::Tensor to_weight_memory(const at::Tensor& t, at::ScalarType dtype) {
+    if (!t.defined() || !t.device().is_cpu()) return t.defined() ? t.to(dtype) : t;
+    if (t.scalar_type() == dtype && in_weight_memory(t)) return t;
+    if (!wanted(size_t(t.numel()) * c10::elementSize(dtype))) return t.to(dtype);
+    at::Tensor out = empty_weight_memory(t.sizes(), dtype);
+    out.copy_(t);  // converts, and makes it contiguous
+    return out;
+}
+
+at::Tensor to_weight_memory(const at::Tensor& t) { return t.defined() ? to_weight_memory(t, t.scalar_type()) : t; }
+
+}  // namespace reef
