@@ -143,20 +143,6 @@ bool entry_valid(const fs::path& dir, json* manifest_out) {
     }
 }
 
-// The exporter's own error line ("reef-export: error: ..."), else the end of its stderr.
-std::string child_reason(const ChildResult& r) {
-    const std::string& s = r.stderr_tail;
-    const std::string tag = "reef-export: error: ";
-    const size_t at = s.rfind(tag);
-    if (at != std::string::npos) {
-        const size_t end = s.find('\n', at);
-        return s.substr(at + tag.size(), end == std::string::npos ? std::string::npos : end - at - tag.size());
-    }
-    std::string tail = s.size() > 600 ? s.substr(s.size() - 600) : s;
-    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-    return tail.empty() ? "exit status " + std::to_string(r.exit_code) : tail;
-}
-
 // Keeps the cache under its size limit ($REEF_AOTI_CACHE_GB, default 20 GB; every entry holds a
 // copy of a model's weights): the least recently used entries go first, never `keep`.
 void prune_cache(const fs::path& root, const fs::path& keep) {
@@ -211,8 +197,7 @@ std::string matching_python_hint() {
 [[noreturn]] void throw_no_python(const std::string& python, const ChildResult& r) {
     throw ReefError(ErrorCode::BackendUnavailable,
                     "compile mode 'aot-inductor' needs Python with torch " + std::string(TORCH_VERSION) +
-                        " to compile the decode step, and '" + python + "' could not be started (" + child_reason(r) +
-                        ")",
+                        " to compile the decode step, and '" + python + "' " + child_failure(r),
                     matching_python_hint() + ", or use compile mode 'eager'");
 }
 
@@ -222,7 +207,7 @@ void check_exporter_python(const std::string& python, const std::string& exporte
     const ChildResult r = run_child({python, exporter, "--check-torch", TORCH_VERSION}, {}, {}, {});
     if (r.spawn_failed) throw_no_python(python, r);
     if (r.exit_code != 0)
-        throw ReefError(ErrorCode::BackendUnavailable, "compile mode 'aot-inductor': " + child_reason(r),
+        throw ReefError(ErrorCode::BackendUnavailable, "compile mode 'aot-inductor': " + child_failure(r),
                         matching_python_hint() + ", or use compile mode 'eager'");
 }
 
@@ -391,7 +376,7 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     if (r.exit_code != 0 && std::getenv("REEF_AOTI_KEEP_FAILED")) tmp.release();  // for debugging the exporter
     if (r.exit_code != 0)
         throw ReefError(ErrorCode::BackendUnavailable,
-                        "compile mode 'aot-inductor': the decode-step export failed: " + child_reason(r),
+                        "compile mode 'aot-inductor': the decode-step export failed: " + child_failure(r),
                         r.exit_code == 3 ? matching_python_hint() : std::string("use compile mode 'eager'"));
 
     fs::remove(tmp.path() / "weights.safetensors", ec);

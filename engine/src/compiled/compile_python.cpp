@@ -51,15 +51,6 @@ bool venv_ready(const fs::path& dir) {
     return in >> version && version == TORCH_VERSION && fs::exists(dir / "bin" / "python");
 }
 
-std::string child_failure(const ChildResult& r) {
-    if (r.spawn_failed) return "could not be started";
-    std::string s = r.exit_code >= 0 ? "exited with status " + std::to_string(r.exit_code) : "was killed";
-    std::string tail = r.stderr_tail;
-    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-    if (const size_t nl = tail.rfind('\n'); nl != std::string::npos) tail = tail.substr(nl + 1);
-    return tail.empty() ? s : s + ": " + tail;
-}
-
 std::vector<std::string> split_words(const std::string& s) {
     std::istringstream in(s);
     std::vector<std::string> out;

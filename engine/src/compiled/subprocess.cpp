@@ -138,4 +138,20 @@ ChildResult run_child(const std::vector<std::string>& argv_in, const std::map<st
     return r;
 }
 
+std::string child_failure(const ChildResult& r) {
+    const std::string& err = r.stderr_tail;
+    const std::string tag = "reef-export: error: ";
+    if (const size_t at = err.rfind(tag); at != std::string::npos) {
+        const size_t end = err.find('\n', at);
+        return err.substr(at + tag.size(), end == std::string::npos ? std::string::npos : end - at - tag.size());
+    }
+    const std::string how = r.spawn_failed        ? "could not be started"
+                            : r.exit_code >= 0    ? "exited with status " + std::to_string(r.exit_code)
+                                                  : "was killed";
+    std::string tail = err;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    if (const size_t nl = tail.rfind('\n'); nl != std::string::npos) tail = tail.substr(nl + 1);
+    return tail.empty() ? how : how + ": " + tail;
+}
+
 }  // namespace reef

@@ -23,4 +23,10 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::map<std::
                       const std::function<void(const std::string&)>& on_line,
                       const std::function<bool()>& should_abort);
 
+// Why a child failed, for an error message: the error line it printed itself when it tagged one
+// "reef-export: error: " (the exporter's), else how it ended and the last line of its stderr:
+// "could not be started: python9: No such file or directory", "exited with status 1: <line>",
+// "was killed".
+std::string child_failure(const ChildResult& r);
+
 }  // namespace reef
