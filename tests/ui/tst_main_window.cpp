@@ -273,6 +273,30 @@ private Q_SLOTS:
         QVERIFY(!compileModel->item(compile->findData(QStringLiteral("cuda-graph")))->isEnabled());
     }
 
+    // A device the list marks unavailable stays disabled, with its reason, even where the per-kind
+    // table says the kind runs (cuda:1 busy beside a working cuda:0).
+    void unavailableDeviceStaysDisabled() {
+        App app;
+        QTRY_VERIFY_WITH_TIMEOUT(!app.engine.deviceCaps().devices.empty(), 3000);
+        SettingsPanel* panel = app.window->settingsPanel();
+        DeviceCaps caps = app.engine.deviceCaps();
+        DeviceInfo busy;
+        busy.id = "cuda:1";
+        busy.name = "Test GPU";
+        busy.available = false;
+        busy.reason = "in use by another process";
+        caps.device_list.push_back(busy);
+        caps.devices["cuda"] = {true, {}};
+        panel->setDeviceCaps(caps);
+        QComboBox* device = panel->deviceCombo();
+        auto* model = qobject_cast<QStandardItemModel*>(device->model());
+        const int i = device->findData(QStringLiteral("cuda:1"));
+        QVERIFY(i >= 0);
+        QVERIFY(!model->item(i)->isEnabled());
+        QCOMPARE(model->item(i)->toolTip(), QStringLiteral("in use by another process"));
+        QVERIFY(model->item(device->findData(QStringLiteral("cpu")))->isEnabled());
+    }
+
     // aot-inductor without a Python to compile with: the option is off and "Set up" beside it runs
     // the venv set-up; a set-up that cannot start says why and leaves no folder behind.
     void compileSetupButtonRunsTheSetUp() {
@@ -280,9 +304,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!app.engine.deviceCaps().devices.empty(), 3000);
         SettingsPanel* panel = app.window->settingsPanel();
         DeviceCaps caps = app.engine.deviceCaps();
-        caps.compile_modes["aot-inductor"] = {false, "needs a Python with torch: run `reef-cli compile --setup`"};
+        // the button follows the capability's needs_setup, not the words of its reason
+        caps.compile_modes["aot-inductor"] = {false, "not in this build (no `reef-cli compile --setup` would help)", false};
+        panel->setDeviceCaps(caps);
+        QVERIFY(panel->compileSetupButton()->isHidden());
+        caps.compile_modes["aot-inductor"] = {false, "needs a Python with torch", true};
         panel->setDeviceCaps(caps);
         QVERIFY(!panel->compileSetupButton()->isHidden());
+        QVERIFY(panel->compileSetupStatus()->text().contains(QStringLiteral("needs a Python with torch")));
         auto* compileModel = qobject_cast<QStandardItemModel*>(panel->compileCombo()->model());
         QVERIFY(!compileModel->item(panel->compileCombo()->findData(QStringLiteral("aot-inductor")))->isEnabled());
         const QString venv = app.dir.filePath(QStringLiteral("compile-venv"));

@@ -181,6 +181,7 @@ QWidget* SettingsPanel::createEngineGroup() {
     });
     connect(m_setupJob, &CompileSetupJob::finished, this, [this](bool ok, const QString& message) {
         m_compileSetup->setText(tr("Set up\u2026"));
+        m_setupSucceeded = ok;
         m_compileSetupStatus->setText(ok ? tr("aot-inductor is ready.") : tr("Set-up failed: %1").arg(message));
         Q_EMIT compileSetupFinished(ok);
     });
@@ -389,6 +390,7 @@ void SettingsPanel::runCompileSetup() {
         return;
     }
     m_compileSetup->setText(tr("Cancel"));
+    m_setupSucceeded = false;
     m_compileSetupStatus->show();
     m_compileSetupStatus->setText(tr("Setting up the Python for aot-inductor\u2026"));
     m_setupJob->start();
@@ -397,17 +399,17 @@ void SettingsPanel::runCompileSetup() {
 void SettingsPanel::setDeviceCaps(const DeviceCaps& caps) {
     setDeviceList(caps.device_list);
     const auto aot = caps.compile_modes.find(to_string(CompileMode::AotInductor));
-    const bool needsSetup = aot != caps.compile_modes.end() && !aot->second.available &&
-                            aot->second.reason.find("--setup") != std::string::npos;
+    const bool needsSetup = aot != caps.compile_modes.end() && !aot->second.available && aot->second.needs_setup;
     m_compileSetup->setVisible(needsSetup || m_setupJob->isRunning());
     if (needsSetup && !m_setupJob->isRunning()) {
         m_compileSetupStatus->setText(tr("aot-inductor: %1").arg(QString::fromStdString(aot->second.reason)));
         m_compileSetupStatus->show();
     } else if (!m_setupJob->isRunning() && aot != caps.compile_modes.end() && aot->second.available &&
-               !m_compileSetupStatus->text().startsWith(tr("aot-inductor is ready."))) {
+               !m_setupSucceeded) {
         m_compileSetupStatus->hide();
     }
-    applyCapabilities(m_device, caps.devices);
+    // device items ("cuda:0") got their state per device from setDeviceList: caps.devices is per
+    // kind ("cuda"), and would read every indexed item as one it does not know, so enabled
     applyCapabilities(m_precision, caps.precisions);
     applyCapabilities(m_compile, caps.compile_modes);
     applyCapabilities(m_sdpa, caps.sdpa_policies);

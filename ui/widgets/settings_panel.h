@@ -73,6 +73,7 @@ private:
     QPushButton* m_compileSetup = nullptr;
     QLabel* m_compileSetupStatus = nullptr;
     class CompileSetupJob* m_setupJob = nullptr;
+    bool m_setupSucceeded = false;  // the last set-up worked: its "ready" line stays until the next one
     std::map<SamplingKey, QDoubleSpinBox*> m_samplingSpins;
     QLineEdit* m_seed = nullptr;
     QComboBox* m_audioDevice = nullptr;

@@ -217,7 +217,9 @@ struct ModelInfo {
 // What this build and machine can run, with a reason for everything it cannot.
 struct Capability {
     bool available = false;
-    std::string reason;   // why not, when unavailable
+    std::string reason;        // why not, when unavailable
+    bool needs_setup = false;  // unavailable until a one-time set-up has run (aot-inductor: `reef-cli
+                               // compile --setup`, Settings > Set up…), which the reason names
 };
 // One device this build could run on, as libtorch sees it.
 struct DeviceInfo {

@@ -108,7 +108,7 @@ DeviceCaps query_device_caps(DeviceKind device) {
         caps.compile_modes["aot-inductor"] = {true, "compiles the decode step on first use with " + py.python + " (" +
                                                         py.source + "; about a minute for a small model)"};
     else
-        caps.compile_modes["aot-inductor"] = {false, py.reason};
+        caps.compile_modes["aot-inductor"] = {false, py.reason, true};  // no Python found: the set-up makes one
 
     caps.sdpa_policies["auto"] = {true, {}};
     caps.sdpa_policies["math"] = {true, {}};
