@@ -8,6 +8,8 @@
 // Measured on a Zen 5 EPYC (gemv rows over 240 MB of s1-mini-shaped matrices, 2 threads): bf16 at
 // offset 48 in 4 KB pages 32-39 GB/s, 64-byte aligned 34-36, aligned in huge pages 41-42; fp32
 // 30-31 / 40-41 / 55 (docs/cpu-kernels.md).
+// The price: the weights are this process's own memory, where a file mapping's pages could be
+// shared with another process reading the same model (REEF_WEIGHT_MEMORY=0 keeps that).
 #pragma once
 #include <ATen/ATen.h>
 
