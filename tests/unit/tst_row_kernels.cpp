@@ -128,6 +128,48 @@ TEST_CASE(only_a_few_cpu_rows_take_the_kernels) {
     CHECK_THROWS(rotary_rows(at::zeros({1, 2, 3, 8}), at::zeros({1, 4, 2})));
 }
 
+TEST_CASE(qkv_to_cache_is_the_op_by_op_decode_path) {
+    c10::InferenceMode guard;
+#ifndef REEF_HAVE_KERNELS
+    return reef_test::skip("built without the SIMD kernels");
+#endif
+    // H = 4 query heads, Hkv = 2, D = 16; a cache of 6 rows written at row 3
+    const QkvHeads heads{4, 2, 16};
+    for (at::ScalarType dt : {at::kFloat, at::kBFloat16}) {
+        for (bool qk_norm : {false, true}) {
+            const at::Tensor qkv = randn({1, 1, 128}, dt, 12) * 2;
+            const at::Tensor qn = qk_norm ? randn({16}, dt, 13) : at::Tensor(), kn = qk_norm ? randn({16}, dt, 14) : at::Tensor();
+            const at::Tensor f = randn({6, 8, 2}, at::kFloat, 15).narrow(0, 3, 1);  // position 3's row of the table
+            const at::Tensor kc = at::zeros({1, 2, 6, 16}, dt), vc = at::zeros({1, 2, 6, 16}, dt);
+            CHECK(qkv_to_cache_apply(qkv, heads, qn, f, kc, vc));
+            const at::Tensor q = qkv_to_cache(qkv, heads, qn, kn, 1e-6, f, kc, vc, 3);
+            // what decode ran op by op: split, qk norm (torch.nn.RMSNorm), RoPE, transpose, cache write
+            at::Tensor q_ref = qkv.narrow(-1, 0, 64).view({1, 1, 4, 16});
+            at::Tensor k_ref = qkv.narrow(-1, 64, 32).view({1, 1, 2, 16});
+            const at::Tensor v_ref = qkv.narrow(-1, 96, 32).view({1, 1, 2, 16}).transpose(1, 2);
+            if (qk_norm) q_ref = rms_norm_rows(q_ref, qn, 1e-6, false), k_ref = rms_norm_rows(k_ref, kn, 1e-6, false);
+            q_ref = rotary_rows(q_ref, f).transpose(1, 2);
+            k_ref = rotary_rows(k_ref, f).transpose(1, 2);
+            CHECK(q.sizes() == q_ref.sizes() && q.equal(q_ref));
+            CHECK(kc.narrow(2, 3, 1).equal(k_ref) && vc.narrow(2, 3, 1).equal(v_ref));
+            CHECK(kc.narrow(2, 0, 3).eq(0).all().item<bool>() && vc.narrow(2, 4, 2).eq(0).all().item<bool>());  // no other row
+            // and the formulas fish-speech writes (fp32: a few ulps of the norm's sum order)
+            if (dt == at::kFloat) {
+                at::Tensor q_formula = qkv.narrow(-1, 0, 64).view({1, 1, 4, 16});
+                if (qk_norm) q_formula = at::rms_norm(q_formula, {16}, qn, 1e-6);
+                CHECK(max_ulps(q, llama_rotary(q_formula, f).transpose(1, 2)) <= 16);
+            }
+        }
+    }
+    // what it does not take: the static step's device rows, prefill, a cache of another dtype
+    const at::Tensor kc = at::zeros({1, 2, 6, 16}), f = at::zeros({1, 8, 2});
+    CHECK(!qkv_to_cache_apply(at::zeros({1, 2, 128}), heads, {}, f, kc, kc));                // two positions
+    CHECK(!qkv_to_cache_apply(at::zeros({1, 1, 128}), heads, {}, f, kc.to(at::kBFloat16), kc));
+    CHECK(!qkv_to_cache_apply(at::zeros({1, 1, 120}), heads, {}, f, kc, kc));               // wrong width
+    CHECK(!qkv_to_cache_apply(at::zeros({1, 1, 128}, at::kHalf), heads, {}, f, kc.to(at::kHalf), kc.to(at::kHalf)));
+    CHECK_THROWS(qkv_to_cache(at::zeros({1, 1, 128}), heads, {}, {}, 1e-6, f, kc, kc, 6));  // row 6 of 6
+}
+
 TEST_CASE(every_case_again_on_each_lower_target) {
 #ifdef REEF_HAVE_KERNELS
     const std::vector<std::string> targets = reef::kernels::runnable_targets();
@@ -139,6 +181,7 @@ TEST_CASE(every_case_again_on_each_lower_target) {
         rms_norm_reads_heads_out_of_the_merged_qkv_row();
         rotary_matches_the_pairwise_formula();
         silu_mul_matches_aten();
+        qkv_to_cache_is_the_op_by_op_decode_path();
     }
     CHECK(reef::kernels::force_target("best").empty());
 #else

@@ -4,9 +4,11 @@
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "check.h"
 #include "nn/kernel_switch.h"
@@ -209,6 +211,76 @@ at::Tensor silu_mul_rows(const at::Tensor& h_in) {
         gate_mul_kernel(silu.const_data_ptr<T>(), h.const_data_ptr<T>(), rows, two_i / 2, y.mutable_data_ptr<T>());
     });
     return y;
+}
+
+bool qkv_to_cache_apply(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
+                        const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache) {
+#ifdef REEF_HAVE_KERNELS
+    const at::ScalarType t = qkv.scalar_type();
+    const int64_t d = heads.head_dim, kv_size = heads.n_kv_head * d;
+    auto cache_fits = [&](const at::Tensor& c) {
+        return c.dim() == 4 && c.size(0) == 1 && c.size(1) == heads.n_kv_head && c.size(3) == d && c.is_contiguous() &&
+               c.scalar_type() == t && c.device().is_cpu();
+    };
+    return row_kernels_apply(qkv) && (t == at::kFloat || t == at::kBFloat16) && qkv.dim() == 3 && qkv.numel() == qkv.size(2) &&
+           qkv.is_contiguous() && qkv.size(2) == heads.n_head * d + 2 * kv_size && d % 2 == 0 &&
+           (!q_norm.defined() || (q_norm.scalar_type() == t && q_norm.numel() == d)) && freqs_cis.device().is_cpu() &&
+           freqs_cis.dim() == 3 && freqs_cis.size(0) == 1 && freqs_cis.size(1) * 2 == d && freqs_cis.size(2) == 2 && freqs_cis.is_contiguous() &&
+           (freqs_cis.scalar_type() == at::kFloat || freqs_cis.scalar_type() == at::kBFloat16) && cache_fits(k_cache) &&
+           cache_fits(v_cache);
+#else
+    (void)qkv, (void)heads, (void)q_norm, (void)freqs_cis, (void)k_cache, (void)v_cache;
+    return false;
+#endif
+}
+
+at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm, const at::Tensor& k_norm,
+                        double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache,
+                        int64_t pos) {
+    RECORD_FUNCTION("reef::qkv_to_cache", std::vector<c10::IValue>());
+    REEF_CHECK(qkv_to_cache_apply(qkv, heads, q_norm, freqs_cis, k_cache, v_cache) && pos >= 0 && pos < k_cache.size(2) &&
+                   q_norm.defined() == k_norm.defined() && (!k_norm.defined() || k_norm.sizes() == q_norm.sizes()),
+               "qkv_to_cache: needs one contiguous CPU qkv row, its RoPE row and contiguous caches with room at pos");
+    const int64_t h = heads.n_head, hkv = heads.n_kv_head, d = heads.head_dim, cap = k_cache.size(2);
+    at::Tensor q = at::empty({1, h, 1, d}, qkv.options());  // [1, H, 1, D]: the layout of [1, 1, H, D]
+#ifdef REEF_HAVE_KERNELS
+    with_type(qkv.scalar_type(), [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (kSimd<T>) {
+            const T* src = qkv.const_data_ptr<T>();  // [q: H·D | k: Hkv·D | v: Hkv·D]
+            const T* k_src = src + h * d;
+            const T* v_src = k_src + hkv * d;
+            T* kc = k_cache.mutable_data_ptr<T>();  // [Hkv, L, D]: head j's row pos at (j·L + pos)·D
+            T* vc = v_cache.mutable_data_ptr<T>();
+            // k and (with qk norm) q pass through a scratch row: RoPE reads whole packed heads
+            thread_local std::vector<T> normed, rotated;
+            normed.resize(size_t(h * d));
+            rotated.resize(size_t(hkv * d));
+            // qk norm (torch.nn.RMSNorm: the weight in fp32, one rounding), per head of D values
+            auto norm_heads = [&](const T* x, int64_t n, const at::Tensor& w) -> const T* {
+                if (!w.defined()) return x;
+                const at::Tensor wc = w.contiguous();
+                for (int64_t j = 0; j < n; ++j)
+                    kernels::rms_norm_row(raw(x + j * d), d, raw(wc.const_data_ptr<T>()), float(eps), false,
+                                          raw(normed.data() + j * d));
+                return normed.data();
+            };
+            with_type(freqs_cis.scalar_type(), [&](auto ftag) {
+                using F = decltype(ftag);
+                if constexpr (kSimd<F>) {
+                    const F* f = freqs_cis.const_data_ptr<F>();  // [D/2, 2]
+                    kernels::rotary_row(raw(norm_heads(src, h, q_norm)), h, d, raw(f), raw(q.mutable_data_ptr<T>()));
+                    kernels::rotary_row(raw(norm_heads(k_src, hkv, k_norm)), hkv, d, raw(f), raw(rotated.data()));
+                }
+            });
+            for (int64_t j = 0; j < hkv; ++j) {
+                std::copy_n(rotated.data() + j * d, d, kc + (j * cap + pos) * d);
+                std::copy_n(v_src + j * d, d, vc + (j * cap + pos) * d);
+            }
+        }
+    });
+#endif
+    return q;
 }
 
 }  // namespace reef

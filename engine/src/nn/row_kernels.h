@@ -37,4 +37,21 @@ at::Tensor rotary_rows(const at::Tensor& x, const at::Tensor& freqs_cis);
 // h: [..., 2I] -> [..., I] contiguous
 at::Tensor silu_mul_rows(const at::Tensor& h);
 
+// Decode's merged qkv row taken apart in one pass (one sequence, one position): q and k through
+// the weighted RMSNorm over D where qk-norm weights are given (undefined: none, as fish-speech's
+// fast stack), then RoPE; k and v written to row `pos` of the layer's caches; q returned. The same
+// kernels and roundings as split + rms_norm_rows + rotary_rows + KvCache::update op by op, which
+// dispatch ~40 ops a layer: on two cores the engine thread's share of a frame outside the GEMVs
+// was ~10 % (perf, fp32 frame, Zen 5 VM), the other thread idle meanwhile.
+// qkv: [1, 1, (H + 2·Hkv)·D] contiguous, freqs_cis: [1, D/2, 2], k_cache / v_cache: [1, Hkv, L, D]
+// contiguous, pos < L -> q [1, H, 1, D]
+struct QkvHeads {
+    int64_t n_head = 0, n_kv_head = 0, head_dim = 0;
+};
+bool qkv_to_cache_apply(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
+                        const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache);
+at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm, const at::Tensor& k_norm,
+                        double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache,
+                        int64_t pos);
+
 }  // namespace reef

@@ -68,14 +68,18 @@ void KvCache::ensure_capacity(int64_t capacity) {
     m_capacity = grown;
 }
 
-void KvCache::update(int64_t il, int64_t start, const at::Tensor& k, const at::Tensor& v) {
-    // k, v: [1, H, S, D] -> rows start..start+S-1 of layer il
-    const int64_t s = k.size(2);
-    REEF_CHECK(il >= 0 && il < n_layer(), "KvCache::update: layer out of range");
+void KvCache::check_rows(int64_t il, int64_t start, int64_t s) const {
+    REEF_CHECK(il >= 0 && il < n_layer(), "KvCache: layer out of range");
     if (start < 0 || start + s > m_capacity)
         throw ReefError(ErrorCode::Internal, "KV cache overflow: positions " + std::to_string(start) + ".." +
                                                  std::to_string(start + s - 1) + " but capacity " +
                                                  std::to_string(m_capacity));
+}
+
+void KvCache::update(int64_t il, int64_t start, const at::Tensor& k, const at::Tensor& v) {
+    // k, v: [1, H, S, D] -> rows start..start+S-1 of layer il
+    const int64_t s = k.size(2);
+    check_rows(il, start, s);
     m_k[size_t(il)].narrow(2, start, s).copy_(k);
     m_v[size_t(il)].narrow(2, start, s).copy_(v);
 }

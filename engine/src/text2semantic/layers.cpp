@@ -3,6 +3,7 @@
 #include "check.h"
 #include "nn/gemv.h"
 #include "nn/attention.h"
+#include "nn/row_kernels.h"
 #include "nn/weight_memory.h"
 #include "text2semantic/rope.h"
 
@@ -27,12 +28,30 @@ at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
 
 namespace {
 
+// SDPA of q ([B, H, S, D]) over the slot's cache rows -> [B, S, H·D]
+at::Tensor attend(const at::Tensor& q, const CacheSlot& slot, int64_t q_size) {
+    const at::Tensor keys = slot.cache->keys(slot.layer, slot.span->kv_len);
+    const at::Tensor values = slot.cache->values(slot.layer, slot.span->kv_len);
+    const at::Tensor y = attention(slot.site, q, keys, values, slot.span->mask);  // [B, H, S, D]
+    return y.transpose(1, 2).contiguous().view({q.size(0), q.size(2), q_size});
+}
+
 // The part of Attention.forward after the qkv projection, for one sequence: split, qk norm,
 // RoPE, cache write, SDPA. qkv: [B, S, (H + 2·Hkv)·D] -> [B, S, H·D]
 at::Tensor attention_core(const at::Tensor& qkv, const AttentionWeights& w, const BlockDims& dims,
                           const at::Tensor& freqs_cis, const CacheSlot& slot) {
     const int64_t bsz = qkv.size(0), seqlen = qkv.size(1);
     const int64_t q_size = dims.n_head * dims.head_dim, kv_size = dims.n_local_heads * dims.head_dim;
+    REEF_CHECK(slot.cache != nullptr && slot.span != nullptr, "attention_forward needs a cache slot");
+    const QkvHeads heads{dims.n_head, dims.n_local_heads, dims.head_dim};
+    if (!slot.index.defined() && qkv_to_cache_apply(qkv, heads, w.q_norm, freqs_cis, slot.cache->key_rows(slot.layer),
+                                                    slot.cache->value_rows(slot.layer))) {
+        // CPU decode: the steps below in one pass (nn/row_kernels.h), the same bits
+        slot.cache->check_rows(slot.layer, slot.start, 1);
+        const at::Tensor q = qkv_to_cache(qkv, heads, w.q_norm, w.k_norm, dims.norm_eps, freqs_cis,
+                                          slot.cache->key_rows(slot.layer), slot.cache->value_rows(slot.layer), slot.start);
+        return attend(q, slot, q_size);
+    }
     const auto parts = qkv.split_with_sizes({q_size, kv_size, kv_size}, -1);
     at::Tensor q = parts[0].view({bsz, seqlen, dims.n_head, dims.head_dim});
     at::Tensor k = parts[1].view({bsz, seqlen, dims.n_local_heads, dims.head_dim});
@@ -46,15 +65,11 @@ at::Tensor attention_core(const at::Tensor& qkv, const AttentionWeights& w, cons
     k = apply_rotary_emb(k, freqs_cis).transpose(1, 2);  // [B, Hkv, S, D]
     v = v.transpose(1, 2);
 
-    REEF_CHECK(slot.cache != nullptr && slot.span != nullptr, "attention_forward needs a cache slot");
     if (slot.index.defined())
         slot.cache->update_at(slot.layer, slot.index, k, v);
     else
         slot.cache->update(slot.layer, slot.start, k, v);
-    const at::Tensor keys = slot.cache->keys(slot.layer, slot.span->kv_len);
-    const at::Tensor values = slot.cache->values(slot.layer, slot.span->kv_len);
-    const at::Tensor y = attention(slot.site, q, keys, values, slot.span->mask);  // [B, H, S, D]
-    return y.transpose(1, 2).contiguous().view({bsz, seqlen, q_size});
+    return attend(q, slot, q_size);
 }
 
 }  // namespace
