@@ -233,10 +233,15 @@ HWY_EXPORT(GemvRowsBf16Batch);
 // fp32 weights have no use for the bf16 dot product: the avx512-bf16 target's fp32 rows are
 // Highway's AVX-512 ones, recorded as that target's (a target is a set of kernels: its row ops are
 // Highway's AVX-512 too), so a report names the target that was chosen, whatever the dtype.
-void gemv_rows_f32(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1, float* y) {
+template <typename Run>
+void f32_rows(const Run& run) {
     const bool bf16_target = use_avx512_bf16_gemv();
-    HWY_DYNAMIC_DISPATCH(GemvRowsF32)(w, x, b, k, r0, r1, y);
+    run();
     if (bf16_target) note_ran(kRanAvx512Bf16);
+}
+
+void gemv_rows_f32(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1, float* y) {
+    f32_rows([&] { HWY_DYNAMIC_DISPATCH(GemvRowsF32)(w, x, b, k, r0, r1, y); });
 }
 
 void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0, int64_t r1,
@@ -247,9 +252,7 @@ void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int
 
 void gemv_rows_f32_batch(const float* w, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k, int64_t r0,
                          int64_t r1, float* y, int64_t ldy) {
-    const bool bf16_target = use_avx512_bf16_gemv();
-    HWY_DYNAMIC_DISPATCH(GemvRowsF32Batch)(w, x, ldx, m, b, k, r0, r1, y, ldy);
-    if (bf16_target) note_ran(kRanAvx512Bf16);
+    f32_rows([&] { HWY_DYNAMIC_DISPATCH(GemvRowsF32Batch)(w, x, ldx, m, b, k, r0, r1, y, ldy); });
 }
 
 void gemv_rows_bf16_batch(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,

@@ -1,6 +1,5 @@
 #include "nn/weight_memory.h"
 
-
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -102,7 +101,8 @@ at::Tensor weight_memory_from(const void* src, size_t bytes, at::IntArrayRef siz
 }
 
 at::Tensor to_weight_memory(const at::Tensor& t, at::ScalarType dtype) {
-    if (!t.defined() || !t.device().is_cpu()) return t.defined() ? t.to(dtype) : t;
+    if (!t.defined()) return t;
+    if (!t.device().is_cpu()) return t.to(dtype);
     if (t.scalar_type() == dtype && in_weight_memory(t)) return t;
     if (!wanted(size_t(t.numel()) * c10::elementSize(dtype))) return t.to(dtype);
     at::Tensor out = empty_weight_memory(t.sizes(), dtype);
