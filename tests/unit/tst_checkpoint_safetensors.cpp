@@ -205,6 +205,9 @@ TEST_CASE(large_tensors_get_aligned_weight_memory) {
                 (unsigned long long)(file_offset % 64));
     loaded.at("big").mul_(2);
     CHECK(same(load_safetensors(path).at("big"), m["big"]));  // the file is untouched
+    // a model bound for a GPU reads the mapping: no host copy before the transfer
+    const TensorMap mapped = load_safetensors(path, TensorHome::Mapping);
+    for (const char* k : {"big", "big32"}) CHECK(same(mapped.at(k), m[k]) && !in_weight_memory(mapped.at(k)));
     // to_weight_memory: a copy in weight memory for a large CPU tensor, the tensor itself otherwise
     const at::Tensor c = at::rand({1024, 512});
     const at::Tensor moved = to_weight_memory(c);

@@ -7,11 +7,16 @@
 
 namespace reef {
 
-// Tensors are zero-copy views of the mapping (kept alive by the tensors). Throws
-// ReefError(ModelNotFound / CorruptModel) naming the file and what is wrong with it.
-TensorMap load_safetensors(const std::string& path);
+// Where the tensors of a file end up: views of the mapping (kept alive by the tensors), or, for
+// CPU models, each tensor of at least kWeightMemoryMinBytes copied into weight memory
+// (nn/weight_memory.h: aligned, huge pages) with the file's pages dropped. A model bound for a GPU
+// reads the mapping: a host copy there would only be one more copy before the transfer.
+enum class TensorHome { Mapping, WeightMemory };
+
+// Throws ReefError(ModelNotFound / CorruptModel) naming the file and what is wrong with it.
+TensorMap load_safetensors(const std::string& path, TensorHome home = TensorHome::WeightMemory);
 // Reads model.safetensors.index.json, loads every shard of its weight_map.
-TensorMap load_safetensors_index(const std::string& index_json_path);
+TensorMap load_safetensors_index(const std::string& index_json_path, TensorHome home = TensorHome::WeightMemory);
 // Writes to path + ".part", then renames. metadata goes into "__metadata__".
 void save_safetensors(const std::string& path, const TensorMap& tensors,
                       const std::map<std::string, std::string>& metadata = {});

@@ -155,7 +155,7 @@ void check_no_overlap(const std::string& path, std::vector<Entry>& entries) {
 
 }  // namespace
 
-TensorMap load_safetensors(const std::string& path) {
+TensorMap load_safetensors(const std::string& path, TensorHome home) {
     const std::shared_ptr<Mapping> m = map_file(path);
     uint64_t header_len = 0;
     const json header = parse_header(path, *m, header_len);
@@ -182,7 +182,7 @@ TensorMap load_safetensors(const std::string& path) {
         }
         void* ptr = data + e.begin;
         const size_t bytes = size_t(e.end - e.begin);
-        if (weight_memory_enabled() && bytes >= kWeightMemoryMinBytes) {
+        if (home == TensorHome::WeightMemory && weight_memory_enabled() && bytes >= kWeightMemoryMinBytes) {
             // Large tensors (the weights decode streams) are copied into aligned, huge-page memory
             // (nn/weight_memory.h), and the file's pages only they used are dropped from this
             // process at once, so the copy does not double the resident memory while a model loads.
@@ -198,7 +198,7 @@ TensorMap load_safetensors(const std::string& path) {
     return out;
 }
 
-TensorMap load_safetensors_index(const std::string& index_json_path) {
+TensorMap load_safetensors_index(const std::string& index_json_path, TensorHome home) {
     const std::string text = read_model_text(index_json_path, limits::kMaxIndexFileBytes, "safetensors index");
     json index;
     try {
@@ -230,7 +230,7 @@ TensorMap load_safetensors_index(const std::string& index_json_path) {
         if (!fs::is_regular_file(shard_path, ec))
             throw ReefError(ErrorCode::ModelNotFound,
                             "shard '" + shard_path + "' listed in '" + index_json_path + "' is missing");
-        TensorMap part = load_safetensors(shard_path);
+        TensorMap part = load_safetensors(shard_path, home);
         for (const std::string& key : keys)
             if (!part.count(key))
                 throw ReefError(ErrorCode::CorruptModel, "shard '" + shard_path + "' lacks tensor '" + key +

@@ -248,7 +248,8 @@ std::string find_codec_file(const std::string& model_dir) {
 
 TensorMap read_codec_file(const std::string& path) {
     if (!std::filesystem::exists(path)) throw ReefError(ErrorCode::ModelNotFound, "codec weights not found: " + path);
-    if (ends_with(path, ".safetensors")) return load_safetensors(path);
+    // convolution weights: libtorch reads them in its own layout, weight memory gains nothing here
+    if (ends_with(path, ".safetensors")) return load_safetensors(path, TensorHome::Mapping);
     return load_pth(path);
 }
 

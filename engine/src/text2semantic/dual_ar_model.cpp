@@ -295,7 +295,8 @@ std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at
     require_memory(expected_bytes(expected, dtype) + rope_bytes, device,
                    model_dir + ": the text2semantic model (config.json)");
     std::string source;
-    TensorMap weights = read_text2semantic_weights(model_dir, &source, &expected);
+    TensorMap weights = read_text2semantic_weights(model_dir, &source, &expected,
+                                                   device.is_cpu() ? TensorHome::WeightMemory : TensorHome::Mapping);
     return make_dual_ar_model(config, std::move(weights), device, dtype, source);
 }
 

@@ -142,17 +142,18 @@ void merge_split_qkv(TensorMap& weights, const ExpectedShapes* expected) {
     }
 }
 
-TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source, const ExpectedShapes* expected) {
+TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source, const ExpectedShapes* expected,
+                                     TensorHome home) {
     namespace fs = std::filesystem;
     const fs::path dir(model_dir);
     TensorMap weights;
     std::string file;
     if (fs::exists(dir / "model.safetensors.index.json")) {
         file = (dir / "model.safetensors.index.json").string();
-        weights = remap_fish_qwen3_omni_keys(load_safetensors_index(file));
+        weights = remap_fish_qwen3_omni_keys(load_safetensors_index(file, home));
     } else if (fs::exists(dir / "model.safetensors")) {
         file = (dir / "model.safetensors").string();
-        weights = remap_fish_qwen3_omni_keys(load_safetensors(file));
+        weights = remap_fish_qwen3_omni_keys(load_safetensors(file, home));
     } else if (fs::exists(dir / "model.pth")) {
         file = (dir / "model.pth").string();
         weights = normalize_pth_keys(load_pth(file));

@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "checkpoint/safetensors.h"
 #include "checkpoint/tensor_map.h"
 #include "text2semantic/model_config.h"
 
@@ -28,8 +29,9 @@ void merge_split_qkv(TensorMap& weights, const ExpectedShapes* expected = nullpt
 // Reads the weight files of a model folder (first of model.safetensors.index.json,
 // model.safetensors, model.pth), applies the name rules above and returns internal names.
 // `source` receives the file that was read. Throws ReefError(ModelNotFound) when none exists.
-// `expected` goes to merge_split_qkv.
+// `expected` goes to merge_split_qkv; `home`: where safetensors tensors go (checkpoint/safetensors.h).
 TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source = nullptr,
-                                     const ExpectedShapes* expected = nullptr);
+                                     const ExpectedShapes* expected = nullptr,
+                                     TensorHome home = TensorHome::WeightMemory);
 
 }  // namespace reef
