@@ -37,20 +37,22 @@ at::Tensor attend(const at::Tensor& q, const CacheSlot& slot, int64_t q_size) {
 }
 
 // The part of Attention.forward after the qkv projection, for one sequence: split, qk norm,
-// RoPE, cache write, SDPA. qkv: [B, S, (H + 2·Hkv)·D] -> [B, S, H·D]
+// RoPE, cache write, SDPA (a CPU decode step does the first four in one qkv_to_cache call).
+// qkv: [B, S, (H + 2·Hkv)·D] -> [B, S, H·D]
 at::Tensor attention_core(const at::Tensor& qkv, const AttentionWeights& w, const BlockDims& dims,
                           const at::Tensor& freqs_cis, const CacheSlot& slot) {
     const int64_t bsz = qkv.size(0), seqlen = qkv.size(1);
     const int64_t q_size = dims.n_head * dims.head_dim, kv_size = dims.n_local_heads * dims.head_dim;
     REEF_CHECK(slot.cache != nullptr && slot.span != nullptr, "attention_forward needs a cache slot");
-    const QkvHeads heads{dims.n_head, dims.n_local_heads, dims.head_dim};
-    if (!slot.index.defined() && qkv_to_cache_apply(qkv, heads, w.q_norm, freqs_cis, slot.cache->key_rows(slot.layer),
-                                                    slot.cache->value_rows(slot.layer))) {
-        // CPU decode: the steps below in one pass (nn/row_kernels.h), the same bits
-        slot.cache->check_rows(slot.layer, slot.start, 1);
-        const at::Tensor q = qkv_to_cache(qkv, heads, w.q_norm, w.k_norm, dims.norm_eps, freqs_cis,
-                                          slot.cache->key_rows(slot.layer), slot.cache->value_rows(slot.layer), slot.start);
-        return attend(q, slot, q_size);
+    if (!slot.index.defined()) {
+        slot.cache->check_rows(slot.layer, slot.start, seqlen);  // rows start..start+S-1 are written below
+        const at::Tensor &kc = slot.cache->key_rows(slot.layer), &vc = slot.cache->value_rows(slot.layer);
+        const QkvHeads heads{dims.n_head, dims.n_local_heads, dims.head_dim};
+        if (qkv_to_cache_apply(qkv, heads, w.q_norm, freqs_cis, kc, vc)) {
+            // CPU decode: the steps below in one pass (nn/row_kernels.h), the same bits
+            const at::Tensor q = qkv_to_cache(qkv, heads, w.q_norm, w.k_norm, dims.norm_eps, freqs_cis, kc, vc, slot.start);
+            return attend(q, slot, q_size);
+        }
     }
     const auto parts = qkv.split_with_sizes({q_size, kv_size, kv_size}, -1);
     at::Tensor q = parts[0].view({bsz, seqlen, dims.n_head, dims.head_dim});
