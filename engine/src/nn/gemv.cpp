@@ -41,8 +41,8 @@ bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
 // The rows of one call are handed to the intra-op threads in shrinking pieces from a shared
 // counter (OpenMP's "guided" schedule), not as one fixed block per thread: two threads streaming
 // halves of a matrix finish up to ~10 % apart (the memory's bandwidth splits unevenly between them
-// from call to call), and the first then waits at the barrier. Measured on the Zen 5 VM, fp32 frames
-// forced to AVX2: 9-16 % of the threads' time idle in the GEMV with fixed blocks, 3.5 % this way.
+// from call to call), and the first then waits at the barrier. Measured on the Zen 5 VM: 6-16 % of
+// the threads' GEMV time idle with fixed halves, 3-4.5 % this way (bench/results/cpu/gemv-guided-zen5.md).
 // Each piece is the remaining rows / (2 · threads), at least kMinPieceBytes of weights and even
 // (the kernels read a piece as two streams, its halves). A piece's size follows from where it
 // starts, whichever thread takes it, so the bounds, and with them every row's bits (an odd last row
