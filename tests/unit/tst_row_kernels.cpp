@@ -138,7 +138,8 @@ TEST_CASE(qkv_to_cache_is_the_op_by_op_decode_path) {
     for (at::ScalarType dt : {at::kFloat, at::kBFloat16}) {
         for (bool qk_norm : {false, true}) {
             const at::Tensor qkv = randn({1, 1, 128}, dt, 12) * 2;
-            const at::Tensor qn = qk_norm ? randn({16}, dt, 13) : at::Tensor(), kn = qk_norm ? randn({16}, dt, 14) : at::Tensor();
+            const at::Tensor qn = qk_norm ? randn({16}, dt, 13) : at::Tensor();
+            const at::Tensor kn = qk_norm ? randn({16}, dt, 14) : at::Tensor();
             const at::Tensor f = randn({6, 8, 2}, at::kFloat, 15).narrow(0, 3, 1);  // position 3's row of the table
             const at::Tensor kc = at::zeros({1, 2, 6, 16}, dt), vc = at::zeros({1, 2, 6, 16}, dt);
             CHECK(qkv_to_cache_apply(qkv, heads, qn, f, kc, vc));
@@ -152,7 +153,8 @@ TEST_CASE(qkv_to_cache_is_the_op_by_op_decode_path) {
             k_ref = rotary_rows(k_ref, f).transpose(1, 2);
             CHECK(q.sizes() == q_ref.sizes() && q.equal(q_ref));
             CHECK(kc.narrow(2, 3, 1).equal(k_ref) && vc.narrow(2, 3, 1).equal(v_ref));
-            CHECK(kc.narrow(2, 0, 3).eq(0).all().item<bool>() && vc.narrow(2, 4, 2).eq(0).all().item<bool>());  // no other row
+            // no other row
+            CHECK(kc.narrow(2, 0, 3).eq(0).all().item<bool>() && vc.narrow(2, 4, 2).eq(0).all().item<bool>());
             // and the formulas fish-speech writes (fp32: a few ulps of the norm's sum order)
             if (dt == at::kFloat) {
                 at::Tensor q_formula = qkv.narrow(-1, 0, 64).view({1, 1, 4, 16});

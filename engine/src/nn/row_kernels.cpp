@@ -222,24 +222,27 @@ bool qkv_to_cache_apply(const at::Tensor& qkv, const QkvHeads& heads, const at::
         return c.dim() == 4 && c.size(0) == 1 && c.size(1) == heads.n_kv_head && c.size(3) == d && c.is_contiguous() &&
                c.scalar_type() == t && c.device().is_cpu();
     };
-    return row_kernels_apply(qkv) && (t == at::kFloat || t == at::kBFloat16) && qkv.dim() == 3 && qkv.numel() == qkv.size(2) &&
-           qkv.is_contiguous() && qkv.size(2) == heads.n_head * d + 2 * kv_size && d % 2 == 0 &&
-           (!q_norm.defined() || (q_norm.scalar_type() == t && q_norm.numel() == d)) && freqs_cis.device().is_cpu() &&
-           freqs_cis.dim() == 3 && freqs_cis.size(0) == 1 && freqs_cis.size(1) * 2 == d && freqs_cis.size(2) == 2 && freqs_cis.is_contiguous() &&
-           (freqs_cis.scalar_type() == at::kFloat || freqs_cis.scalar_type() == at::kBFloat16) && cache_fits(k_cache) &&
-           cache_fits(v_cache);
+    const bool row = row_kernels_apply(qkv) && (t == at::kFloat || t == at::kBFloat16) && qkv.dim() == 3 &&
+                     qkv.numel() == qkv.size(2) && qkv.is_contiguous() &&
+                     qkv.size(2) == heads.n_head * d + 2 * kv_size && d % 2 == 0 &&
+                     (!q_norm.defined() || (q_norm.scalar_type() == t && q_norm.numel() == d));
+    const bool rope = freqs_cis.device().is_cpu() && freqs_cis.dim() == 3 && freqs_cis.size(0) == 1 &&
+                      freqs_cis.size(1) * 2 == d && freqs_cis.size(2) == 2 && freqs_cis.is_contiguous() &&
+                      (freqs_cis.scalar_type() == at::kFloat || freqs_cis.scalar_type() == at::kBFloat16);
+    return row && rope && cache_fits(k_cache) && cache_fits(v_cache);
 #else
     (void)qkv, (void)heads, (void)q_norm, (void)freqs_cis, (void)k_cache, (void)v_cache;
     return false;
 #endif
 }
 
-at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm, const at::Tensor& k_norm,
-                        double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache,
-                        int64_t pos) {
+at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
+                        const at::Tensor& k_norm, double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache,
+                        const at::Tensor& v_cache, int64_t pos) {
     RECORD_FUNCTION("reef::qkv_to_cache", std::vector<c10::IValue>());
-    REEF_CHECK(qkv_to_cache_apply(qkv, heads, q_norm, freqs_cis, k_cache, v_cache) && pos >= 0 && pos < k_cache.size(2) &&
-                   q_norm.defined() == k_norm.defined() && (!k_norm.defined() || k_norm.sizes() == q_norm.sizes()),
+    REEF_CHECK(qkv_to_cache_apply(qkv, heads, q_norm, freqs_cis, k_cache, v_cache) && pos >= 0 &&
+                   pos < k_cache.size(2) && q_norm.defined() == k_norm.defined() &&
+                   (!k_norm.defined() || k_norm.sizes() == q_norm.sizes()),
                "qkv_to_cache: needs one contiguous CPU qkv row, its RoPE row and contiguous caches with room at pos");
     const int64_t h = heads.n_head, hkv = heads.n_kv_head, d = heads.head_dim, cap = k_cache.size(2);
     at::Tensor q = at::empty({1, h, 1, d}, qkv.options());  // [1, H, 1, D]: the layout of [1, 1, H, D]

@@ -50,8 +50,8 @@ struct QkvHeads {
 };
 bool qkv_to_cache_apply(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
                         const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache);
-at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm, const at::Tensor& k_norm,
-                        double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache, const at::Tensor& v_cache,
-                        int64_t pos);
+at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
+                        const at::Tensor& k_norm, double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache,
+                        const at::Tensor& v_cache, int64_t pos);
 
 }  // namespace reef

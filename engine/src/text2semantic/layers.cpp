@@ -50,7 +50,8 @@ at::Tensor attention_core(const at::Tensor& qkv, const AttentionWeights& w, cons
         const QkvHeads heads{dims.n_head, dims.n_local_heads, dims.head_dim};
         if (qkv_to_cache_apply(qkv, heads, w.q_norm, freqs_cis, kc, vc)) {
             // CPU decode: the steps below in one pass (nn/row_kernels.h), the same bits
-            const at::Tensor q = qkv_to_cache(qkv, heads, w.q_norm, w.k_norm, dims.norm_eps, freqs_cis, kc, vc, slot.start);
+            const at::Tensor q =
+                qkv_to_cache(qkv, heads, w.q_norm, w.k_norm, dims.norm_eps, freqs_cis, kc, vc, slot.start);
             return attend(q, slot, q_size);
         }
     }
