@@ -249,37 +249,31 @@ at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::
 #ifdef REEF_HAVE_KERNELS
     with_type(qkv.scalar_type(), [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (kSimd<T>) {
-            const T* src = qkv.const_data_ptr<T>();  // [q: H·D | k: Hkv·D | v: Hkv·D]
-            const T* k_src = src + h * d;
-            const T* v_src = k_src + hkv * d;
-            T* kc = k_cache.mutable_data_ptr<T>();  // [Hkv, L, D]: head j's row pos at (j·L + pos)·D
-            T* vc = v_cache.mutable_data_ptr<T>();
-            // k and (with qk norm) q pass through a scratch row: RoPE reads whole packed heads
-            thread_local std::vector<T> normed, rotated;
-            normed.resize(size_t(h * d));
-            rotated.resize(size_t(hkv * d));
-            // qk norm (torch.nn.RMSNorm: the weight in fp32, one rounding), per head of D values
-            auto norm_heads = [&](const T* x, int64_t n, const at::Tensor& w) -> const T* {
-                if (!w.defined()) return x;
-                const at::Tensor wc = w.contiguous();
-                for (int64_t j = 0; j < n; ++j)
-                    kernels::rms_norm_row(raw(x + j * d), d, raw(wc.const_data_ptr<T>()), float(eps), false,
-                                          raw(normed.data() + j * d));
-                return normed.data();
-            };
-            with_type(freqs_cis.scalar_type(), [&](auto ftag) {
-                using F = decltype(ftag);
-                if constexpr (kSimd<F>) {
-                    const F* f = freqs_cis.const_data_ptr<F>();  // [D/2, 2]
-                    kernels::rotary_row(raw(norm_heads(src, h, q_norm)), h, d, raw(f), raw(q.mutable_data_ptr<T>()));
-                    kernels::rotary_row(raw(norm_heads(k_src, hkv, k_norm)), hkv, d, raw(f), raw(rotated.data()));
-                }
-            });
-            for (int64_t j = 0; j < hkv; ++j) {
-                std::copy_n(rotated.data() + j * d, d, kc + (j * cap + pos) * d);
-                std::copy_n(v_src + j * d, d, vc + (j * cap + pos) * d);
-            }
+        const T* src = qkv.const_data_ptr<T>();  // [q: H·D | k: Hkv·D | v: Hkv·D]
+        const T* k_src = src + h * d;
+        const T* v_src = k_src + hkv * d;
+        T* kc = k_cache.mutable_data_ptr<T>();  // [Hkv, L, D]: head j's row pos at (j·L + pos)·D
+        T* vc = v_cache.mutable_data_ptr<T>();
+        // k and (with qk norm) q pass through a scratch row: RoPE reads whole packed heads
+        thread_local std::vector<T> normed, rotated;
+        normed.resize(size_t(h * d));
+        rotated.resize(size_t(hkv * d));
+        // qk norm (torch.nn.RMSNorm: the weight in fp32, one rounding): n heads of D values as rows
+        auto norm_heads = [&](const T* x, int64_t n, const at::Tensor& w) -> const T* {
+            if (!w.defined()) return x;
+            const at::Tensor wc = w.contiguous();
+            rms_norm_kernel(x, Rows{n, d}, d, wc.const_data_ptr<T>(), float(eps), false, normed.data());
+            return normed.data();
+        };
+        with_type(freqs_cis.scalar_type(), [&](auto ftag) {
+            using F = decltype(ftag);
+            const F* f = freqs_cis.const_data_ptr<F>();  // [1, D/2, 2]: one token at position 0 of f
+            rotary_kernel(norm_heads(src, h, q_norm), Rows{1, h * d}, 1, h, d, f, q.mutable_data_ptr<T>());
+            rotary_kernel(norm_heads(k_src, hkv, k_norm), Rows{1, hkv * d}, 1, hkv, d, f, rotated.data());
+        });
+        for (int64_t j = 0; j < hkv; ++j) {
+            std::copy_n(rotated.data() + j * d, d, kc + (j * cap + pos) * d);
+            std::copy_n(v_src + j * d, d, vc + (j * cap + pos) * d);
         }
     });
 #endif

@@ -31,7 +31,7 @@ public:
     // graph can replay it). The caller guarantees the rows are inside the cache.
     void update_at(int64_t il, const at::Tensor& index, const at::Tensor& k, const at::Tensor& v);
     // The layer's whole [1, H, capacity, D] key / value tensors, for a writer that fills row `pos`
-    // itself (decode's fused qkv pass, nn/row_kernels.h) after check_rows(pos, 1).
+    // itself (decode's fused qkv pass, nn/row_kernels.h) after check_rows(il, pos, 1).
     const at::Tensor& key_rows(int64_t il) const { return m_k[size_t(il)]; }
     const at::Tensor& value_rows(int64_t il) const { return m_v[size_t(il)]; }
     // Throws unless layer il exists and rows start..start+s-1 lie inside the cache.
