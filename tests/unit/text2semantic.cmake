@@ -8,3 +8,4 @@ reef_add_test(tst_demo_text2semantic SOURCES tst_demo_text2semantic.cpp LIBS ree
 reef_add_test(tst_batch_generate SOURCES tst_batch_generate.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_static_step SOURCES tst_static_step.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_gemv SOURCES tst_gemv.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_gemv_team SOURCES tst_gemv_team.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)

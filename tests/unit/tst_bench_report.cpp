@@ -97,7 +97,7 @@ TEST_CASE(markdown_and_csv_list_every_arm) {
     const std::string md = bench_report_markdown(r);
     CHECK(md.find("`eager:math` | 123.50 | 25.0% | 12.5%") != std::string::npos);
     CHECK(md.find("read bandwidth 20.0 GB/s") != std::string::npos);
-    CHECK(md.find("median of 3 probes, one before the repeats and one after each round: 18.2–31.5 GB/s") != std::string::npos);
+    CHECK(md.find("median of 3 probes, one before the repeats and one after each arm's repeat: 18.2–31.5 GB/s") != std::string::npos);
     // 10 MB of weights, of which 10 passes of 0.3 MB: 7 MB read once
     CHECK(md.find("45.0 GB/s for 10 passes over 0.3 MB") != std::string::npos);
     CHECK(md.find("reads 7.0 MB of weights once") != std::string::npos);

@@ -14,6 +14,8 @@ struct BenchArm {
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;  // ":linear": every projection through libtorch's linear, the CPU
                                    // GEMV kernels off for this arm (their A/B within one run)
+    bool no_gemv_team = false;     // ":noteam": decode frames without the GEMV team (nn/gemv_team.h),
+                                   // the kernels' rows on libtorch's OpenMP pool, no read-ahead
     std::string cpu_target;        // "@avx2": the CPU kernels forced to this SIMD target for the arm
                                    // (targets compared within one run); "" = the process's target
     std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto@avx2"
@@ -82,13 +84,20 @@ struct ArmResult {
     // bandwidth, the rest at memory bandwidth), and warm frames/s ÷ that limit. The DRAM fraction
     // counts every byte at memory bandwidth: an upper bound on traffic that a frame whose fast
     // stack stays in cache can beat (> 1).
+    // roofline_fraction pairs each repeat with the bandwidth probed just before and just after it
+    // (the median over repeats of frames/s ÷ the roofline of those two probes' mean): a shared
+    // machine's bandwidth switches between levels for seconds at a time, and a repeat is compared
+    // with the level it ran at. roofline_frames_per_s is the limit at the median of all probes.
     int64_t bytes_per_frame = 0;
     double roofline_frames_per_s = 0;
     double roofline_fraction = 0;
     double dram_roofline_fraction = 0;
+    std::vector<double> repeat_frames_per_s;        // warm frames/s of each repeat
+    std::vector<double> repeat_roofline_fractions;  // each repeat's share of its own roofline
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
     std::string cpu_kernels;          // SIMD target the decode GEMV ran (reef/cpu_kernels.h), "" = none: libtorch's linear
+    bool gemv_team = false;           // decode frames ran with the GEMV team (last repeat; what ran)
     std::vector<double> step_ms;      // last repeat
     // Compiled arms (aot-inductor): the package's compile time (its own cold cost, in no other
     // figure), whether this bench found it in the cache, its load time and location.
@@ -161,7 +170,8 @@ struct BenchReport {
     double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device: memory
     double reread_bandwidth_gbps = 0; // the same probe's fast_passes passes over fast_pass_bytes
     std::vector<double> read_bandwidth_probes;  // every probe's memory GB/s (before the repeats, after
-                                                // each round); the two figures above are medians
+                                                // each arm's repeat); the two figures above are medians
+    std::vector<double> reread_bandwidth_probes;  // the same probes' re-read GB/s
     int64_t weight_bytes_per_frame = 0;  // weights one decode frame reads (head rows as sampled)
     int64_t fast_pass_bytes = 0;      // of which one fast-stack pass; a frame makes fast_passes of them
     int fast_passes = 0;              // num_codebooks

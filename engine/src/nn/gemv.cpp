@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
 #include "check.h"
+#include "nn/gemv_team.h"
 #include "nn/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/gemv_rows.h"
@@ -46,15 +48,18 @@ bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
 // Each piece is the remaining rows / (2 · threads), at least kMinPieceBytes of weights and even
 // (the kernels read a piece as two streams, its halves). A piece's size follows from where it
 // starts, whichever thread takes it, so the bounds, and with them every row's bits (an odd last row
-// takes the one-row dot), are the same in every call.
+// takes the one-row dot), are the same in every call. Inside a decode step's GemvTeam
+// (nn/gemv_team.h) the team's threads take the pieces, in the same sizes.
 constexpr int64_t kMinPieceBytes = 64 << 10;
 
 template <typename Rows>
-void guided_rows(int64_t n, int64_t row_bytes, const Rows& rows) {
-    const int64_t threads = at::get_num_threads();
+void guided_rows(const at::Tensor& w, int64_t row_bytes, const Rows& rows) {
+    const int64_t n = w.size(0);
+    GemvTeam::State* team = gemv_team::active();
+    const int64_t threads = team ? gemv_team::threads(*team) : at::get_num_threads();
     const int64_t min_piece = std::max<int64_t>(2, (kMinPieceBytes / std::max<int64_t>(row_bytes, 1)) & ~int64_t(1));
     std::atomic<int64_t> next{0};
-    at::parallel_for(0, threads, 1, [&](int64_t, int64_t) {
+    const std::function<void()> take = [&] {
         int64_t r0 = next.load(std::memory_order_relaxed), size = 0;
         for (;;) {
             do {
@@ -65,7 +70,11 @@ void guided_rows(int64_t n, int64_t row_bytes, const Rows& rows) {
             rows(r0, r0 + size);
             r0 = next.load(std::memory_order_relaxed);
         }
-    });
+    };
+    if (team)
+        gemv_team::run_rows(*team, w, take);
+    else
+        at::parallel_for(0, threads, 1, [&](int64_t, int64_t) { take(); });
 }
 
 // y[j] = w·x[j] (+ b) for the m rows of x ([m, K] contiguous) into y ([m, N]): the one-row kernel
@@ -77,7 +86,7 @@ void run_rows(const at::Tensor& w, const at::Tensor& x, const at::Tensor& b, at:
     const int64_t n = w.size(0), k = w.size(1);
     auto go = [&](const auto* wp, const auto* xp, const auto* bp, auto* yp) {
         using T = std::remove_cv_t<std::remove_pointer_t<decltype(wp)>>;
-        guided_rows(n, k * int64_t(sizeof(T)), [&](int64_t r0, int64_t r1) {
+        guided_rows(w, k * int64_t(sizeof(T)), [&](int64_t r0, int64_t r1) {
             if constexpr (std::is_same_v<T, float>) {
                 if (m == 1) kernels::gemv_rows_f32(wp, xp, bp, k, r0, r1, yp);
                 else kernels::gemv_rows_f32_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
@@ -115,6 +124,7 @@ bool cpu_has_bf16_arithmetic() {
 
 GemvPause::GemvPause(bool pause) : m_previous(g_paused) { g_paused = g_paused || pause; }
 GemvPause::~GemvPause() { g_paused = m_previous; }
+bool gemv_paused() { return g_paused; }
 
 bool gemv_supported(at::ScalarType dtype) {
 #ifdef REEF_HAVE_KERNELS

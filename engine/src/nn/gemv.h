@@ -36,6 +36,9 @@ private:
     bool m_previous;
 };
 
+// A GemvPause is alive (engine thread).
+bool gemv_paused();
+
 // at::linear (x·wᵀ + b), through gemv where it applies (CPU, one bf16/fp32 row, K % 32 == 0),
 // so the model calls one function for every projection. Several bf16 rows (prefill) on a CPU
 // without bf16 arithmetic go through an fp32 GEMM (faster there than libtorch's bf16 one).

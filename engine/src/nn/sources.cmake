@@ -7,5 +7,6 @@ target_sources(reef_engine PRIVATE
   src/nn/attention.cpp
   src/nn/sdpa_policy.cpp
   src/nn/gemv.cpp
+  src/nn/gemv_team.cpp
   src/nn/weight_memory.cpp
 )

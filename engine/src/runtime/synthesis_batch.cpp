@@ -9,6 +9,7 @@
 #include "memory_check.h"
 #include "facade_guard.h"
 #include "nn/gemv.h"
+#include "nn/gemv_team.h"
 #include "runtime/cpu_target_scope.h"
 #include "nn/sdpa_policy.h"
 #include "reef/backend.h"
@@ -84,6 +85,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
         });
     }
     const GemvPause linear(o.libtorch_linear);
+    const GemvTeamPause solo(o.no_gemv_team);
     const CpuTargetScope target(o.cpu_target);
     c10::InferenceMode inference;
     SdpaPolicyGuard sdpa(o.policy, o.compile_mode);

@@ -1,6 +1,7 @@
-// Arm names: "<compile>:<sdpa>[:<kv>][:linear][@<cpu target>]", e.g. "eager:math",
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:noteam][@<cpu target>]", e.g. "eager:math",
 // "cuda-graph:auto:full", "eager:auto:linear" (projections through libtorch's linear: the A/B of
-// the CPU GEMV kernels), "eager:auto@avx2" (the kernels forced to AVX2 for this arm).
+// the CPU GEMV kernels), "eager:auto:noteam" (decode without the GEMV team: its A/B),
+// "eager:auto@avx2" (the kernels forced to AVX2 for this arm).
 #include <sstream>
 
 #include "reef/bench.h"
@@ -11,6 +12,7 @@ std::string BenchArm::name() const {
     std::string s = std::string(to_string(compile_mode)) + ":" + to_string(sdpa_policy);
     if (kv_mode != KvMode::ActivePrefix) s += std::string(":") + to_string(kv_mode);
     if (libtorch_linear) s += ":linear";
+    if (no_gemv_team) s += ":noteam";
     if (!cpu_target.empty()) s += "@" + cpu_target;
     return s;
 }
@@ -31,6 +33,10 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     std::vector<std::string> parts;
     std::stringstream ss(spec.substr(0, at));
     for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+    if (parts.size() > 2 && parts.back() == "noteam") {
+        arm.no_gemv_team = true;
+        parts.pop_back();
+    }
     if (parts.size() > 2 && parts.back() == "linear") {
         arm.libtorch_linear = true;
         parts.pop_back();
@@ -38,7 +44,7 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
                            "bad arm '" + spec +
-                               "': expected <compile>:<sdpa>[:<kv>][:linear][@<cpu target>], e.g. eager:math, "
+                               "': expected <compile>:<sdpa>[:<kv>][:linear][:noteam][@<cpu target>], e.g. eager:math, "
                                "eager:auto:full, eager:auto:linear or eager:auto@avx2",
                            {}};
     auto mode = parse_compile_mode(parts[0]);

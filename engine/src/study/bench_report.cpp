@@ -104,6 +104,7 @@ std::string bench_report_json(const BenchReport& r) {
                {"sdpa_policy", to_string(a.arm.sdpa_policy)},
                {"kv_mode", to_string(a.arm.kv_mode)},
                {"libtorch_linear", a.arm.libtorch_linear},
+               {"gemv_team", a.gemv_team},
                {"cpu_target", a.arm.cpu_target.empty() ? json(nullptr) : json(a.arm.cpu_target)},
                {"ran", a.ran},
                {"error", a.ran ? json(nullptr) : json(a.error)},
@@ -120,6 +121,8 @@ std::string bench_report_json(const BenchReport& r) {
             j["roofline_frames_per_s"] = a.roofline_frames_per_s;
             j["roofline_fraction"] = a.roofline_fraction;
             j["dram_roofline_fraction"] = a.dram_roofline_fraction;
+            j["repeat_frames_per_s"] = a.repeat_frames_per_s;
+            j["repeat_roofline_fractions"] = a.repeat_roofline_fractions;
             j["memory"] = memory_json(a.memory);
             j["backends"] = backends_json(a.backends);
             j["step_ms"] = a.step_ms;
@@ -163,6 +166,7 @@ std::string bench_report_json(const BenchReport& r) {
               {"logit_tolerance", r.logit_tolerance},
               {"roofline", {{"read_bandwidth_gbps", r.read_bandwidth_gbps},
                             {"read_bandwidth_probes_gbps", r.read_bandwidth_probes},
+                            {"reread_bandwidth_probes_gbps", r.reread_bandwidth_probes},
                             {"reread_bandwidth_gbps", r.reread_bandwidth_gbps},
                             {"weight_bytes_per_frame", r.weight_bytes_per_frame},
                             {"fast_pass_bytes", r.fast_pass_bytes},
@@ -207,7 +211,7 @@ static std::string probe_range(const BenchReport& r) {
     if (r.read_bandwidth_probes.size() < 2) return {};
     const auto [lo, hi] = std::minmax_element(r.read_bandwidth_probes.begin(), r.read_bandwidth_probes.end());
     return "; median of " + std::to_string(r.read_bandwidth_probes.size()) +
-           " probes, one before the repeats and one after each round: " + fmt(*lo, 1) + "–" + fmt(*hi, 1) + " GB/s";
+           " probes, one before the repeats and one after each arm's repeat: " + fmt(*lo, 1) + "–" + fmt(*hi, 1) + " GB/s";
 }
 
 static std::string cpu_kernels_line(const BenchReport& r) {
@@ -215,7 +219,8 @@ static std::string cpu_kernels_line(const BenchReport& r) {
     s << "CPU kernels (decode GEMV, what ran):";
     for (size_t i = 0; i < r.arms.size(); ++i)
         s << (i ? ", " : " ") << "`" << r.arms[i].arm.name() << "` "
-          << (r.arms[i].cpu_kernels.empty() ? "none (libtorch's linear)" : r.arms[i].cpu_kernels);
+          << (r.arms[i].cpu_kernels.empty() ? "none (libtorch's linear)" : r.arms[i].cpu_kernels)
+          << (r.arms[i].gemv_team ? " with the GEMV team" : "");
     s << "; this CPU's best: " << (r.cpu_kernels_best.empty() ? "none (built without the kernels)" : r.cpu_kernels_best)
       << "; REEF_CPU_TARGET " << (r.cpu_target_requested.empty() ? "unset" : "= " + r.cpu_target_requested);
     return s.str();
@@ -245,8 +250,9 @@ std::string bench_report_markdown(const BenchReport& r) {
           << fmt(pass_mb, 1) << " MB right after it (the fast stack's re-reads, partly from cache); a decode frame reads "
           << fmt(double(r.weight_bytes_per_frame) / 1e6 - r.fast_passes * pass_mb, 1) << " MB of weights once, "
           << r.fast_passes << " × " << fmt(pass_mb, 1)
-          << " MB of fast stack, and its KV rows; % roofline = warm frames/s ÷ roofline frames/s, the roofline frame "
-             "time being once-read bytes ÷ read bandwidth + fast-stack bytes ÷ re-read bandwidth; % DRAM roofline "
+          << " MB of fast stack, and its KV rows; the roofline frame time is once-read bytes ÷ read bandwidth + "
+             "fast-stack bytes ÷ re-read bandwidth; % roofline = the median over repeats of a repeat's warm frames/s ÷ "
+             "the roofline of the two probes on either side of it (the bandwidth it ran at); % DRAM roofline "
              "counts every byte at the read bandwidth (an upper bound on memory traffic: above 100 % where the fast "
              "stack stays in cache)\n";
     }

@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "check.h"
+#include "nn/gemv_team.h"
 #include "study/bench_batch.h"
 #include "study/bench_sweep.h"
 #include "runtime/device.h"
@@ -74,6 +75,7 @@ RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchAr
     o.compile_mode = arm.compile_mode;
     o.kv_mode = arm.kv_mode;
     o.libtorch_linear = arm.libtorch_linear;
+    o.no_gemv_team = arm.no_gemv_team;
     o.cpu_target = arm.cpu_target;
     o.kv_margin = p.config.kv_margin;
     o.suppress_im_end = true;
@@ -102,6 +104,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     if (rep == 0) p.caches = Text2SemanticCaches{};
     RunCapture cap;
     reset_cpu_kernels_ran();
+    const int64_t team_steps = gemv_team_steps();
     SynthesisResult res = run_synthesis(p, greedy_request(req), cb, run_options(p, req, a.arm), rep == 0 ? &cap : nullptr);
     if (rep == 0) {
         // KV rows read per frame: the prefix at the run's mean position, or the whole cache (full)
@@ -122,6 +125,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     a.step_ms = res.metrics.step_ms;
     a.backends = res.metrics.backends;
     a.cpu_kernels = cpu_kernels_ran();
+    a.gemv_team = gemv_team_steps() > team_steps;
     if (!res.metrics.compiled_package.empty()) {
         a.compile_s = res.metrics.compile_s;
         if (rep == 0) a.compile_cached = res.metrics.compile_cached;
@@ -239,11 +243,13 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.weight_bytes_per_frame = p.model->decode_weight_bytes(sampled_head_rows(p));
     report.fast_pass_bytes = p.model->fast_pass_bytes();
     report.fast_passes = int(p.model->config().num_codebooks);
-    // The bandwidth probe runs before the repeats and again after each round of them: a shared
-    // machine's bandwidth drifts (this VM's by up to 2x between minutes), so the roofline uses the
-    // median of the probes taken while the arms ran, and the report gives their range.
+    // The bandwidth probe runs before the repeats and again after each arm's repeat: a shared
+    // machine's bandwidth drifts (this VM's switches between ~33 and ~55 GB/s for seconds at a
+    // time), so each repeat is set against the probes on either side of it, the roofline of the
+    // table uses the median of all probes, and the report gives their range.
     std::vector<ReadBandwidth> probes;
     auto probe = [&] { probes.push_back(measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes)); };
+    std::vector<std::vector<std::pair<ReadBandwidth, ReadBandwidth>>> around(n);  // per arm, per repeat
     probe();
     // Repeats interleave the arms (arm 1, 2, ..., then again) so slow drifts of the machine hit
     // every arm alike; each arm's figures are medians over its repeats.
@@ -252,9 +258,12 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
             ArmResult& a = report.arms[i];
             if (!a.error.empty()) continue;
             if (progress) progress(int(i), a.arm.name() + ": repeat " + std::to_string(rep + 1) + "/" + std::to_string(req.repeats));
+            const size_t ran = fps[i].size();
             attempt(i, [&] { run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb); });
+            if (fps[i].size() == ran) continue;  // failed: the arm's error says why
+            probe();
+            around[i].emplace_back(probes[probes.size() - 2], probes.back());
         }
-        probe();
     }
     ReadBandwidth bw;
     std::vector<double> memory, reread;
@@ -264,6 +273,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     report.read_bandwidth_gbps = bw.memory_gbps;
     report.reread_bandwidth_gbps = bw.reread_gbps;
     report.read_bandwidth_probes = memory;
+    report.reread_bandwidth_probes = reread;
     for (size_t i = 0; i < n; ++i) {
         ArmResult& a = report.arms[i];
         if (!a.error.empty()) continue;
@@ -275,9 +285,19 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         a.prefill_ms = median(prefill[i]);
         if (a.bytes_per_frame > 0 && bw.memory_gbps > 0) {
             const int64_t reread = report.fast_passes * report.fast_pass_bytes;
-            a.roofline_frames_per_s = roofline_frames_per_s(bw, a.bytes_per_frame - reread, report.fast_pass_bytes,
-                                                            report.fast_passes);
-            a.roofline_fraction = a.warm_frames_per_s / a.roofline_frames_per_s;
+            auto limit = [&](const ReadBandwidth& b) {
+                return roofline_frames_per_s(b, a.bytes_per_frame - reread, report.fast_pass_bytes, report.fast_passes);
+            };
+            a.roofline_frames_per_s = limit(bw);
+            a.repeat_frames_per_s = fps[i];
+            for (size_t r = 0; r < around[i].size(); ++r) {
+                const auto& [before, after] = around[i][r];
+                ReadBandwidth mean;
+                mean.memory_gbps = (before.memory_gbps + after.memory_gbps) / 2;
+                mean.reread_gbps = std::max((before.reread_gbps + after.reread_gbps) / 2, mean.memory_gbps);
+                a.repeat_roofline_fractions.push_back(fps[i][r] / limit(mean));
+            }
+            a.roofline_fraction = median(a.repeat_roofline_fractions);
             a.dram_roofline_fraction = a.warm_frames_per_s / roofline_frames_per_s(bw, a.bytes_per_frame, 0, 0);
         }
         if (progress) progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");

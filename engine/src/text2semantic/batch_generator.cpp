@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "check.h"
+#include "nn/gemv.h"
 #include "memory_check.h"
 #include "runtime/perf.h"
 
@@ -114,50 +115,59 @@ bool BatchGenerator::step() {
     const size_t bsz = m_members.size();
     const Stopwatch frame_clock;
 
-    std::vector<at::Tensor> inputs;
-    std::vector<int64_t> pos;
-    std::vector<KvCache*> slow, fast;
-    for (const auto& m : m_members) {
-        inputs.push_back(m->cur.view({1, n_rows, 1}));
-        pos.push_back(m->input_pos);
-        slow.push_back(&m->caches.slow);
-        fast.push_back(&m->caches.fast);
-    }
-    const at::Tensor head = c.s1_decoding() ? at::Tensor() : m_head.head;
-    const ForwardResult res = m_model.forward_generate_batch(at::cat(inputs, 0), pos, slow, m_kv_mode, head);
+    std::vector<std::vector<int64_t>> host(bsz);
+    std::vector<at::Tensor> captured(bsz);
+    auto decode = [&] {
+        std::vector<at::Tensor> inputs;
+        std::vector<int64_t> pos;
+        std::vector<KvCache*> slow, fast;
+        for (const auto& m : m_members) {
+            inputs.push_back(m->cur.view({1, n_rows, 1}));
+            pos.push_back(m->input_pos);
+            slow.push_back(&m->caches.slow);
+            fast.push_back(&m->caches.fast);
+        }
+        const at::Tensor head = c.s1_decoding() ? at::Tensor() : m_head.head;
+        const ForwardResult res = m_model.forward_generate_batch(at::cat(inputs, 0), pos, slow, m_kv_mode, head);
 
-    // decode_frame (generator.cpp) for every member, the fast forwards batched per codebook
-    std::vector<std::vector<at::Tensor>> cols(bsz);
-    std::vector<at::Tensor> captured(bsz), h(bsz), code(bsz);
-    for (size_t i = 0; i < bsz; ++i) {
-        Member& m = *m_members[i];
-        const ForwardResult row{res.logits.narrow(0, int64_t(i), 1), res.hidden_states.narrow(0, int64_t(i), 1),
-                                res.normed.narrow(0, int64_t(i), 1)};
-        if (int(m.columns.size()) < m.item.opts.capture_logits_frames)
-            captured[i] = all_logits(m.ctx, row).reshape({-1}).to(at::kFloat).cpu().clone();
-        const at::Tensor main = sample_main(m.ctx, row.logits, ras_of(m.ctx, *m.state), rep_of(m.ctx, *m.state));
-        if (m.ctx.s1) m.caches.fast.reset();  // S1-era code zero-fills the fast cache every frame
-        code[i] = at::clamp(main - m_ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
-        cols[i] = {main, code[i]};
-    }
-    m_model.forward_generate_fast_batch(res.hidden_states, 0, fast, m_kv_mode);  // output unused: fills the caches
-    for (size_t i = 0; i < bsz; ++i) h[i] = m_model.embed_fast(code[i]);
-    for (int64_t k = 1; k < c.num_codebooks; ++k) {
-        const at::Tensor logits = m_model.forward_generate_fast_batch(at::cat(h, 0), k, fast, m_kv_mode);  // [B, 1, K]
+        // decode_frame (generator.cpp) for every member, the fast forwards batched per codebook
+        std::vector<std::vector<at::Tensor>> cols(bsz);
+        std::vector<at::Tensor> h(bsz), code(bsz);
         for (size_t i = 0; i < bsz; ++i) {
             Member& m = *m_members[i];
-            code[i] = sample_codebook(m.ctx, logits.narrow(0, int64_t(i), 1), k, rep_of(m.ctx, *m.state));
-            cols[i].push_back(code[i]);
-            h[i] = m_model.embed_fast(code[i]);
+            const ForwardResult row{res.logits.narrow(0, int64_t(i), 1), res.hidden_states.narrow(0, int64_t(i), 1),
+                                    res.normed.narrow(0, int64_t(i), 1)};
+            if (int(m.columns.size()) < m.item.opts.capture_logits_frames)
+                captured[i] = all_logits(m.ctx, row).reshape({-1}).to(at::kFloat).cpu().clone();
+            const at::Tensor main = sample_main(m.ctx, row.logits, ras_of(m.ctx, *m.state), rep_of(m.ctx, *m.state));
+            if (m.ctx.s1) m.caches.fast.reset();  // S1-era code zero-fills the fast cache every frame
+            code[i] = at::clamp(main - m_ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
+            cols[i] = {main, code[i]};
         }
-    }
-    std::vector<std::vector<int64_t>> host(bsz);
-    for (size_t i = 0; i < bsz; ++i) {
-        Member& m = *m_members[i];
-        m.cur = at::cat(cols[i]);  // [N+1]
-        accept_column(m.ctx, *m.state, m.cur);
-        host[i] = to_host(m.cur);
-    }
+        m_model.forward_generate_fast_batch(res.hidden_states, 0, fast, m_kv_mode);  // output unused: fills the caches
+        for (size_t i = 0; i < bsz; ++i) h[i] = m_model.embed_fast(code[i]);
+        for (int64_t k = 1; k < c.num_codebooks; ++k) {
+            // [B, 1, K]
+            const at::Tensor logits = m_model.forward_generate_fast_batch(at::cat(h, 0), k, fast, m_kv_mode);
+            for (size_t i = 0; i < bsz; ++i) {
+                Member& m = *m_members[i];
+                code[i] = sample_codebook(m.ctx, logits.narrow(0, int64_t(i), 1), k, rep_of(m.ctx, *m.state));
+                cols[i].push_back(code[i]);
+                h[i] = m_model.embed_fast(code[i]);
+            }
+        }
+        for (size_t i = 0; i < bsz; ++i) {
+            Member& m = *m_members[i];
+            m.cur = at::cat(cols[i]);  // [N+1]
+            accept_column(m.ctx, *m.state, m.cur);
+            host[i] = to_host(m.cur);
+        }
+    };
+    // the frame's GEMVs served by the team (nn/gemv_team.h) where the kernels take them
+    if (m_model.device().is_cpu() && gemv_supported(m_model.dtype()))
+        m_team.run(decode);
+    else
+        decode();
     const double ms = frame_clock.ms();
     m_frames.push_back({int(bsz), ms});
 

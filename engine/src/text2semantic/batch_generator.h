@@ -84,6 +84,7 @@ private:
     std::vector<std::unique_ptr<Member>> m_members;
     std::vector<BatchItemResult> m_finished;
     std::vector<BatchFrameInfo> m_frames;
+    GemvTeam m_team;  // learns the batch frame's GEMV order
 };
 
 // Bytes of the slow and fast KV caches of the max_batch items with the largest caches: what a

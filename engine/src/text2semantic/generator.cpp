@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "check.h"
+#include "nn/gemv.h"
 
 namespace reef {
 namespace {
@@ -125,10 +126,19 @@ at::Tensor decode_one_token(DecodeContext& ctx, const at::Tensor& x, int64_t sta
                             const RepetitionWindow* rep, at::Tensor* captured) {
     // The prefill (start 0) stays eager in the compiled arm, as fish-speech's prefill_decode does.
     const bool compiled = ctx.compiled && start > 0 && x.size(2) == 1;
-    const ForwardResult res = compiled ? ctx.compiled->forward_generate(x, start, ctx.caches->slow)
-                                       : ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode, ctx.head);
-    if (captured) *captured = all_logits(ctx, res).reshape({-1}).to(at::kFloat).cpu().clone();
-    return decode_frame(ctx, res, ras, rep, compiled);
+    auto step = [&] {
+        const ForwardResult res =
+            compiled ? ctx.compiled->forward_generate(x, start, ctx.caches->slow)
+                     : ctx.model->forward_generate(x, start, ctx.caches->slow, ctx.kv_mode, ctx.head);
+        if (captured) *captured = all_logits(ctx, res).reshape({-1}).to(at::kFloat).cpu().clone();
+        return decode_frame(ctx, res, ras, rep, compiled);
+    };
+    // An eager CPU decode frame: its GEMVs served by the team (nn/gemv_team.h); not the prefill,
+    // whose GEMMs want libtorch's threads.
+    if (ctx.team == nullptr || compiled || start == 0 || x.size(2) != 1 || !ctx.model->device().is_cpu()) return step();
+    at::Tensor column;
+    ctx.team->run([&] { column = step(); });
+    return column;
 }
 
 StaticDecodeState::StaticDecodeState(const DualArModel& model, const std::vector<int64_t>& first, int64_t pos,
@@ -271,6 +281,8 @@ at::Tensor generate(const DualArModel& model, Text2SemanticCaches& caches, const
     caches.prepare(model, kv_capacity_for(T, max_new, opts.kv_margin, c.max_seq_len));
     stats.kv_capacity = caches.slow.capacity();
     DecodeContext ctx = make_decode_context(model, caches, ids, opts, gen);
+    GemvTeam team;  // learns this generation's GEMV order
+    if (model.device().is_cpu() && gemv_supported(model.dtype())) ctx.team = &team;
 
     std::vector<std::vector<int64_t>> columns;
     if (opts.should_abort && opts.should_abort()) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/gemv_team.h"
 #include "reef/engine_types.h"
 #include "text2semantic/dual_ar_model.h"
 #include "text2semantic/kv_cache.h"
@@ -96,6 +97,7 @@ struct DecodeContext {
     KvMode kv_mode = KvMode::ActivePrefix;
     at::Generator* gen = nullptr;
     CompiledDecodeStep* compiled = nullptr;  // decode frames only
+    GemvTeam* team = nullptr;                // eager CPU decode frames run with it (nn/gemv_team.h)
     bool s1 = false;
 };
 

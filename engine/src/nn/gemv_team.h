@@ -1,0 +1,77 @@
+// The second core during a CPU decode step (issue #26).
+//
+// A decode step is a chain of GEMVs that stream weights at the memory's speed, with serial work
+// between them: norms, RoPE, attention, residual adds, sampling. On libtorch's OpenMP pool the other
+// threads wait through that serial part, and so does the memory. A GemvTeam runs the whole step
+// inside one OpenMP parallel region instead: this thread runs the step, the team's other threads
+// serve its GEMVs (their share of the rows) and, once their rows are done, read ahead the weights
+// the next GEMV will stream, so those bytes come from the caches when it starts. Which matrix comes
+// next is learned: a decode step calls its GEMVs in the same order every frame, so the one that
+// followed a matrix last time is the one to read after it.
+//
+// Inside the region libtorch's own ops run on this thread alone (OpenMP nesting is off): decode's
+// ops are small, and the team's threads do not compete with libtorch's for the cores. So a step's
+// bits are those of the step without a team on one thread: the GEMV rows' bits do not depend on the
+// thread count (nn/gemv.cpp), the read-ahead only loads, and libtorch's ops are what they are on
+// one thread (its flash attention splits a decode query's keys across threads, which rounds
+// differently by about an ulp; greedy codes are the same, tests/unit/tst_gemv_team.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace at {
+class Tensor;
+}
+
+namespace reef {
+
+class GemvTeam {
+public:
+    GemvTeam();
+    ~GemvTeam();
+    GemvTeam(const GemvTeam&) = delete;
+    GemvTeam& operator=(const GemvTeam&) = delete;
+
+    // Runs step() on this thread with the team (at::get_num_threads() threads in all) serving its
+    // GEMVs; step() alone where a team cannot help: one thread, a GemvPause (libtorch's linear
+    // wants its threads) or GemvTeamPause alive, REEF_GEMV_TEAM=0, or already inside a parallel
+    // region. The caller runs only steps whose GEMVs the kernels take (CPU, bf16/fp32). Exceptions
+    // from step() pass through. Engine thread only.
+    void run(const std::function<void()>& step);
+
+    struct State;
+
+private:
+    std::unique_ptr<State> m_state;  // the learned GEMV order (references to its weights) and the team's mailbox
+};
+
+// Steps this thread has run with a team so far (the bench reports whether an arm's did: what ran).
+int64_t gemv_team_steps();
+
+// While alive, GemvTeam::run runs its step alone (bench ":noteam" arms: the A/B of the team within
+// one run). Engine thread only.
+class GemvTeamPause {
+public:
+    explicit GemvTeamPause(bool pause);
+    ~GemvTeamPause();
+    GemvTeamPause(const GemvTeamPause&) = delete;
+    GemvTeamPause& operator=(const GemvTeamPause&) = delete;
+
+private:
+    bool m_previous;
+};
+
+namespace gemv_team {
+
+// For nn/gemv.cpp. The team of the step running on this thread, or null.
+GemvTeam::State* active();
+// Team threads serving rows: this one included.
+int threads(const GemvTeam::State& team);
+// rows() on every team thread (it takes pieces of one GEMV's rows until none are left); returns
+// when all have returned. w: the GEMV's weight, which names the matrix to read ahead afterwards.
+void run_rows(GemvTeam::State& team, const at::Tensor& w, const std::function<void()>& rows);
+
+}  // namespace gemv_team
+}  // namespace reef

@@ -1,0 +1,177 @@
+// The GEMV team of a CPU decode step (nn/gemv_team.h): its threads take the rows, the results are
+// bit for bit those of libtorch's OpenMP pool (one GEMV after another, batched rows, the learned
+// read-ahead order followed for several rounds), a failing step's exception comes through and the
+// team serves the next step, it stands aside where it must (one thread, GemvPause, GemvTeamPause,
+// inside another team's step), and a greedy generation with it is, codes and logits, the one
+// without it on one thread. Two threads,
+// whatever the machine has. Whether it is faster is measured by reef-cli bench (":noteam" arms).
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "check.h"
+#include "nn/gemv.h"
+#include "nn/gemv_team.h"
+#include "t2s_fixtures.h"
+
+using namespace reef;
+using namespace t2s_test;
+
+namespace {
+
+struct Case {
+    at::Tensor w, x, xs;  // [N, K], one row [1, 1, K], three rows [3, 1, K]
+};
+
+// Matrices of a decode step's kinds of shapes (tails, an odd row count, several pieces), both dtypes.
+std::vector<Case> cases() {
+    auto g = at::make_generator<at::CPUGeneratorImpl>(11);
+    std::vector<Case> out;
+    for (at::ScalarType dtype : {at::kFloat, at::kBFloat16})
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{4097, 1024}, {1031, 3072}, {6144, 512}, {99, 64}})
+            out.push_back({at::randn({n, k}, g).to(dtype), at::randn({1, 1, k}, g).to(dtype),
+                           at::randn({3, 1, k}, g).to(dtype)});
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE(the_team_threads_take_the_rows) {
+    at::set_num_threads(2);
+    GemvTeam team;
+    const at::Tensor w = at::zeros({64, 64});
+    std::mutex mutex;
+    std::vector<std::thread::id> ran;
+    team.run([&] {
+        GemvTeam::State* s = gemv_team::active();
+        CHECK(s != nullptr);
+        if (!s) return;
+        CHECK_EQ(gemv_team::threads(*s), 2);
+        gemv_team::run_rows(*s, w, [&] {
+            const std::lock_guard<std::mutex> lock(mutex);
+            ran.push_back(std::this_thread::get_id());
+        });
+    });
+    // each team thread ran the rows once, this one among them
+    CHECK_EQ(ran.size(), size_t(2));
+    CHECK_EQ(std::set<std::thread::id>(ran.begin(), ran.end()).size(), size_t(2));
+    CHECK(std::find(ran.begin(), ran.end(), std::this_thread::get_id()) != ran.end());
+    CHECK(gemv_team::active() == nullptr);
+}
+
+TEST_CASE(a_team_gives_the_pools_bits) {
+    if (!gemv_supported(at::kFloat)) return reef_test::skip("no GEMV kernels in this run");
+    at::set_num_threads(2);
+    const std::vector<Case> all = cases();
+    std::vector<at::Tensor> one, batch;
+    for (const Case& c : all) one.push_back(gemv(c.x, c.w)), batch.push_back(project_rows(c.xs, c.w));
+    GemvTeam team;
+    for (int round = 0; round < 3; ++round) {  // from the second round on, each call reads the next one ahead
+        team.run([&] {
+            CHECK(gemv_team::active() != nullptr);
+            for (size_t i = 0; i < all.size(); ++i) {
+                CHECK(gemv(all[i].x, all[i].w).equal(one[i]));
+                CHECK(project_rows(all[i].xs, all[i].w).equal(batch[i]));
+            }
+        });
+    }
+    at::set_num_threads(1);
+}
+
+TEST_CASE(a_failing_step_throws_through_and_the_team_serves_the_next) {
+    if (!gemv_supported(at::kFloat)) return reef_test::skip("no GEMV kernels in this run");
+    at::set_num_threads(2);
+    const std::vector<Case> all = cases();
+    const at::Tensor expected = gemv(all[0].x, all[0].w);
+    GemvTeam team;
+    bool thrown = false;
+    try {
+        team.run([&] {
+            gemv(all[0].x, all[0].w);
+            throw std::runtime_error("step failed half way");
+        });
+    } catch (const std::runtime_error& e) {
+        thrown = std::string(e.what()) == "step failed half way";
+    }
+    CHECK(thrown);
+    CHECK(gemv_team::active() == nullptr);
+    at::Tensor again;
+    team.run([&] { again = gemv(all[0].x, all[0].w); });
+    CHECK(again.equal(expected));
+    at::set_num_threads(1);
+}
+
+TEST_CASE(the_team_stands_aside_where_it_must) {
+    GemvTeam team;
+    auto alone = [&] {
+        bool with_team = true;
+        team.run([&] { with_team = gemv_team::active() != nullptr; });
+        return !with_team;
+    };
+    at::set_num_threads(1);
+    CHECK(alone());  // no second thread
+    at::set_num_threads(2);
+    CHECK(!alone());
+    {
+        const GemvPause linear(true);  // libtorch's linear wants its threads
+        CHECK(alone());
+    }
+    {
+        const GemvTeamPause solo(true);
+        CHECK(alone());
+    }
+    bool nested_in_outer = false;
+    team.run([&] {
+        GemvTeam::State* outer = gemv_team::active();
+        GemvTeam inner;
+        inner.run([&] { nested_in_outer = outer != nullptr && gemv_team::active() == outer; });
+    });
+    CHECK(nested_in_outer);  // a step inside a team's step: no second region, the outer team serves it
+    at::set_num_threads(1);
+}
+
+TEST_CASE(a_generation_with_the_team_decodes_as_one_thread_without) {
+    // The team's step runs libtorch's ops on one thread, so the reference is a run without the team
+    // whose decode frames (after a two-thread prefill, as the team's) run on one thread: the GEMV
+    // rows' bits do not depend on the thread count (tst_gemv), libtorch's do (flash attention splits
+    // a decode query's keys across threads, ~1 ulp apart).
+    for (at::ScalarType dtype : {at::kFloat, at::kBFloat16}) {
+        auto m = small_model(ModelLayout::S2, 7, dtype);
+        const at::Tensor prompt = make_prompt(m->config(), 6, 4, 1);
+        auto run = [&](bool team, int decode_threads, GenerateStats& stats) {
+            GenerateOptions o;
+            o.knobs = SampleKnobs{0.0, 0.8, 30};
+            o.max_new_tokens = 9;
+            o.suppress_im_end = true;
+            o.capture_logits_frames = 9;
+            o.on_frame = [&](int frame, const std::vector<int32_t>&, double) {
+                if (frame == 0) at::set_num_threads(decode_threads);  // the prefill is frame 0
+            };
+            at::set_num_threads(2);
+            const GemvTeamPause solo(!team);
+            Text2SemanticCaches caches;
+            at::Generator gen = make_request_generator(m->device(), 1);
+            const int64_t steps = gemv_team_steps();
+            at::Tensor codes = generate(*m, caches, prompt, token_ids(*m), o, gen, stats);
+            CHECK_EQ(gemv_team_steps() > steps, team);  // it ran where asked
+            return codes;
+        };
+        GenerateStats with, one_thread, two_threads;
+        const at::Tensor a = run(true, 2, with), b = run(false, 1, one_thread), c = run(false, 2, two_threads);
+        CHECK(a.equal(b));
+        CHECK_EQ(with.captured_logits.size(), size_t(9));
+        CHECK_EQ(worst_logit_diff(with, one_thread), 0.0);
+        CHECK(a.equal(c));  // and greedy codes as on the pool's two threads, logits within rounding
+        CHECK(worst_logit_diff(with, two_threads) < 1e-5);
+    }
+    at::set_num_threads(1);
+}
+
+TEST_MAIN()
