@@ -8,6 +8,8 @@
 # (measured: 26 against 45 GB/s with "default").
 #   bench/cpu_targets.sh [OUT_DIR] [TARGET ...]   (default bench/results/cpu; targets: this CPU's,
 #                                                  from `reef-cli --version`; ~1 minute a target)
+# REPEATS=N (default 5): repeats per arm. Every warm frame is set against the bandwidth probed right
+# before and after it (--frame-probes): this VM's switches between levels within seconds.
 # Reports: OUT_DIR/targets-<precision>.md/.json
 set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
@@ -23,7 +25,7 @@ arms+="eager:auto:linear"
 for precision in bf16 fp32; do
   echo "== $precision: $arms"
   "$CLI" bench -m "$MODEL" --threads 2 --no-audio --precision "$precision" --frames 32 --warmup 4 \
-    --repeats 5 --arms "$arms" \
+    --repeats "${REPEATS:-5}" --frame-probes --arms "$arms" \
     --json "$OUT/targets-$precision.json" --md "$OUT/targets-$precision.md" >/dev/null 2>&1 ||
     [[ $? -eq 3 ]]
   grep -E '^\| `eager' "$OUT/targets-$precision.md" | cut -d'|' -f2-4

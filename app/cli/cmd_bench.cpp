@@ -85,6 +85,9 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--logit-steps", o->req.logit_steps, "decode steps compared for max |Δ logit|")->capture_default_str();
     cmd->add_option("--tolerance", o->req.logit_tolerance, "max |Δ logit| tolerance (0 = by precision)");
     cmd->add_flag("!--no-audio", o->req.decode_audio, "skip the codec (no WAVs, no time to first audio)");
+    cmd->add_flag("--frame-probes", o->req.frame_probes,
+                  "probe the read bandwidth after every frame too (~15 ms each) and set each frame against the "
+                  "probes on either side of it: % roofline on a machine whose bandwidth switches within seconds");
     cmd->add_option("--json", o->json, "write the JSON report (schema: docs/bench-schema.md)");
     cmd->add_option("--md", o->md, "write the Markdown report");
     cmd->add_option("--csv", o->csv, "write the CSV report");

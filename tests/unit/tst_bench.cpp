@@ -83,6 +83,41 @@ TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
     CHECK(!progress.empty());
 }
 
+// --frame-probes: every warm frame of every repeat gets its share of the roofline of the probes
+// around it (12 frames, 2 warm-up: the 9 decode frames after them, twice), and their median is the
+// arm's share; a ":team" arm reports that its frames ran with the GEMV team where it can.
+TEST_CASE(frame_probes_give_every_warm_frame_a_share) {
+    const auto dir = reef_test::temp_dir("bench_frames_model") / "tiny";
+    std::filesystem::remove_all(dir);
+    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
+    BenchRequest req;
+    req.model_dir = dir.string();
+    req.arms = {*parse_bench_arm("eager:auto"), *parse_bench_arm("eager:auto:team")};
+    req.frames = 12;
+    req.warmup = 2;
+    req.repeats = 2;
+    req.logit_steps = 4;
+    req.decode_audio = false;
+    req.frame_probes = true;
+    req.cpu_threads = 2;
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) return;
+    for (const ArmResult& a : r->arms) {
+        CHECK(a.ran);
+        CHECK_EQ(a.frame_roofline_fractions.size(), size_t(2 * 9));
+        std::vector<double> f = a.frame_roofline_fractions;
+        std::sort(f.begin(), f.end());
+        CHECK(f.front() > 0);
+        CHECK(std::abs(a.roofline_fraction - (f[8] + f[9]) / 2) < 1e-12);
+    }
+    CHECK(r->arms[1].arm.gemv_team && !r->arms[0].arm.gemv_team);
+    CHECK(!r->arms[0].gemv_team);  // what ran: the pool, unless asked
+    CHECK(r->arms[1].gemv_team);
+    CHECK(bench_report_markdown(*r).find("`eager:auto:team`") != std::string::npos);
+}
+
 // "@<target>" arms: each arm runs the SIMD target it names (the kernels record what ran, an
 // observation independent of the bench's bookkeeping), a target this CPU lacks leaves its arm not
 // run with the reason, and afterwards the process runs the target it ran before.

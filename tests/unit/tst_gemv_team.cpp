@@ -1,10 +1,10 @@
 // The GEMV team of a CPU decode step (nn/gemv_team.h): its threads take the rows, the results are
 // bit for bit those of libtorch's OpenMP pool (one GEMV after another, batched rows, the learned
 // read-ahead order followed for several rounds), a failing step's exception comes through and the
-// team serves the next step, it stands aside where it must (one thread, GemvPause, GemvTeamPause,
-// inside another team's step), and a greedy generation with it is, codes and logits, the one
+// team serves the next step, it runs only where switched on (GemvTeamOn) and stands aside where it
+// must (one thread, GemvPause, inside another team's step), and a greedy generation with it is, codes and logits, the one
 // without it on one thread. Two threads,
-// whatever the machine has. Whether it is faster is measured by reef-cli bench (":noteam" arms).
+// whatever the machine has. Whether it is faster is measured by reef-cli bench (":team" arms).
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
@@ -45,6 +45,7 @@ std::vector<Case> cases() {
 
 TEST_CASE(the_team_threads_take_the_rows) {
     at::set_num_threads(2);
+    const GemvTeamOn on(true);
     GemvTeam team;
     const at::Tensor w = at::zeros({64, 64});
     std::mutex mutex;
@@ -70,6 +71,7 @@ TEST_CASE(a_team_gives_the_pools_bits) {
     if (!gemv_supported(at::kFloat)) return reef_test::skip("no GEMV kernels in this run");
     at::set_num_threads(2);
     const std::vector<Case> all = cases();
+    const GemvTeamOn on(true);
     std::vector<at::Tensor> one, batch;
     for (const Case& c : all) one.push_back(gemv(c.x, c.w)), batch.push_back(project_rows(c.xs, c.w));
     GemvTeam team;
@@ -90,6 +92,7 @@ TEST_CASE(a_failing_step_throws_through_and_the_team_serves_the_next) {
     at::set_num_threads(2);
     const std::vector<Case> all = cases();
     const at::Tensor expected = gemv(all[0].x, all[0].w);
+    const GemvTeamOn on(true);
     GemvTeam team;
     bool thrown = false;
     try {
@@ -115,17 +118,20 @@ TEST_CASE(the_team_stands_aside_where_it_must) {
         team.run([&] { with_team = gemv_team::active() != nullptr; });
         return !with_team;
     };
+    at::set_num_threads(2);
+    CHECK(alone());  // opt-in: off unless switched on
+    const GemvTeamOn on(true);
+    CHECK(!alone());
     at::set_num_threads(1);
     CHECK(alone());  // no second thread
     at::set_num_threads(2);
-    CHECK(!alone());
     {
         const GemvPause linear(true);  // libtorch's linear wants its threads
         CHECK(alone());
     }
     {
-        const GemvTeamPause solo(true);
-        CHECK(alone());
+        const GemvTeamOn off(false);  // a scope that does not ask keeps what is on
+        CHECK(!alone());
     }
     bool nested_in_outer = false;
     team.run([&] {
@@ -155,7 +161,7 @@ TEST_CASE(a_generation_with_the_team_decodes_as_one_thread_without) {
                 if (frame == 0) at::set_num_threads(decode_threads);  // the prefill is frame 0
             };
             at::set_num_threads(2);
-            const GemvTeamPause solo(!team);
+            const GemvTeamOn on(team);
             Text2SemanticCaches caches;
             at::Generator gen = make_request_generator(m->device(), 1);
             const int64_t steps = gemv_team_steps();

@@ -14,8 +14,8 @@ struct BenchArm {
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;  // ":linear": every projection through libtorch's linear, the CPU
                                    // GEMV kernels off for this arm (their A/B within one run)
-    bool no_gemv_team = false;     // ":noteam": decode frames without the GEMV team (nn/gemv_team.h),
-                                   // the kernels' rows on libtorch's OpenMP pool, no read-ahead
+    bool gemv_team = false;        // ":team": decode frames with the GEMV team (nn/gemv_team.h, opt-in:
+                                   // libtorch's ops run on one thread inside it, slower at long contexts)
     std::string cpu_target;        // "@avx2": the CPU kernels forced to this SIMD target for the arm
                                    // (targets compared within one run); "" = the process's target
     std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto@avx2"
@@ -48,6 +48,7 @@ struct BenchRequest {
     double logit_tolerance = 0;       // 0 = derived from precision (fp32 1e-3, bf16/fp16 0.25)
     bool decode_audio = true;
     bool profile = false;             // one more run per arm under libtorch's profiler (ArmResult::profile)
+    bool frame_probes = false;        // a short bandwidth probe after every frame: % roofline per frame
     // Context sweep (#1337's "representative prefix lengths"): for each length, every arm decodes
     // `frames` frames after a real prompt of about that many tokens (the bench text extended with
     // filler sentences, then prefilled as usual), `sweep_repeats` times. Empty = no sweep.
@@ -94,6 +95,10 @@ struct ArmResult {
     double dram_roofline_fraction = 0;
     std::vector<double> repeat_frames_per_s;        // warm frames/s of each repeat
     std::vector<double> repeat_roofline_fractions;  // each repeat's share of its own roofline
+    // With frame_probes: every warm frame's share of the roofline of the probes right before and
+    // after it (one 512 MiB pass each; the re-read bandwidth scaled by the repeat probes' median
+    // re-read/read ratio), and their median, which is then the arm's roofline_fraction.
+    std::vector<double> frame_roofline_fractions;
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
     std::string cpu_kernels;          // SIMD target the decode GEMV ran (reef/cpu_kernels.h), "" = none: libtorch's linear

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 
@@ -17,13 +18,12 @@
 #endif
 
 #include "nn/gemv.h"
-#include "nn/kernel_switch.h"
 
 namespace reef {
 namespace {
 
 thread_local GemvTeam::State* t_active = nullptr;  // the team of the step running on this thread
-thread_local bool t_paused = false;                // GemvTeamPause
+thread_local bool t_on = false;                    // a GemvTeamOn is alive
 thread_local int64_t t_team_steps = 0;             // steps run with a team on this thread
 
 // One turn of a wait loop. The team's threads wait by spinning, as OpenMP's do between regions
@@ -123,10 +123,14 @@ GemvTeam::GemvTeam() : m_state(std::make_unique<State>()) {}
 GemvTeam::~GemvTeam() = default;
 
 void GemvTeam::run(const std::function<void()>& step) {
-    static const bool switched_on = kernel_switched_on("REEF_GEMV_TEAM");
+    // REEF_GEMV_TEAM=1: on for the whole process
+    static const bool switched_on = [] {
+        const char* v = std::getenv("REEF_GEMV_TEAM");
+        return v != nullptr && std::string_view(v) == "1";
+    }();
 #ifdef _OPENMP
     const int n = at::get_num_threads();
-    if (n < 2 || t_paused || gemv_paused() || !switched_on || t_active != nullptr || omp_in_parallel()) {
+    if (n < 2 || !(t_on || switched_on) || gemv_paused() || t_active != nullptr || omp_in_parallel()) {
         step();
         return;
     }
@@ -160,8 +164,8 @@ void GemvTeam::run(const std::function<void()>& step) {
 
 int64_t gemv_team_steps() { return t_team_steps; }
 
-GemvTeamPause::GemvTeamPause(bool pause) : m_previous(t_paused) { t_paused = t_paused || pause; }
-GemvTeamPause::~GemvTeamPause() { t_paused = m_previous; }
+GemvTeamOn::GemvTeamOn(bool on) : m_previous(t_on) { t_on = t_on || on; }
+GemvTeamOn::~GemvTeamOn() { t_on = m_previous; }
 
 namespace gemv_team {
 

@@ -15,6 +15,12 @@
 // thread count (nn/gemv.cpp), the read-ahead only loads, and libtorch's ops are what they are on
 // one thread (its flash attention splits a decode query's keys across threads, which rounds
 // differently by about an ulp; greedy codes are the same, tests/unit/tst_gemv_team.cpp).
+//
+// Opt-in (GemvTeamOn, REEF_GEMV_TEAM=1), because that one thread is also its cost: on the 2-core
+// Zen 4 VM (fp32 s1-mini, bench/results/cpu/gemv-team-*.md) short-context frames ran within the
+// machine's noise of the pool's (frame-paired roofline medians 0-8 % apart, either way between
+// runs), while at a 3072-token context libtorch's attention on one thread made frames 30 % slower
+// (3.91 against 5.56 frames/s). Making it the default needs decode attention served by the team.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -35,9 +41,9 @@ public:
     GemvTeam& operator=(const GemvTeam&) = delete;
 
     // Runs step() on this thread with the team (at::get_num_threads() threads in all) serving its
-    // GEMVs; step() alone where a team cannot help: one thread, a GemvPause (libtorch's linear
-    // wants its threads) or GemvTeamPause alive, REEF_GEMV_TEAM=0, or already inside a parallel
-    // region. The caller runs only steps whose GEMVs the kernels take (CPU, bf16/fp32). Exceptions
+    // GEMVs where the team is switched on (GemvTeamOn, REEF_GEMV_TEAM=1); step() alone otherwise and
+    // where a team cannot help: one thread, a GemvPause (libtorch's linear wants its threads), or
+    // already inside a parallel region. The caller runs only steps whose GEMVs the kernels take (CPU, bf16/fp32). Exceptions
     // from step() pass through. Engine thread only.
     void run(const std::function<void()>& step);
 
@@ -50,14 +56,14 @@ private:
 // Steps this thread has run with a team so far (the bench reports whether an arm's did: what ran).
 int64_t gemv_team_steps();
 
-// While alive, GemvTeam::run runs its step alone (bench ":noteam" arms: the A/B of the team within
-// one run). Engine thread only.
-class GemvTeamPause {
+// The team is opt-in: GemvTeam::run uses it only while a GemvTeamOn(true) is alive on this thread
+// (bench ":team" arms: its A/B within one run) or the process runs with REEF_GEMV_TEAM=1.
+class GemvTeamOn {
 public:
-    explicit GemvTeamPause(bool pause);
-    ~GemvTeamPause();
-    GemvTeamPause(const GemvTeamPause&) = delete;
-    GemvTeamPause& operator=(const GemvTeamPause&) = delete;
+    explicit GemvTeamOn(bool on);
+    ~GemvTeamOn();
+    GemvTeamOn(const GemvTeamOn&) = delete;
+    GemvTeamOn& operator=(const GemvTeamOn&) = delete;
 
 private:
     bool m_previous;

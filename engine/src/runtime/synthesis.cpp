@@ -238,7 +238,7 @@ void prepare_compiled(Pipeline& p, const RunOptions& o, const Callbacks& cb, Run
 SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const RunOptions& o,
                               RunCapture* capture) {
     const GemvPause linear(o.libtorch_linear);
-    const GemvTeamPause solo(o.no_gemv_team);
+    const GemvTeamOn team(o.gemv_team);
     const CpuTargetScope target(o.cpu_target);
     check_runnable(p, r, o);
     check_compile_mode(o.compile_mode, p.config.device);

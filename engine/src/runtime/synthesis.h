@@ -17,7 +17,7 @@ struct RunOptions {
     CompileMode compile_mode = CompileMode::Eager;
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;   // bench ":linear" arms: projections through libtorch (nn/gemv.h GemvPause)
-    bool no_gemv_team = false;      // bench ":noteam" arms: decode without the GEMV team (GemvTeamPause)
+    bool gemv_team = false;         // bench ":team" arms: decode with the GEMV team (nn/gemv_team.h GemvTeamOn)
     std::string cpu_target;         // bench "@avx2" arms: the SIMD kernels forced to it for the run ("" = as is)
     int kv_margin = 64;
     bool suppress_im_end = false;   // bench: exactly max_new_frames frames

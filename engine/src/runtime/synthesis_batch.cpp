@@ -85,7 +85,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
         });
     }
     const GemvPause linear(o.libtorch_linear);
-    const GemvTeamPause solo(o.no_gemv_team);
+    const GemvTeamOn team(o.gemv_team);
     const CpuTargetScope target(o.cpu_target);
     c10::InferenceMode inference;
     SdpaPolicyGuard sdpa(o.policy, o.compile_mode);

@@ -1,6 +1,6 @@
-// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:noteam][@<cpu target>]", e.g. "eager:math",
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:team][@<cpu target>]", e.g. "eager:math",
 // "cuda-graph:auto:full", "eager:auto:linear" (projections through libtorch's linear: the A/B of
-// the CPU GEMV kernels), "eager:auto:noteam" (decode without the GEMV team: its A/B),
+// the CPU GEMV kernels), "eager:auto:team" (decode with the GEMV team, opt-in: its A/B),
 // "eager:auto@avx2" (the kernels forced to AVX2 for this arm).
 #include <sstream>
 
@@ -12,7 +12,7 @@ std::string BenchArm::name() const {
     std::string s = std::string(to_string(compile_mode)) + ":" + to_string(sdpa_policy);
     if (kv_mode != KvMode::ActivePrefix) s += std::string(":") + to_string(kv_mode);
     if (libtorch_linear) s += ":linear";
-    if (no_gemv_team) s += ":noteam";
+    if (gemv_team) s += ":team";
     if (!cpu_target.empty()) s += "@" + cpu_target;
     return s;
 }
@@ -33,8 +33,8 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     std::vector<std::string> parts;
     std::stringstream ss(spec.substr(0, at));
     for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
-    if (parts.size() > 2 && parts.back() == "noteam") {
-        arm.no_gemv_team = true;
+    if (parts.size() > 2 && parts.back() == "team") {
+        arm.gemv_team = true;
         parts.pop_back();
     }
     if (parts.size() > 2 && parts.back() == "linear") {
@@ -44,7 +44,7 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
                            "bad arm '" + spec +
-                               "': expected <compile>:<sdpa>[:<kv>][:linear][:noteam][@<cpu target>], e.g. eager:math, "
+                               "': expected <compile>:<sdpa>[:<kv>][:linear][:team][@<cpu target>], e.g. eager:math, "
                                "eager:auto:full, eager:auto:linear or eager:auto@avx2",
                            {}};
     auto mode = parse_compile_mode(parts[0]);

@@ -51,7 +51,7 @@ BatchRun run_once(Pipeline& p, const BenchRequest& req, const BenchArm& arm, con
                   const std::function<bool()>& should_abort) {
     const RunOptions o = run_options(p, req, arm);
     const GemvPause linear(o.libtorch_linear);
-    const GemvTeamPause solo(o.no_gemv_team);
+    const GemvTeamOn team(o.gemv_team);
     const CpuTargetScope target(o.cpu_target);
     SdpaPolicyGuard sdpa(o.policy, o.compile_mode);
     c10::InferenceMode inference;

@@ -123,6 +123,7 @@ std::string bench_report_json(const BenchReport& r) {
             j["dram_roofline_fraction"] = a.dram_roofline_fraction;
             j["repeat_frames_per_s"] = a.repeat_frames_per_s;
             j["repeat_roofline_fractions"] = a.repeat_roofline_fractions;
+            j["frame_roofline_fractions"] = a.frame_roofline_fractions;
             j["memory"] = memory_json(a.memory);
             j["backends"] = backends_json(a.backends);
             j["step_ms"] = a.step_ms;
@@ -156,6 +157,7 @@ std::string bench_report_json(const BenchReport& r) {
                 {"frames", q.frames},
                 {"warmup", q.warmup},
                 {"repeats", q.repeats},
+                {"frame_probes", q.frame_probes},
                 {"logit_steps", q.logit_steps},
                 {"kv_margin", q.kv_margin},
                 {"contexts", q.contexts},
@@ -252,7 +254,11 @@ std::string bench_report_markdown(const BenchReport& r) {
           << r.fast_passes << " × " << fmt(pass_mb, 1)
           << " MB of fast stack, and its KV rows; the roofline frame time is once-read bytes ÷ read bandwidth + "
              "fast-stack bytes ÷ re-read bandwidth; % roofline = the median over repeats of a repeat's warm frames/s ÷ "
-             "the roofline of the two probes on either side of it (the bandwidth it ran at); % DRAM roofline "
+             "the roofline of the two probes on either side of it (the bandwidth it ran at)"
+          << (q.frame_probes ? ", here of a warm frame's frames/s ÷ the roofline of one-pass probes right before and "
+                               "after that frame (the re-read bandwidth at the repeat probes' re-read/read ratio)"
+                             : "")
+          << "; % DRAM roofline "
              "counts every byte at the read bandwidth (an upper bound on memory traffic: above 100 % where the fast "
              "stack stays in cache)\n";
     }

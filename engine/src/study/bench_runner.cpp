@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <memory>
 
 #include "check.h"
 #include "nn/gemv_team.h"
@@ -75,7 +76,7 @@ RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchAr
     o.compile_mode = arm.compile_mode;
     o.kv_mode = arm.kv_mode;
     o.libtorch_linear = arm.libtorch_linear;
-    o.no_gemv_team = arm.no_gemv_team;
+    o.gemv_team = arm.gemv_team;
     o.cpu_target = arm.cpu_target;
     o.kv_margin = p.config.kv_margin;
     o.suppress_im_end = true;
@@ -99,13 +100,31 @@ namespace {
 
 // One timed repeat of one arm. The first repeat starts from empty caches, so the arm's cache
 // allocation belongs to its own cold latency, and records the quality trace.
+// A warm frame's time and the memory bandwidth probed right before and after it (mean, GB/s).
+struct FrameSample {
+    double ms = 0, memory_gbps = 0;
+};
+
 void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, ArmTrace& trace, std::vector<double>& fps,
-                std::vector<double>& prefill, const Callbacks& cb) {
+                std::vector<double>& prefill, const Callbacks& cb, const MemoryProbe* frame_probe,
+                std::vector<FrameSample>& frames) {
     if (rep == 0) p.caches = Text2SemanticCaches{};
     RunCapture cap;
     reset_cpu_kernels_ran();
     const int64_t team_steps = gemv_team_steps();
-    SynthesisResult res = run_synthesis(p, greedy_request(req), cb, run_options(p, req, a.arm), rep == 0 ? &cap : nullptr);
+    Callbacks probing = cb;
+    std::vector<double> after_frame;  // GB/s probed after each frame, the prefill's first
+    if (frame_probe)
+        probing.on_frame = [&, inner = cb.on_frame](uint64_t id, int frame, const std::vector<int32_t>& column) {
+            if (inner) inner(id, frame, column);
+            after_frame.push_back(frame_probe->gbps());  // outside the frame's own time (step_ms)
+        };
+    SynthesisResult res =
+        run_synthesis(p, greedy_request(req), probing, run_options(p, req, a.arm), rep == 0 ? &cap : nullptr);
+    const std::vector<double>& step_ms = res.metrics.step_ms;  // decode frames 1.., as warm_frames_per_s reads them
+    if (frame_probe && after_frame.size() == step_ms.size() + 1)
+        for (size_t k = size_t(std::max(req.warmup, 0)); k < step_ms.size(); ++k)
+            frames.push_back({step_ms[k], (after_frame[k] + after_frame[k + 1]) / 2});
     if (rep == 0) {
         // KV rows read per frame: the prefix at the run's mean position, or the whole cache (full)
         const int64_t prompt = res.metrics.prompt_tokens, frames = req.frames;
@@ -250,6 +269,9 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     std::vector<ReadBandwidth> probes;
     auto probe = [&] { probes.push_back(measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes)); };
     std::vector<std::vector<std::pair<ReadBandwidth, ReadBandwidth>>> around(n);  // per arm, per repeat
+    std::vector<std::vector<FrameSample>> frames(n);
+    const std::unique_ptr<MemoryProbe> frame_probe =
+        req.frame_probes ? std::make_unique<MemoryProbe>(p.model->device()) : nullptr;
     probe();
     // Repeats interleave the arms (arm 1, 2, ..., then again) so slow drifts of the machine hit
     // every arm alike; each arm's figures are medians over its repeats.
@@ -259,7 +281,9 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
             if (!a.error.empty()) continue;
             if (progress) progress(int(i), a.arm.name() + ": repeat " + std::to_string(rep + 1) + "/" + std::to_string(req.repeats));
             const size_t ran = fps[i].size();
-            attempt(i, [&] { run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb); });
+            attempt(i, [&] {
+                run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb, frame_probe.get(), frames[i]);
+            });
             if (fps[i].size() == ran) continue;  // failed: the arm's error says why
             probe();
             around[i].emplace_back(probes[probes.size() - 2], probes.back());
@@ -298,6 +322,15 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
                 a.repeat_roofline_fractions.push_back(fps[i][r] / limit(mean));
             }
             a.roofline_fraction = median(a.repeat_roofline_fractions);
+            // per frame: the re-read bandwidth as the repeat probes' ratio to the read bandwidth
+            const double ratio = bw.reread_gbps / bw.memory_gbps;
+            for (const FrameSample& f : frames[i]) {
+                ReadBandwidth at_frame;
+                at_frame.memory_gbps = f.memory_gbps;
+                at_frame.reread_gbps = f.memory_gbps * ratio;
+                a.frame_roofline_fractions.push_back(1000.0 / f.ms / limit(at_frame));
+            }
+            if (!a.frame_roofline_fractions.empty()) a.roofline_fraction = median(a.frame_roofline_fractions);
             a.dram_roofline_fraction = a.warm_frames_per_s / roofline_frames_per_s(bw, a.bytes_per_frame, 0, 0);
         }
         if (progress) progress(int(i), a.arm.name() + ": " + std::to_string(a.warm_frames_per_s) + " warm frames/s");

@@ -57,6 +57,15 @@ ReadBandwidth measure_read_bandwidth(at::Device device, int64_t reread_bytes, in
     return bw;
 }
 
+MemoryProbe::MemoryProbe(at::Device device)
+    : m_buffer(probe_buffer(int64_t(512) << 20, at::TensorOptions().dtype(at::kFloat).device(device))) {}
+
+double MemoryProbe::gbps() const {
+    const auto t0 = std::chrono::steady_clock::now();
+    REEF_CHECK(m_buffer.sum().item<double>() > 0, "bandwidth probe: the buffer sum is wrong");
+    return double(m_buffer.nbytes()) / seconds_since(t0) / 1e9;
+}
+
 double roofline_frames_per_s(const ReadBandwidth& bw, int64_t once_bytes, int64_t reread_bytes, int passes) {
     if (bw.memory_gbps <= 0 || bw.reread_gbps <= 0 || once_bytes < 0 || reread_bytes < 0 || passes < 0) return 0;
     const double seconds = double(once_bytes) / (bw.memory_gbps * 1e9) +

@@ -31,6 +31,17 @@ struct ReadBandwidth {
 // ~0.5 s on a CPU. reread_bytes: one fast-stack pass (at least 1 MiB is probed); passes: N.
 ReadBandwidth measure_read_bandwidth(at::Device device, int64_t reread_bytes, int passes);
 
+// One pass over a 512 MiB buffer (allocated once) -> GB/s: the bench's probe between frames
+// (~15 ms on a CPU), where the full probe's rounds and re-read passes would take ~0.5 s.
+class MemoryProbe {
+public:
+    explicit MemoryProbe(at::Device device);
+    double gbps() const;
+
+private:
+    at::Tensor m_buffer;
+};
+
 // The most frames/s those bandwidths allow a frame that reads `once_bytes` once and `reread_bytes`
 // `passes` times: 1 / (once / memory + passes * reread / reread bandwidth).
 double roofline_frames_per_s(const ReadBandwidth& bw, int64_t once_bytes, int64_t reread_bytes, int passes);
