@@ -8,8 +8,10 @@
 # (measured: 26 against 45 GB/s with "default").
 #   bench/cpu_targets.sh [OUT_DIR] [TARGET ...]   (default bench/results/cpu; targets: this CPU's,
 #                                                  from `reef-cli --version`; ~1 minute a target)
-# REPEATS=N (default 5): repeats per arm. Every warm frame is set against the bandwidth probed right
-# before and after it (--frame-probes): this VM's switches between levels within seconds.
+# TEAM=1: each target also with the opt-in GEMV team (`eager:auto:team@<target>`, nn/gemv_team.h):
+# its A/B in the same run. REPEATS=N (default 5): repeats per arm. Every warm frame is set against
+# the bandwidth probed right before and after it (--frame-probes): this VM's switches between
+# levels within seconds.
 # Reports: OUT_DIR/targets-<precision>.md/.json
 set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
@@ -20,7 +22,10 @@ if ((${#targets[@]} == 0)); then
   read -r -a targets < <("$CLI" --version | sed -n 's/^CPU kernels: .*(this CPU runs: \(.*\)).*/\1/p')
 fi
 arms=""
-for target in "${targets[@]}"; do arms+="eager:auto@$target,"; done
+for target in "${targets[@]}"; do
+  arms+="eager:auto@$target,"
+  if [[ "${TEAM:-0}" == 1 ]]; then arms+="eager:auto:team@$target,"; fi
+done
 arms+="eager:auto:linear"
 for precision in bf16 fp32; do
   echo "== $precision: $arms"

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "check.h"
 #include "reef/bench_report.h"
@@ -10,18 +12,31 @@
 
 using namespace reef;
 
-TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
-    const auto dir = reef_test::temp_dir("bench_model") / "tiny";
+namespace {
+
+// A bench request on a fresh tiny demo model (layout "s1" or "s2") under the test's temp folder:
+// the given arms, frames, warm-up, repeats and logit steps.
+BenchRequest tiny_bench(const std::string& folder, const char* layout, const std::vector<std::string>& arms,
+                        int frames, int warmup, int repeats, int logit_steps) {
+    const auto dir = reef_test::temp_dir(folder) / "tiny";
     std::filesystem::remove_all(dir);
-    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
+    CHECK(write_demo_model(dir.string(), "tiny", layout).ok());
     BenchRequest req;
     req.model_dir = dir.string();
-    for (const char* a : {"eager:math", "eager:flash", "eager:auto:full", "eager:efficient", "cuda-graph:auto"})
-        req.arms.push_back(*parse_bench_arm(a));
-    req.frames = 12;
-    req.warmup = 2;
-    req.repeats = 2;
-    req.logit_steps = 4;
+    for (const std::string& a : arms) req.arms.push_back(*parse_bench_arm(a));
+    req.frames = frames;
+    req.warmup = warmup;
+    req.repeats = repeats;
+    req.logit_steps = logit_steps;
+    return req;
+}
+
+}  // namespace
+
+TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
+    BenchRequest req = tiny_bench("bench_model", "s2",
+                                  {"eager:math", "eager:flash", "eager:auto:full", "eager:efficient", "cuda-graph:auto"},
+                                  12, 2, 2, 4);
     Engine engine;
     std::vector<std::string> progress;
     auto r = engine.bench(req, [&](int, const std::string& m) { progress.push_back(m); }, {});
@@ -87,16 +102,7 @@ TEST_CASE(bench_runs_cpu_arms_and_reports_ineligible_ones) {
 // around it (12 frames, 2 warm-up: the 9 decode frames after them, twice), and their median is the
 // arm's share; a ":team" arm reports that its frames ran with the GEMV team where it can.
 TEST_CASE(frame_probes_give_every_warm_frame_a_share) {
-    const auto dir = reef_test::temp_dir("bench_frames_model") / "tiny";
-    std::filesystem::remove_all(dir);
-    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
-    BenchRequest req;
-    req.model_dir = dir.string();
-    req.arms = {*parse_bench_arm("eager:auto"), *parse_bench_arm("eager:auto:team")};
-    req.frames = 12;
-    req.warmup = 2;
-    req.repeats = 2;
-    req.logit_steps = 4;
+    BenchRequest req = tiny_bench("bench_frames_model", "s2", {"eager:auto", "eager:auto:team"}, 12, 2, 2, 4);
     req.decode_audio = false;
     req.frame_probes = true;
     req.cpu_threads = 2;
@@ -125,17 +131,8 @@ TEST_CASE(cpu_target_arms_run_the_target_they_name) {
     const CpuKernelInfo before = cpu_kernel_info();
     if (!before.built) return reef_test::skip("built without the SIMD kernels");
     const std::string best = before.runnable.front(), lowest = before.runnable.back();
-    const auto dir = reef_test::temp_dir("bench_target_model") / "tiny";
-    std::filesystem::remove_all(dir);
-    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
-    BenchRequest req;
-    req.model_dir = dir.string();
-    for (const std::string& a : {"eager:auto@" + best, "eager:auto@" + lowest, std::string("eager:auto@no-such-target")})
-        req.arms.push_back(*parse_bench_arm(a));
-    req.frames = 8;
-    req.warmup = 2;
-    req.repeats = 2;
-    req.logit_steps = 4;
+    BenchRequest req = tiny_bench("bench_target_model", "s2",
+                                  {"eager:auto@" + best, "eager:auto@" + lowest, "eager:auto@no-such-target"}, 8, 2, 2, 4);
     req.decode_audio = false;
     Engine engine;
     auto r = engine.bench(req, {}, {});
@@ -155,16 +152,7 @@ TEST_CASE(cpu_target_arms_run_the_target_they_name) {
 // calls the dispatcher saw (an observation independent of the sweep's own bookkeeping) start one
 // row past that prompt. A length the model cannot hold is refused with its reason.
 TEST_CASE(context_sweep_prefills_each_length) {
-    const auto dir = reef_test::temp_dir("bench_sweep") / "tiny";
-    std::filesystem::remove_all(dir);
-    CHECK(write_demo_model(dir.string(), "tiny", "s2").ok());
-    BenchRequest req;
-    req.model_dir = dir.string();
-    req.arms = {*parse_bench_arm("eager:math"), *parse_bench_arm("eager:auto:full")};
-    req.frames = 8;
-    req.warmup = 1;
-    req.repeats = 1;
-    req.logit_steps = 2;
+    BenchRequest req = tiny_bench("bench_sweep", "s2", {"eager:math", "eager:auto:full"}, 8, 1, 1, 2);
     req.decode_audio = false;
     req.contexts = {150, 400, 1 << 20};
     req.sweep_repeats = 1;
@@ -205,17 +193,8 @@ TEST_CASE(context_sweep_prefills_each_length) {
 // B sequences moves B frames (aggregate = B x per sequence) and reads every member's KV rows, so
 // its bytes grow with B. Timings are not asserted.
 TEST_CASE(batch_table_runs_each_size_with_the_reference_arm) {
-    const auto dir = reef_test::temp_dir("bench_batch") / "tiny";
-    std::filesystem::remove_all(dir);
-    CHECK(write_demo_model(dir.string(), "tiny", "s1").ok());
-    BenchRequest req;
-    req.model_dir = dir.string();
-    req.arms = {*parse_bench_arm("eager:math"), *parse_bench_arm("eager:auto")};
+    BenchRequest req = tiny_bench("bench_batch", "s1", {"eager:math", "eager:auto"}, 8, 2, 2, 2);
     req.reference_arm = 1;
-    req.frames = 8;
-    req.warmup = 2;
-    req.repeats = 2;
-    req.logit_steps = 2;
     req.decode_audio = false;
     req.batch_sizes = {1, 3, 2};
     Engine engine;

@@ -59,7 +59,7 @@ void guided_rows(const at::Tensor& w, int64_t row_bytes, const Rows& rows) {
     const int64_t threads = team ? gemv_team::threads(*team) : at::get_num_threads();
     const int64_t min_piece = std::max<int64_t>(2, (kMinPieceBytes / std::max<int64_t>(row_bytes, 1)) & ~int64_t(1));
     std::atomic<int64_t> next{0};
-    const std::function<void()> take = [&] {
+    auto take = [&] {
         int64_t r0 = next.load(std::memory_order_relaxed), size = 0;
         for (;;) {
             do {
@@ -72,7 +72,7 @@ void guided_rows(const at::Tensor& w, int64_t row_bytes, const Rows& rows) {
         }
     };
     if (team)
-        gemv_team::run_rows(*team, w, take);
+        gemv_team::run_rows(*team, w, std::ref(take));  // a reference: no closure copy per call
     else
         at::parallel_for(0, threads, 1, [&](int64_t, int64_t) { take(); });
 }
