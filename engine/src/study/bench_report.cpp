@@ -141,7 +141,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/8"},
+    json root{{"schema", "reef-bench/9"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
