@@ -3,13 +3,17 @@
 // read-ahead order followed for several rounds), a failing step's exception comes through and the
 // team serves the next step, it runs only where switched on (GemvTeamOn) and stands aside where it
 // must (one thread, GemvPause, inside another team's step), and a greedy generation with it is, codes and logits, the one
-// without it on one thread. Two threads,
+// without it on one thread; decode attention inside a team runs on both threads, split by KV
+// heads, with the bits of the whole call on one thread. Two threads,
 // whatever the machine has. Whether it is faster is measured by reef-cli bench (":team" arms).
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -18,7 +22,9 @@
 
 #include "check.h"
 #include "nn/gemv.h"
+#include "nn/attention.h"
 #include "nn/gemv_team.h"
+#include "nn/sdpa_policy.h"
 #include "t2s_fixtures.h"
 
 using namespace reef;
@@ -177,6 +183,97 @@ TEST_CASE(a_generation_with_the_team_decodes_as_one_thread_without) {
         CHECK(a.equal(c));  // and greedy codes as on the pool's two threads, logits within rounding
         CHECK(worst_logit_diff(with, two_threads) < 1e-5);
     }
+    at::set_num_threads(1);
+}
+
+namespace {
+
+// Threads that ran an SDPA kernel op (any backend), seen by a global RecordFunction callback: not
+// by the code under test.
+std::mutex g_sdpa_mutex;
+std::set<std::thread::id> g_sdpa_threads;
+
+std::unique_ptr<at::ObserverContext> note_sdpa_thread(const at::RecordFunction& fn) {
+    if (backend_from_op_name(fn.name()) != SdpaBackend::Unknown) {
+        const std::lock_guard<std::mutex> lock(g_sdpa_mutex);
+        g_sdpa_threads.insert(std::this_thread::get_id());
+    }
+    return nullptr;
+}
+
+// softmax(q·kᵀ/√D, masked)·v in fp64 with K/V heads repeated per query head: the reference.
+at::Tensor attention_fp64(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& mask) {
+    const int64_t g = q.size(1) / k.size(1);
+    const at::Tensor kd = k.to(at::kDouble).repeat_interleave(g, 1), vd = v.to(at::kDouble).repeat_interleave(g, 1);
+    at::Tensor s = at::matmul(q.to(at::kDouble), kd.transpose(-1, -2)) / std::sqrt(double(q.size(-1)));
+    s = s.masked_fill(mask.logical_not(), -std::numeric_limits<double>::infinity());
+    return at::matmul(at::softmax(s, -1), vd);  // [B, Hq, 1, D]
+}
+
+}  // namespace
+
+TEST_CASE(decode_attention_splits_its_kv_heads_across_the_team) {
+    // A folded GQA decode query over a long cache prefix (16 query heads on 8 KV heads, s1-mini's
+    // shape), the cache a narrow view of a bigger one as the KV cache hands it: inside a team both
+    // threads run SDPA on their heads, the result is the fp64 reference's within rounding and the
+    // bits of the whole call on one thread outside the team; the step's thread records the call.
+    auto g = at::make_generator<at::CPUGeneratorImpl>(23);
+    for (SdpaPolicy policy : {SdpaPolicy::Auto, SdpaPolicy::Math}) {
+        const SdpaPolicyGuard flags(policy, CompileMode::Eager);
+        for (at::ScalarType dtype : {at::kFloat, at::kBFloat16}) {
+            const at::Tensor q = at::randn({1, 16, 1, 128}, g).to(dtype);
+            const at::Tensor k = at::randn({1, 8, 4096, 128}, g).to(dtype).narrow(2, 0, 3000);  // [1, 8, 3000, 128]
+            const at::Tensor v = at::randn({1, 8, 4096, 128}, g).to(dtype).narrow(2, 0, 3000);
+            const at::Tensor mask = (at::rand({1, 1, 1, 3000}, g) > 0.1);
+            at::set_num_threads(1);
+            BackendRecorder::current().reset();
+            const at::Tensor alone = attention(CallSite::SlowDecode, q, k, v, mask);
+            const SdpaBackend alone_backend = BackendRecorder::current().last(CallSite::SlowDecode);
+            at::set_num_threads(2);
+            BackendRecorder::current().reset();
+            g_sdpa_threads.clear();
+            const at::CallbackHandle watch =
+                at::addGlobalCallback(at::RecordFunctionCallback(&note_sdpa_thread).scopes({at::RecordScope::FUNCTION}));
+            const GemvTeamOn on(true);
+            GemvTeam team;
+            at::Tensor split;
+            team.run([&] { split = attention(CallSite::SlowDecode, q, k, v, mask); });
+            at::removeCallback(watch);
+            CHECK_EQ(g_sdpa_threads.size(), size_t(2));
+            CHECK(split.sizes() == q.sizes());
+            CHECK(split.equal(alone));
+            const double tolerance = dtype == at::kFloat ? 1e-5 : 2e-2;
+            CHECK((split.to(at::kDouble) - attention_fp64(q, k, v, mask)).abs().max().item<double>() < tolerance);
+            const std::vector<BackendUse> uses = BackendRecorder::current().uses();
+            CHECK_EQ(uses.size(), size_t(1));
+            if (!uses.empty()) {
+                CHECK_EQ(uses[0].calls, int64_t(1));
+                CHECK_EQ(uses[0].kv_len_max, int64_t(3000));
+                CHECK(uses[0].backend == alone_backend);
+                CHECK(uses[0].backend != SdpaBackend::Unknown);
+            }
+        }
+    }
+    at::set_num_threads(1);
+}
+
+TEST_CASE(a_failing_split_attention_throws_through) {
+    // SDPA refuses a mask of the wrong length on every thread: the error comes out of the step.
+    at::set_num_threads(2);
+    const at::Tensor q = at::randn({1, 4, 1, 64}), k = at::randn({1, 4, 100, 64}), v = at::randn({1, 4, 100, 64});
+    const at::Tensor bad_mask = at::ones({1, 1, 1, 37}, at::kBool);
+    const GemvTeamOn on(true);
+    GemvTeam team;
+    bool thrown = false;
+    try {
+        team.run([&] { attention(CallSite::SlowDecode, q, k, v, bad_mask); });
+    } catch (const c10::Error&) {
+        thrown = true;
+    }
+    CHECK(thrown);
+    at::Tensor again;
+    team.run([&] { again = attention(CallSite::SlowDecode, q, k, v); });
+    CHECK(again.sizes() == q.sizes());
     at::set_num_threads(1);
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "check.h"
+#include "nn/gemv_team.h"
 
 namespace reef {
 namespace {
@@ -114,15 +115,52 @@ SdpaInputs sdpa_inputs(const at::Tensor& q_in, const at::Tensor& k, const at::Te
     return in;  // math either way: native GQA, no copies
 }
 
+namespace {
+
+// Inside a decode step's GemvTeam (nn/gemv_team.h) libtorch's ops run on the step's thread alone,
+// so one SDPA over a long cache would leave the other cores idle. A folded decode query
+// ([B, Hkv, G, D] against [B, Hkv, Lk, D]) attends per KV head, independently: the team's threads
+// each run the same SDPA (same flags, same selected kernel) on their share of the KV heads. The
+// team's step thread observes its share's kernel, as attention() does for the whole call.
+bool split_by_heads(const SdpaInputs& in, const std::optional<at::Tensor>& mask, GemvTeam::State*& team) {
+    team = gemv_team::active();
+    if (team == nullptr || gemv_team::threads(*team) < 2 || in.enable_gqa || !in.q.device().is_cpu()) return false;
+    if (in.q.dim() != 4 || in.q.size(1) != in.k.size(1) || in.q.size(1) < 2) return false;
+    return !mask || mask->dim() < 3 || mask->size(-3) == 1;  // a mask with a head dim of its own: whole
+}
+
+at::Tensor sdpa(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const std::optional<at::Tensor>& mask,
+                bool enable_gqa) {
+    return at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, std::nullopt, enable_gqa);
+}
+
+}  // namespace
+
 at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask) {
     const SdpaInputs in = sdpa_inputs(q_in, k, v, mask);
     const at::Tensor& q = in.q;
     PendingCall call{site, &q_in, &k};  // reported in the model's shapes
     at::Tensor y;
-    {
+    GemvTeam::State* team = nullptr;
+    if (split_by_heads(in, mask, team)) {
+        const int64_t heads = q.size(1), parts = std::min<int64_t>(gemv_team::threads(*team), heads);
+        y = at::empty({q.size(0), heads, q.size(2), in.v.size(3)}, q.options());  // [B, Hkv, G, Dv]
+        gemv_team::run_each(*team, [&](int t) {
+            if (t >= parts) return;
+            const int64_t h0 = heads * t / parts, h = heads * (t + 1) / parts - h0;
+            at::Tensor part;
+            if (t == 0) {
+                ScopedObserver observe(call);
+                part = sdpa(q.narrow(1, h0, h), in.k.narrow(1, h0, h), in.v.narrow(1, h0, h), mask, false);
+            } else {
+                part = sdpa(q.narrow(1, h0, h), in.k.narrow(1, h0, h), in.v.narrow(1, h0, h), mask, false);
+            }
+            y.narrow(1, h0, h).copy_(part);
+        });
+    } else {
         ScopedObserver observe(call);
-        y = at::scaled_dot_product_attention(q, in.k, in.v, mask, 0.0, false, std::nullopt, in.enable_gqa);
+        y = sdpa(q, in.k, in.v, mask, in.enable_gqa);
     }
     if (!call.seen) BackendRecorder::current().record(site, SdpaBackend::Unknown, q_in, k);  // no SDPA kernel op seen
     return q.sizes() == q_in.sizes() ? y : y.reshape({q_in.size(0), q_in.size(1), 1, v.size(3)});  // [B, Hq, 1, Dv]

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/ThreadLocalState.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <exception>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <unordered_map>
 
 #ifdef _OPENMP
@@ -78,9 +80,12 @@ struct GemvTeam::State {
     // written while read.
     alignas(64) std::atomic<uint64_t> posted{0};
     alignas(64) std::atomic<int> finished{0};
-    alignas(64) const std::function<void()>* rows = nullptr;  // null: the step is over, leave
-    const unsigned char* ahead = nullptr;                     // then read these bytes ahead (team thread 1)
+    alignas(64) const std::function<void(int)>* job = nullptr;  // null: the step is over, leave
+    const at::ThreadLocalState* state = nullptr;  // run the job in the step thread's libtorch state (run_each)
+    const unsigned char* ahead = nullptr;         // then read these bytes ahead (team thread 1)
     size_t ahead_bytes = 0;
+    std::atomic<bool> failed{false};  // a team thread's job threw: `failure` holds what
+    std::exception_ptr failure;
     std::atomic<uint64_t> sink{0};  // keeps the read-ahead loads
 };
 
@@ -99,22 +104,58 @@ void read_ahead(GemvTeam::State& s, uint64_t job, const volatile unsigned char* 
     s.sink.store(sum, std::memory_order_relaxed);
 }
 
-// A team thread: the rows of each posted job, then (thread 1) its read-ahead, until told to leave.
+// One posted job on a team thread; what it throws is kept for the step's thread (the first of them).
+void run_job(GemvTeam::State& s, const std::function<void(int)>& job, int thread) {
+    try {
+        if (s.state != nullptr) {
+            const at::ThreadLocalStateGuard in_step_state(*s.state);  // inference mode, dispatch keys...
+            job(thread);
+        } else {
+            job(thread);
+        }
+    } catch (...) {
+        if (!s.failed.exchange(true)) s.failure = std::current_exception();
+    }
+}
+
+// A team thread: each posted job, then (thread 1) the read-ahead of the last GEMV's next matrix,
+// until told to leave.
 void serve(GemvTeam::State& s, int thread, uint64_t seen) {
     for (;;) {
-        uint64_t job;
+        uint64_t posted;
         int turns = 0;
-        while ((job = s.posted.load(std::memory_order_acquire)) == seen) wait_turn(turns);
-        seen = job;
-        const std::function<void()>* rows = s.rows;
-        if (!rows) return;
+        while ((posted = s.posted.load(std::memory_order_acquire)) == seen) wait_turn(turns);
+        seen = posted;
+        const std::function<void(int)>* job = s.job;
+        if (!job) return;
         // read before `finished` lets the step post (and write) its next job
         const unsigned char* ahead = thread == 1 ? s.ahead : nullptr;
         const size_t ahead_bytes = s.ahead_bytes;
-        (*rows)();
+        run_job(s, *job, thread);
         s.finished.fetch_add(1, std::memory_order_release);
-        if (ahead) read_ahead(s, job, ahead, ahead_bytes);
+        if (ahead) read_ahead(s, posted, ahead, ahead_bytes);
     }
+}
+
+// Posts job to the team's threads, runs job(0) here, and waits for theirs; rethrows what any threw.
+void post_and_run(GemvTeam::State& s, const std::function<void(int)>& job) {
+    s.job = &job;
+    s.finished.store(0, std::memory_order_relaxed);
+    s.posted.fetch_add(1, std::memory_order_release);
+    std::exception_ptr mine;
+    try {
+        job(0);
+    } catch (...) {
+        mine = std::current_exception();
+    }
+    int turns = 0;
+    while (s.finished.load(std::memory_order_acquire) < s.workers) wait_turn(turns);
+    s.state = nullptr;
+    if (s.failed.exchange(false)) {
+        std::exception_ptr theirs = std::exchange(s.failure, nullptr);
+        if (!mine) mine = theirs;
+    }
+    if (mine) std::rethrow_exception(mine);
 }
 
 }  // namespace
@@ -149,7 +190,7 @@ void GemvTeam::run(const std::function<void()>& step) {
                 failure = std::current_exception();
             }
             t_active = nullptr;
-            s.rows = nullptr;  // leave
+            s.job = nullptr;  // leave
             s.posted.fetch_add(1, std::memory_order_release);
         } else {
             serve(s, omp_get_thread_num(), first_seen);
@@ -187,12 +228,15 @@ void run_rows(GemvTeam::State& s, const at::Tensor& w, const std::function<void(
         s.ahead = static_cast<const unsigned char*>(it->second.const_data_ptr());
         s.ahead_bytes = std::min(it->second.nbytes(), read_ahead_cap());
     }
-    s.rows = &rows;
-    s.finished.store(0, std::memory_order_relaxed);
-    s.posted.fetch_add(1, std::memory_order_release);
-    rows();
-    int turns = 0;
-    while (s.finished.load(std::memory_order_acquire) < s.workers) wait_turn(turns);
+    const std::function<void(int)> each = [&rows](int) { rows(); };  // one reference: no allocation
+    post_and_run(s, each);
+}
+
+void run_each(GemvTeam::State& s, const std::function<void(int thread)>& job) {
+    // The read-ahead the last GEMV set (its next matrix) goes on after this job: keep s.ahead.
+    const at::ThreadLocalState state;
+    s.state = &state;
+    post_and_run(s, job);
 }
 
 }  // namespace gemv_team
