@@ -149,14 +149,9 @@ at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k,
         gemv_team::run_each(*team, [&](int t) {
             if (t >= parts) return;
             const int64_t h0 = heads * t / parts, h = heads * (t + 1) / parts - h0;
-            at::Tensor part;
-            if (t == 0) {
-                ScopedObserver observe(call);
-                part = sdpa(q.narrow(1, h0, h), in.k.narrow(1, h0, h), in.v.narrow(1, h0, h), mask, false);
-            } else {
-                part = sdpa(q.narrow(1, h0, h), in.k.narrow(1, h0, h), in.v.narrow(1, h0, h), mask, false);
-            }
-            y.narrow(1, h0, h).copy_(part);
+            std::optional<ScopedObserver> observe;  // on the step's thread: its recorder, its callback
+            if (t == 0) observe.emplace(call);
+            y.narrow(1, h0, h).copy_(sdpa(q.narrow(1, h0, h), in.k.narrow(1, h0, h), in.v.narrow(1, h0, h), mask, false));
         });
     } else {
         ScopedObserver observe(call);
