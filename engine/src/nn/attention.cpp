@@ -122,11 +122,13 @@ namespace {
 // ([B, Hkv, G, D] against [B, Hkv, Lk, D]) attends per KV head, independently: the team's threads
 // each run the same SDPA (same flags, same selected kernel) on their share of the KV heads. The
 // team's step thread observes its share's kernel, as attention() does for the whole call.
-bool split_by_heads(const SdpaInputs& in, const std::optional<at::Tensor>& mask, GemvTeam::State*& team) {
-    team = gemv_team::active();
-    if (team == nullptr || gemv_team::threads(*team) < 2 || in.enable_gqa || !in.q.device().is_cpu()) return false;
-    if (in.q.dim() != 4 || in.q.size(1) != in.k.size(1) || in.q.size(1) < 2) return false;
-    return !mask || mask->dim() < 3 || mask->size(-3) == 1;  // a mask with a head dim of its own: whole
+// The team to split this call across, or null where it runs whole.
+GemvTeam::State* split_team(const SdpaInputs& in, const std::optional<at::Tensor>& mask) {
+    GemvTeam::State* team = gemv_team::active();
+    if (team == nullptr || gemv_team::threads(*team) < 2 || in.enable_gqa || !in.q.device().is_cpu()) return nullptr;
+    if (in.q.dim() != 4 || in.q.size(1) != in.k.size(1) || in.q.size(1) < 2) return nullptr;
+    const bool shared_mask = !mask || mask->dim() < 3 || mask->size(-3) == 1;  // a mask with a head dim of its own: whole
+    return shared_mask ? team : nullptr;
 }
 
 at::Tensor sdpa(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const std::optional<at::Tensor>& mask,
@@ -142,8 +144,7 @@ at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k,
     const at::Tensor& q = in.q;
     PendingCall call{site, &q_in, &k};  // reported in the model's shapes
     at::Tensor y;
-    GemvTeam::State* team = nullptr;
-    if (split_by_heads(in, mask, team)) {
+    if (GemvTeam::State* team = split_team(in, mask)) {
         const int64_t heads = q.size(1), parts = std::min<int64_t>(gemv_team::threads(*team), heads);
         y = at::empty({q.size(0), heads, q.size(2), in.v.size(3)}, q.options());  // [B, Hkv, G, Dv]
         gemv_team::run_each(*team, [&](int t) {

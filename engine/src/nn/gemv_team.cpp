@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -76,7 +77,7 @@ struct GemvTeam::State {
 
     // The mailbox. The step's thread writes a job's fields, then moves `posted`; a team thread
     // reads them after it sees `posted` move. The next job is posted only after every team thread
-    // has finished the rows of this one (and with them read its fields), so no field is ever
+    // has finished this one (and with it read its fields), so no field is ever
     // written while read.
     alignas(64) std::atomic<uint64_t> posted{0};
     alignas(64) std::atomic<int> finished{0};
@@ -107,12 +108,9 @@ void read_ahead(GemvTeam::State& s, uint64_t job, const volatile unsigned char* 
 // One posted job on a team thread; what it throws is kept for the step's thread (the first of them).
 void run_job(GemvTeam::State& s, const std::function<void(int)>& job, int thread) {
     try {
-        if (s.state != nullptr) {
-            const at::ThreadLocalStateGuard in_step_state(*s.state);  // inference mode, dispatch keys...
-            job(thread);
-        } else {
-            job(thread);
-        }
+        std::optional<at::ThreadLocalStateGuard> in_step_state;  // inference mode, dispatch keys...
+        if (s.state != nullptr) in_step_state.emplace(*s.state);
+        job(thread);
     } catch (...) {
         if (!s.failed.exchange(true)) s.failure = std::current_exception();
     }
