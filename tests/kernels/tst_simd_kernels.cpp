@@ -21,22 +21,15 @@
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_rows.h"
 #include "kernels/row_ops.h"
+#include "kernel_test_util.h"
 
 using namespace reef::kernels;
+using reef_test::for_each_target;
+using reef_test::randn;
+using reef_test::to_bf16;
 
 namespace {
 
-std::vector<float> randn(size_t n, std::mt19937& g) {
-    std::normal_distribution<float> dist;
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(g);
-    return v;
-}
-std::vector<uint16_t> to_bf16(const std::vector<float>& v) {
-    std::vector<uint16_t> o(v.size());
-    for (size_t i = 0; i < v.size(); ++i) o[i] = float_to_bf16(v[i]);
-    return o;
-}
 double val(float v) { return v; }
 double val(uint16_t v) { return bf16_to_float(v); }
 float from_bits(uint32_t b) {
@@ -57,19 +50,6 @@ std::set<std::string> cpuinfo_flags() {
         return out;
     }
     return {};
-}
-
-// Runs fn once per runnable target, forced; restores the best target afterwards.
-template <typename Fn>
-void for_each_target(Fn&& fn) {
-    for (const std::string& t : runnable_targets()) {
-        const std::string why = force_target(t);
-        CHECK(why.empty());
-        if (!why.empty()) std::fprintf(stderr, "%s\n", why.c_str());
-        CHECK(current_target() == t);
-        fn(t);
-    }
-    CHECK(force_target("best").empty());
 }
 
 template <typename T>
