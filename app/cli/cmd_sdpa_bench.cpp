@@ -12,7 +12,7 @@ namespace {
 
 struct SdpaBenchOptions {
     std::string model_dir, preset, widths = "128,512,2048,8192,32768", mask = "both";
-    std::string device = "cpu", precision = "bf16", backends = "math,flash,efficient,cudnn";
+    std::string device = "cpu", precision = "bf16", backends = "math,flash,efficient,cudnn,reef";
     std::string json, md;
     bool no_fast = false;
     SdpaBenchRequest req;
@@ -48,7 +48,8 @@ std::vector<SdpaBackend> parse_backends(const std::string& list) {
         else if (item == "flash") out.push_back(SdpaBackend::Flash);
         else if (item == "efficient") out.push_back(SdpaBackend::Efficient);
         else if (item == "cudnn") out.push_back(SdpaBackend::Cudnn);
-        else fail("--backends: unknown backend '" + item + "' (math, flash, efficient, cudnn)");
+        else if (item == "reef") out.push_back(SdpaBackend::Reef);
+        else fail("--backends: unknown backend '" + item + "' (math, flash, efficient, cudnn, reef)");
     }
     return out;
 }

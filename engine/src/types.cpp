@@ -33,7 +33,8 @@ constexpr std::array kCompileModes{std::pair{CompileMode::Eager, "eager"},
                                    std::pair{CompileMode::AotInductor, "aot-inductor"}};
 constexpr std::array kSdpaPolicies{std::pair{SdpaPolicy::Auto, "auto"},      std::pair{SdpaPolicy::Math, "math"},
                                    std::pair{SdpaPolicy::Flash, "flash"},    std::pair{SdpaPolicy::Efficient, "efficient"},
-                                   std::pair{SdpaPolicy::Cudnn, "cudnn"},    std::pair{SdpaPolicy::FishSpeech, "fish-speech"}};
+                                   std::pair{SdpaPolicy::Cudnn, "cudnn"},    std::pair{SdpaPolicy::FishSpeech, "fish-speech"},
+                                   std::pair{SdpaPolicy::Reef, "reef"}};
 constexpr std::array kKvModes{std::pair{KvMode::ActivePrefix, "active"}, std::pair{KvMode::Full, "full"}};
 constexpr std::array kCallSites{std::pair{CallSite::SlowPrefill, "slow-prefill"},
                                 std::pair{CallSite::SlowDecode, "slow-decode"},
@@ -42,7 +43,7 @@ constexpr std::array kCallSites{std::pair{CallSite::SlowPrefill, "slow-prefill"}
 constexpr std::array kBackends{std::pair{SdpaBackend::Unknown, "unknown"},  std::pair{SdpaBackend::Math, "math"},
                                std::pair{SdpaBackend::Flash, "flash"},      std::pair{SdpaBackend::Efficient, "efficient"},
                                std::pair{SdpaBackend::Cudnn, "cudnn"},      std::pair{SdpaBackend::Overrideable, "overrideable"},
-                               std::pair{SdpaBackend::Manual, "manual"}};
+                               std::pair{SdpaBackend::Manual, "manual"},    std::pair{SdpaBackend::Reef, "reef"}};
 constexpr std::array kErrorCodes{
     std::pair{ErrorCode::InvalidArgument, "invalid-argument"}, std::pair{ErrorCode::ModelNotFound, "model-not-found"},
     std::pair{ErrorCode::CorruptModel, "corrupt-model"},       std::pair{ErrorCode::ShapeMismatch, "shape-mismatch"},

@@ -15,9 +15,12 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "check.h"
+#include "nn/attention.h"
+#include "nn/sdpa_policy.h"
 #include "reef/cpu_kernels.h"
 #include "codec/codec.h"
 #include "parity_fixtures.h"
@@ -354,12 +357,35 @@ TEST_CASE(kernels_ran_the_requested_target) {
     CHECK(reef::cpu_kernels_ran() == want);
 }
 
+// REEF_PARITY_SDPA=<policy> ran the decode above under that SDPA policy: with "reef", every decode
+// attention call went to Reef's own kernel (nn/reef_attention.h), none to libtorch's.
+TEST_CASE(decode_attention_ran_the_requested_policy) {
+    const char* env = std::getenv("REEF_PARITY_SDPA");
+    if (!env || std::string(env) != "reef") return reef_test::skip("REEF_PARITY_SDPA is not reef");
+    int64_t reef_calls = 0, other_calls = 0;
+    for (const reef::BackendUse& u : reef::BackendRecorder::current().uses()) {
+        if (u.site != reef::CallSite::SlowDecode && u.site != reef::CallSite::FastDecode) continue;
+        (u.backend == reef::SdpaBackend::Reef ? reef_calls : other_calls) += u.calls;
+    }
+    CHECK(reef_calls > 0);
+    CHECK_EQ(other_calls, int64_t(0));
+}
+
 // A REEF_CPU_TARGET this CPU cannot run: the whole binary is skipped, saying why.
 int main(int argc, char** argv) {
     const reef::CpuKernelInfo info = reef::cpu_kernel_info();
     if (!info.error.empty()) {
         std::printf("skipped: %s\n", info.error.c_str());
         return 77;
+    }
+    std::optional<reef::SdpaPolicyGuard> policy;  // libtorch's flags as they are unless asked
+    if (const char* env = std::getenv("REEF_PARITY_SDPA")) {
+        const auto p = reef::parse_sdpa_policy(env);
+        if (!p) {
+            std::fprintf(stderr, "REEF_PARITY_SDPA: unknown policy '%s'\n", env);
+            return 1;
+        }
+        policy.emplace(*p, reef::CompileMode::Eager);
     }
     return reef_test::run_all(argc, argv);
 }

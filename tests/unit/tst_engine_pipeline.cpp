@@ -262,7 +262,7 @@ TEST_CASE(same_seed_same_codes_and_cancel_leaves_engine_ready) {
 
 TEST_CASE(every_cpu_backend_and_kv_mode_gives_the_same_greedy_codes) {
     std::vector<int32_t> reference;
-    for (auto policy : {SdpaPolicy::Math, SdpaPolicy::Flash, SdpaPolicy::Auto, SdpaPolicy::FishSpeech})
+    for (auto policy : {SdpaPolicy::Math, SdpaPolicy::Flash, SdpaPolicy::Auto, SdpaPolicy::FishSpeech, SdpaPolicy::Reef})
         for (auto kv : {KvMode::ActivePrefix, KvMode::Full}) {
             Engine engine;
             EngineConfig c = config_for("s2");

@@ -120,7 +120,7 @@ RunMetrics metricsFrom(const QJsonObject& o) {
         const QJsonObject b = v.toObject();
         BackendUse u;
         u.site = enumByName(b.value(QLatin1String("site")), CallSite::SlowDecode, kNumCallSites);
-        u.backend = enumByName(b.value(QLatin1String("backend")), SdpaBackend::Unknown, int(SdpaBackend::Manual) + 1);
+        u.backend = enumByName(b.value(QLatin1String("backend")), SdpaBackend::Unknown, int(kLastSdpaBackend) + 1);
         u.calls = b.value(QLatin1String("calls")).toInteger();
         u.shape = std_(b.value(QLatin1String("shape")));
         u.kv_len_min = b.value(QLatin1String("kv_len_min")).toInteger();

@@ -160,7 +160,7 @@ QWidget* CompareView::createArmPicker() {
                           CompileMode::Eager);
     auto* sdpaLayout = group(tr("SDPA policy"));
     m_sdpa = addChecks(sdpaLayout, {SdpaPolicy::Auto, SdpaPolicy::Math, SdpaPolicy::Flash, SdpaPolicy::Efficient,
-                                    SdpaPolicy::Cudnn, SdpaPolicy::FishSpeech}, SdpaPolicy::Auto);
+                                    SdpaPolicy::Cudnn, SdpaPolicy::FishSpeech, SdpaPolicy::Reef}, SdpaPolicy::Auto);
     m_sdpa[1]->setChecked(true);   // math: the portable reference next to auto
     m_kv = addChecks(group(tr("KV cache")), {KvMode::ActivePrefix, KvMode::Full}, KvMode::ActivePrefix);
 

@@ -44,9 +44,9 @@ PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWi
     m_backendTime->setTitleVisible(false);   // the same seconds as the chart beside it; room for the labels
     m_backendAxis = new QCategoryAxis;
     m_backendAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    for (int b = int(SdpaBackend::Unknown); b <= int(SdpaBackend::Manual); ++b)
+    for (int b = int(SdpaBackend::Unknown); b <= int(kLastSdpaBackend); ++b)
         m_backendAxis->append(QString::fromLatin1(to_string(SdpaBackend(b))), b);
-    m_backendAxis->setRange(-0.5, int(SdpaBackend::Manual) + 0.5);
+    m_backendAxis->setRange(-0.5, int(kLastSdpaBackend) + 0.5);
     m_backendAxis->setTruncateLabels(false);
     QFont axisFont = m_backendAxis->labelsFont();   // small enough that every backend name fits
     axisFont.setPointSizeF(axisFont.pointSizeF() * 0.75);

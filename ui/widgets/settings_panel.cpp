@@ -150,7 +150,7 @@ QWidget* SettingsPanel::createEngineGroup() {
     m_threads = intSpin(0, 256, tr("default"));
     m_compile = enumCombo({CompileMode::Eager, CompileMode::CudaGraph, CompileMode::AotInductor});
     m_sdpa = enumCombo({SdpaPolicy::Auto, SdpaPolicy::Math, SdpaPolicy::Flash, SdpaPolicy::Efficient, SdpaPolicy::Cudnn,
-                        SdpaPolicy::FishSpeech});
+                        SdpaPolicy::FishSpeech, SdpaPolicy::Reef});
     m_kvMode = enumCombo({KvMode::ActivePrefix, KvMode::Full});
     m_kvMode->setToolTip(tr("active: attend over the filled cache prefix only; full: the whole cache with a mask"));
     m_kvMargin = intSpin(0, 65536);

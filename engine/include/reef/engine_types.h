@@ -17,16 +17,20 @@ inline constexpr double kFramesPerSecond = double(kSampleRate) / kSamplesPerFram
 enum class DeviceKind { Cpu, Cuda, Mps };
 enum class Precision { Fp32, Bf16, Fp16 };
 enum class CompileMode { Eager, CudaGraph, AotInductor };
-// fish-speech: MATH when compiled, automatic when eager (PR #1337's rule).
-enum class SdpaPolicy { Auto, Math, Flash, Efficient, Cudnn, FishSpeech };
+// fish-speech: MATH when compiled, automatic when eager (PR #1337's rule). Reef: Reef's own
+// one-pass decode attention on the CPU for the decode call sites (nn/reef_attention.h), libtorch's
+// automatic choice for every other call; eager only.
+enum class SdpaPolicy { Auto, Math, Flash, Efficient, Cudnn, FishSpeech, Reef };
 // ActivePrefix: attention over the filled cache prefix only (fish-speech #1312).
 // Full: attention over the whole allocated cache with a mask, as fish-speech HEAD does.
 enum class KvMode { ActivePrefix, Full };
 // The attention call sites whose backend is reported.
 enum class CallSite { SlowPrefill, SlowDecode, FastDecode, CodecWindow };
 inline constexpr int kNumCallSites = 4;
-// What at::_fused_sdp_choice / our own dispatch reports; Manual = explicit matmul+softmax.
-enum class SdpaBackend { Unknown, Math, Flash, Efficient, Cudnn, Overrideable, Manual };
+// What at::_fused_sdp_choice / our own dispatch reports; Manual = explicit matmul+softmax;
+// Reef = Reef's own CPU decode attention kernel (the "reef" policy).
+enum class SdpaBackend { Unknown, Math, Flash, Efficient, Cudnn, Overrideable, Manual, Reef };
+inline constexpr SdpaBackend kLastSdpaBackend = SdpaBackend::Reef;  // for loops over every backend
 
 const char* to_string(DeviceKind v);
 const char* to_string(Precision v);

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "nn/gemv_team.h"
+#include "nn/reef_attention.h"
 
 namespace reef {
 namespace {
@@ -140,6 +141,15 @@ at::Tensor sdpa(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, c
 
 at::Tensor attention(CallSite site, const at::Tensor& q_in, const at::Tensor& k, const at::Tensor& v,
                      const std::optional<at::Tensor>& mask) {
+    const bool decode = (site == CallSite::SlowDecode || site == CallSite::FastDecode) && q_in.dim() == 4 && q_in.size(2) == 1;
+    if (decode && reef_decode_attention_on()) {  // the "reef" policy (nn/reef_attention.h)
+        const at::Tensor q = fold_gqa_decode(q_in, k);  // [B, Hkv, G, D]
+        if (reef_attention_refusal(q, k, v, mask).empty()) {
+            const at::Tensor y = reef_decode_attention(q, k, v, mask);
+            BackendRecorder::current().record(site, SdpaBackend::Reef, q_in, k);
+            return y.reshape({q_in.size(0), q_in.size(1), 1, v.size(3)});  // [B, Hq, 1, Dv]
+        }
+    }
     const SdpaInputs in = sdpa_inputs(q_in, k, v, mask);
     const at::Tensor& q = in.q;
     PendingCall call{site, &q_in, &k};  // reported in the model's shapes

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "nn/attention.h"
+#include "nn/reef_attention.h"
 
 namespace reef {
 namespace {
@@ -34,7 +35,8 @@ SdpaPolicyGuard::SdpaPolicyGuard(SdpaPolicy policy, CompileMode mode) {
     m_cudnn = ctx.userEnabledCuDNNSDP();
     m_overrideable = ctx.userEnabledOverrideableSDP();
     const SdpaPolicy p = resolve_policy(policy, mode);
-    if (p == SdpaPolicy::Auto) {
+    m_reef = set_reef_decode_attention(p == SdpaPolicy::Reef);
+    if (p == SdpaPolicy::Auto || p == SdpaPolicy::Reef) {  // reef: libtorch's choice for the calls it does not take
         ctx.setSDPUseFlash(true);
         ctx.setSDPUseMemEfficient(true);
         ctx.setSDPUseMath(true);
@@ -52,6 +54,7 @@ SdpaPolicyGuard::SdpaPolicyGuard(SdpaPolicy policy, CompileMode mode) {
 }
 
 SdpaPolicyGuard::~SdpaPolicyGuard() {
+    set_reef_decode_attention(m_reef);
     auto& ctx = at::globalContext();
     ctx.setSDPUseFlash(m_flash);
     ctx.setSDPUseMemEfficient(m_efficient);

@@ -14,7 +14,8 @@ namespace reef {
 // The policy as it resolves for a compile mode (fish-speech = MATH when compiled, auto when eager).
 SdpaPolicy resolve_policy(SdpaPolicy policy, CompileMode mode);
 
-// Sets the global flags for a policy and restores the previous ones on destruction.
+// Sets the global flags for a policy and restores the previous ones on destruction ("reef": the
+// decode call sites to Reef's kernel, nn/reef_attention.h, libtorch's flags as for auto).
 // The flags are process-wide (not thread-local): construct it only on the engine thread.
 class SdpaPolicyGuard {
 public:
@@ -24,7 +25,7 @@ public:
     SdpaPolicyGuard& operator=(const SdpaPolicyGuard&) = delete;
 
 private:
-    bool m_flash, m_efficient, m_math, m_cudnn, m_overrideable;
+    bool m_flash, m_efficient, m_math, m_cudnn, m_overrideable, m_reef;
 };
 
 // Maps at::_fused_sdp_choice's integer to our enum (-1 error, 0 math, 1 flash, 2 efficient,

@@ -5,6 +5,7 @@ target_sources(reef_engine PRIVATE
   src/nn/llama_ops.cpp
   src/nn/row_kernels.cpp
   src/nn/attention.cpp
+  src/nn/reef_attention.cpp
   src/nn/sdpa_policy.cpp
   src/nn/gemv.cpp
   src/nn/gemv_team.cpp

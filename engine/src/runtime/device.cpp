@@ -116,6 +116,12 @@ DeviceCaps query_device_caps(DeviceKind device) {
     caps.sdpa_policies["flash"] = {true, on_cuda ? "" : "CPU flash kernel (needs an exact-length prefix, no mask)"};
     caps.sdpa_policies["efficient"] = on_cuda ? Capability{true, {}} : Capability{false, "memory-efficient attention is CUDA-only"};
     caps.sdpa_policies["cudnn"] = on_cuda ? Capability{true, {}} : Capability{false, "cuDNN attention is CUDA-only"};
+#ifdef REEF_HAVE_KERNELS
+    caps.sdpa_policies["reef"] = on_cuda ? Capability{false, "Reef's own decode attention kernel is CPU-only"}
+                                         : Capability{true, "Reef's own decode attention kernel (eager decoding)"};
+#else
+    caps.sdpa_policies["reef"] = {false, "this build has no CPU kernels (Highway)"};
+#endif
     return caps;
 }
 

@@ -19,6 +19,7 @@
 #include "runtime/device.h"
 #include "runtime/perf.h"
 #include "runtime/synthesis_stream.h"
+#include "nn/reef_attention.h"
 #include "nn/sdpa_policy.h"
 #include "reef/sampling_settings.h"
 #include "text2semantic/kv_cache.h"
@@ -63,6 +64,22 @@ void check_compile_mode(CompileMode mode, DeviceKind device) {
                         "use compile mode 'eager'");
     case CompileMode::AotInductor: return;  // CPU and CUDA: prepare_compiled builds or loads the package
     }
+}
+
+void check_sdpa_policy(SdpaPolicy policy, CompileMode mode, DeviceKind device) {
+    if (policy != SdpaPolicy::Reef) return;
+    if (device != DeviceKind::Cpu)
+        throw ReefError(ErrorCode::BackendUnavailable, "SDPA policy 'reef' is Reef's own CPU decode attention kernel; this run is on " +
+                                                           std::string(to_string(device)),
+                        "use the 'auto' SDPA policy");
+    if (mode != CompileMode::Eager)
+        throw ReefError(ErrorCode::BackendUnavailable,
+                        std::string("SDPA policy 'reef' runs Reef's own kernel in eager decoding; compile mode '") +
+                            to_string(mode) + "' runs the attention compiled into its package",
+                        "use compile mode 'eager', or another SDPA policy");
+    const std::string why = reef_attention_refusal(at::empty({1, 1, 1, 2}), at::empty({1, 1, 1, 2}), at::empty({1, 1, 1, 2}),
+                                                   std::nullopt);
+    if (!why.empty()) throw ReefError(ErrorCode::BackendUnavailable, "SDPA policy 'reef': " + why, "use the 'auto' SDPA policy");
 }
 
 void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t prompt_len, int64_t max_new) {
@@ -242,6 +259,7 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
     const CpuTargetScope target(o.cpu_target);
     check_runnable(p, r, o);
     check_compile_mode(o.compile_mode, p.config.device);
+    check_sdpa_policy(o.policy, o.compile_mode, p.config.device);
     c10::InferenceMode inference;
     SynthesisResult result;
     result.request_id = r.id;

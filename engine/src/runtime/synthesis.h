@@ -32,6 +32,8 @@ struct RunCapture {
 
 // Throws ReefError(BackendUnavailable) with the reason when the mode cannot run on this device.
 void check_compile_mode(CompileMode mode, DeviceKind device);
+// The "reef" SDPA policy runs Reef's CPU decode kernel in eager decoding: refused elsewhere, saying why.
+void check_sdpa_policy(SdpaPolicy policy, CompileMode mode, DeviceKind device);
 
 // Asks libtorch which backend each call site would use with the request's real shapes and dtype
 // under the current SDPA flags (call inside an SdpaPolicyGuard). Throws ReefError(BackendUnavailable)

@@ -87,6 +87,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
     const GemvPause linear(o.libtorch_linear);
     const GemvTeamOn team(o.gemv_team);
     const CpuTargetScope target(o.cpu_target);
+    check_sdpa_policy(o.policy, o.compile_mode, p.config.device);
     c10::InferenceMode inference;
     SdpaPolicyGuard sdpa(o.policy, o.compile_mode);
     BackendRecorder::current().reset();

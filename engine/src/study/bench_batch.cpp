@@ -53,6 +53,7 @@ BatchRun run_once(Pipeline& p, const BenchRequest& req, const BenchArm& arm, con
     const GemvPause linear(o.libtorch_linear);
     const GemvTeamOn team(o.gemv_team);
     const CpuTargetScope target(o.cpu_target);
+    check_sdpa_policy(o.policy, o.compile_mode, p.config.device);
     SdpaPolicyGuard sdpa(o.policy, o.compile_mode);
     c10::InferenceMode inference;
     GenerateOptions g = generate_options(p, greedy_request(req), o);

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "nn/attention.h"
+#include "nn/reef_attention.h"
 #include "nn/sdpa_policy.h"
 
 namespace reef {
@@ -40,10 +41,11 @@ SdpaPolicy policy_for(SdpaBackend backend) {
     case SdpaBackend::Flash: return SdpaPolicy::Flash;
     case SdpaBackend::Efficient: return SdpaPolicy::Efficient;
     case SdpaBackend::Cudnn: return SdpaPolicy::Cudnn;
+    case SdpaBackend::Reef: return SdpaPolicy::Reef;
     default: break;
     }
     throw ReefError(ErrorCode::InvalidArgument, std::string("sdpa-bench: cannot force backend '") + to_string(backend) + "'",
-                    "use math, flash, efficient or cudnn");
+                    "use math, flash, efficient, cudnn or reef");
 }
 
 double median(std::vector<double> v) {
@@ -59,8 +61,15 @@ TimedAttention time_attention(CallSite site, const DecodeAttentionCall& call, Sd
     const bool cuda = call.q.is_cuda();
     // Forced: exactly one backend enabled, so an ineligible call is refused instead of falling back.
     SdpaPolicyGuard guard(policy_for(backend), CompileMode::Eager);
+    if (backend == SdpaBackend::Reef) {  // Reef's own kernel: its own conditions, libtorch's selector has no say
+        const std::string why = reef_attention_refusal(fold_gqa_decode(call.q, call.k), call.k, call.v, call.mask);
+        if (!why.empty()) {
+            t.reason = "reef: " + why;
+            return t;
+        }
+    }
     // The engine's preflight: libtorch's selector with these exact tensors and flags.
-    if (const auto why = sdpa_refusal(AttentionProbe{site, call.q, call.k, call.v, call.mask})) {
+    else if (const auto why = sdpa_refusal(AttentionProbe{site, call.q, call.k, call.v, call.mask})) {
         t.reason = "libtorch: " + *why;
         return t;
     }
