@@ -17,11 +17,13 @@ namespace {
 
 std::atomic<bool> g_on{false};
 
+#ifdef REEF_HAVE_KERNELS
 // The mask as one row of Lk flags per batch entry (a single row shared by all when its batch dim
 // is 1): [Bm, Lk] bool, contiguous.
 at::Tensor mask_rows(const at::Tensor& mask, int64_t lk) {
     return mask.reshape({-1, lk}).contiguous();
 }
+#endif
 
 }  // namespace
 
