@@ -1,5 +1,5 @@
 // What the kernel tests share (tst_simd_kernels and its other sources): random rows, bf16
-// rounding of them, and a loop over every target this CPU runs.
+// rounding of them, element values, and a loop over every target this CPU runs.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +24,10 @@ inline std::vector<uint16_t> to_bf16(const std::vector<float>& v) {
     for (size_t i = 0; i < v.size(); ++i) o[i] = reef::kernels::float_to_bf16(v[i]);
     return o;
 }
+// An element's value: fp32 as is, bf16 bits widened.
+inline double val(float v) { return v; }
+inline double val(uint16_t v) { return reef::kernels::bf16_to_float(v); }
+
 // Runs fn once per runnable target, forced; restores the best target afterwards.
 template <typename Fn>
 void for_each_target(Fn&& fn) {

@@ -21,11 +21,9 @@ using namespace reef::kernels;
 using reef_test::for_each_target;
 using reef_test::randn;
 using reef_test::to_bf16;
+using reef_test::val;
 
 namespace {
-
-double val(float v) { return v; }
-double val(uint16_t v) { return bf16_to_float(v); }
 
 struct Case {
     int64_t g, d, n;

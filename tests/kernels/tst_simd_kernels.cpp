@@ -27,11 +27,9 @@ using namespace reef::kernels;
 using reef_test::for_each_target;
 using reef_test::randn;
 using reef_test::to_bf16;
+using reef_test::val;
 
 namespace {
-
-double val(float v) { return v; }
-double val(uint16_t v) { return bf16_to_float(v); }
 float from_bits(uint32_t b) {
     float f;
     std::memcpy(&f, &b, 4);
