@@ -19,8 +19,8 @@
 #include "runtime/device.h"
 #include "runtime/perf.h"
 #include "runtime/synthesis_stream.h"
-#include "nn/reef_attention.h"
 #include "nn/sdpa_policy.h"
+#include "reef/cpu_kernels.h"
 #include "reef/sampling_settings.h"
 #include "text2semantic/kv_cache.h"
 #include "text2semantic/prompt_builder.h"
@@ -77,9 +77,9 @@ void check_sdpa_policy(SdpaPolicy policy, CompileMode mode, DeviceKind device) {
                         std::string("SDPA policy 'reef' runs Reef's own kernel in eager decoding; compile mode '") +
                             to_string(mode) + "' runs the attention compiled into its package",
                         "use compile mode 'eager', or another SDPA policy");
-    const std::string why = reef_attention_refusal(at::empty({1, 1, 1, 2}), at::empty({1, 1, 1, 2}), at::empty({1, 1, 1, 2}),
-                                                   std::nullopt);
-    if (!why.empty()) throw ReefError(ErrorCode::BackendUnavailable, "SDPA policy 'reef': " + why, "use the 'auto' SDPA policy");
+    if (!cpu_kernel_info().built)
+        throw ReefError(ErrorCode::BackendUnavailable, "SDPA policy 'reef': this build has no CPU kernels (Highway)",
+                        "use the 'auto' SDPA policy");
 }
 
 void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t prompt_len, int64_t max_new) {

@@ -61,15 +61,15 @@ TimedAttention time_attention(CallSite site, const DecodeAttentionCall& call, Sd
     const bool cuda = call.q.is_cuda();
     // Forced: exactly one backend enabled, so an ineligible call is refused instead of falling back.
     SdpaPolicyGuard guard(policy_for(backend), CompileMode::Eager);
-    if (backend == SdpaBackend::Reef) {  // Reef's own kernel: its own conditions, libtorch's selector has no say
-        const std::string why = reef_attention_refusal(fold_gqa_decode(call.q, call.k), call.k, call.v, call.mask);
-        if (!why.empty()) {
+    // Reef's own kernel answers for itself; every other backend: the engine's preflight, libtorch's
+    // selector with these exact tensors and flags.
+    if (backend == SdpaBackend::Reef) {
+        if (const std::string why = reef_attention_refusal(fold_gqa_decode(call.q, call.k), call.k, call.v, call.mask);
+            !why.empty()) {
             t.reason = "reef: " + why;
             return t;
         }
-    }
-    // The engine's preflight: libtorch's selector with these exact tensors and flags.
-    else if (const auto why = sdpa_refusal(AttentionProbe{site, call.q, call.k, call.v, call.mask})) {
+    } else if (const auto why = sdpa_refusal(AttentionProbe{site, call.q, call.k, call.v, call.mask})) {
         t.reason = "libtorch: " + *why;
         return t;
     }
