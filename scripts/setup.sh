@@ -55,7 +55,9 @@ reef_install_apt() {
   fi
 }
 
-reef_install_torch() {
+# The venv alone (no cmake arguments): CI creates the torch 2.8.0 one in the background while the
+# main build compiles (.ci/run), since that step is a download.
+reef_install_torch_venv() {
   if [[ -x "$REEF_VENV/bin/python" ]] &&
      "$REEF_VENV/bin/python" -c "import torch,sys; sys.exit(0 if torch.__version__.startswith('$REEF_TORCH_VERSION') else 1)" 2>/dev/null; then
     reef_log "libtorch: torch $REEF_TORCH_VERSION already in $REEF_VENV"
@@ -64,6 +66,10 @@ reef_install_torch() {
     python3 -m venv "$REEF_VENV"
     "$REEF_VENV/bin/pip" install -q --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
   fi
+}
+
+reef_install_torch() {
+  reef_install_torch_venv
   REEF_TORCH_CMAKE="$("$REEF_VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
   # A CUDA build of the wheel without a CUDA toolkit goes through cmake/ReefTorchWheel.cmake
   # (scripts/torch_wheel.sh): its CPU libraries only, or with REEF_TORCH_WHEEL_CUDA=1 its CUDA

@@ -5,6 +5,8 @@ reef_add_test(tst_bench_report SOURCES tst_bench_report.cpp LIBS reef_engine nlo
 reef_add_test(tst_sdpa_bench SOURCES tst_sdpa_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
 reef_add_test(tst_package_cache SOURCES tst_package_cache.cpp LABELS unit TORCH)
 reef_add_test(tst_subprocess SOURCES tst_subprocess.cpp LABELS unit TORCH)
+# These two include no torch header: the engine's precompiled header (~3 s to load) is skipped.
+set_source_files_properties(tst_package_cache.cpp tst_subprocess.cpp PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
 # The compiled arm: AOTInductor packages compiled with the venv's torch (about 7 minutes on one
 # core), in two entries that run side by side: the parity and error cases (label compile: every
 # libtorch CI builds, torch 2.8.0 included) and the package cache's own logic, the same whatever

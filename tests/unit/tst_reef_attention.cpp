@@ -10,9 +10,15 @@
 #include <ATen/record_function.h>
 #include <c10/core/InferenceMode.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <limits>
+#include <map>
+#include <vector>
 
 #include "check.h"
 #include "nn/attention.h"
@@ -60,6 +66,31 @@ bool no_kernels() {
     if (cpu_kernel_info().built) return false;
     reef_test::skip("built without the SIMD kernels");
     return true;
+}
+
+// CPU time of each thread of this process in ns, from /proc/self/task/<tid>/schedstat (its first
+// field): the kernel's own account of who ran, not the code under test's.
+std::map<std::string, double> thread_cpu_ns() {
+    std::map<std::string, double> ns;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream in(task.path() / "schedstat");
+        double t = 0;
+        if (in >> t) ns[task.path().filename().string()] = t;
+    }
+    return ns;
+}
+
+// The CPU time each thread spent in fn, largest first (threads that did not run it: ~0).
+std::vector<double> cpu_ms_per_thread(const std::function<void()>& fn) {
+    const auto before = thread_cpu_ns();
+    fn();
+    std::vector<double> ms;
+    for (const auto& [tid, t] : thread_cpu_ns()) {
+        const auto b = before.find(tid);
+        ms.push_back((t - (b == before.end() ? 0.0 : b->second)) / 1e6);
+    }
+    std::sort(ms.rbegin(), ms.rend());
+    return ms;
 }
 
 }  // namespace
@@ -167,6 +198,27 @@ TEST_CASE(a_team_step_gives_the_pools_bits) {
         CHECK(pool.equal(one));
         CHECK(split.equal(one));
     }
+    at::set_num_threads(1);
+}
+
+TEST_CASE(the_heads_run_on_two_threads) {
+    if (no_kernels()) return;
+    // With two threads, s1-mini's 8 KV heads at 4096 cache rows are shared by libtorch's two
+    // intra-op threads. A wrapper built without OpenMP once ran them all on the calling thread
+    // (ATen's inline parallel_for is serial there) and every bits test still passed; here the OS's
+    // per-thread CPU time says who ran. (Not for a team step: a team's threads spin while they
+    // wait, so their CPU time cannot tell; checked by mutation.)
+    const c10::InferenceMode inference;
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
+    const at::Tensor q = at::randn({1, 8, 2, 128}, gen);  // folded: 16 query heads on 8 KV heads
+    const at::Tensor k = at::randn({1, 8, 4096, 128}, gen), v = at::randn({1, 8, 4096, 128}, gen);
+    at::set_num_threads(2);
+    const std::vector<double> ms = cpu_ms_per_thread([&] {
+        for (int i = 0; i < 150; ++i) reef_decode_attention(q, k, v, std::nullopt);
+    });
+    std::printf("  busiest threads %.0f / %.0f ms\n", ms[0], ms.size() > 1 ? ms[1] : 0.0);
+    CHECK(ms[0] > 50);  // the calls took real time
+    CHECK(ms.size() >= 2 && ms[1] > 0.25 * ms[0]);  // and a second thread did a share of it
     at::set_num_threads(1);
 }
 

@@ -264,7 +264,7 @@ TEST_CASE(encode_10kb_is_fast) {
     auto s1 = demo("s1", "tiny");
     std::string text;
     int k = 0;
-    while (text.size() < 10240) text += kRoundTrip[k++ % kRoundTrip.size()] + " word" + std::to_string(k) + "\n";
+    for (; text.size() < 10240; ++k) text += kRoundTrip[k % kRoundTrip.size()] + " word" + std::to_string(k) + "\n";
     std::string cjk;  // one long run of letters: a single pre-token of ~10 KB
     while (cjk.size() < 10240) cjk += "今天天气很好我们一起去公园散步吧";
     for (auto* tok : {s2.get(), s1.get()}) {
