@@ -1,11 +1,41 @@
 // KvCache sizing, growth and index writes; the attention span of each KvMode.
 #include <ATen/ATen.h>
 
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
 #include "check.h"
+#include "nn/weight_memory.h"
 #include "reef/result.h"
 #include "text2semantic/kv_cache.h"
 
 using namespace reef;
+
+namespace {
+
+// The VmFlags of the mapping that holds `p`, from /proc/self/smaps: the kernel's own record of the
+// advice given for it ("hg": MADV_HUGEPAGE). "" when no mapping holds it.
+std::string vm_flags_of(const void* p) {
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    std::ifstream in("/proc/self/smaps");
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        uintptr_t lo = 0, hi = 0;
+        char dash = 0;
+        std::istringstream head(line);
+        if (line.find(':') == std::string::npos || line.find('-') < line.find(':')) {  // "lo-hi perms ..." starts a mapping
+            if (head >> std::hex >> lo >> dash >> hi && dash == '-') inside = a >= lo && a < hi;
+            continue;
+        }
+        if (inside && line.rfind("VmFlags:", 0) == 0) return line.substr(8) + " ";
+    }
+    return "";
+}
+
+}  // namespace
 
 TEST_CASE(capacity_is_sized_to_the_request) {
     CHECK_EQ(kv_capacity_for(100, 50, 64, 32768), 216);   // round_up(214, 8)
@@ -40,6 +70,34 @@ TEST_CASE(update_writes_rows_and_growth_keeps_them) {
     CHECK(threw);
     c.reset();
     CHECK_EQ(c.keys(0, 16).abs().sum().item<float>(), 0.0f);
+}
+
+TEST_CASE(a_cpu_cache_lies_in_huge_page_advised_memory) {
+    if (!weight_memory_enabled()) return reef_test::skip("REEF_WEIGHT_MEMORY=0");
+    if (const char* v = std::getenv("REEF_KV_MEMORY"); v && std::string(v) == "0") return reef_test::skip("REEF_KV_MEMORY=0");
+    if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) return reef_test::skip("a kernel without huge pages");
+    // s1-mini's 8 KV heads of 128 over 512 rows: 2 MB a tensor, streamed by every decode step.
+    // Like the weights, each starts on a 2 MB boundary in memory advised for huge pages (the OS's
+    // record, /proc/self/smaps), zeroed, and stays so when the cache grows.
+    KvCache c(2, 8, 128, 512, at::TensorOptions().dtype(at::kFloat));
+    auto check_memory = [&] {
+        for (int64_t il = 0; il < c.n_layer(); ++il)
+            for (const at::Tensor& t : {c.keys(il, c.capacity()), c.values(il, c.capacity())}) {
+                CHECK_EQ(reinterpret_cast<uintptr_t>(t.data_ptr()) % (uintptr_t(2) << 20), uintptr_t(0));
+                CHECK(vm_flags_of(t.data_ptr()).find(" hg ") != std::string::npos);
+            }
+    };
+    check_memory();
+    CHECK_EQ(c.keys(1, 512).abs().sum().item<float>(), 0.0f);
+    const at::Tensor k = at::randn({1, 8, 3, 128});
+    c.update(1, 500, k, k);
+    c.ensure_capacity(1000);
+    check_memory();
+    CHECK(at::equal(c.keys(1, 503).narrow(2, 500, 3), k));
+    CHECK_EQ(c.values(1, 1000).narrow(2, 503, 497).abs().sum().item<float>(), 0.0f);
+    // a cache too small to fill a huge page stays where libtorch puts it
+    KvCache small(1, 2, 4, 16, at::TensorOptions().dtype(at::kFloat));
+    CHECK(vm_flags_of(small.keys(0, 16).data_ptr()).find(" hg ") == std::string::npos);
 }
 
 TEST_CASE(attention_span_per_mode) {

@@ -37,12 +37,12 @@ size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 // An anonymous mapping of `bytes` (rounded to pages) starting on a 2 MB boundary: map 2 MB more
 // than needed, then unmap the slack before the boundary and past the end, so only the tail
 // piece smaller than 2 MB ends in 4 KB pages.
-Region map_region(size_t bytes) {
+Region map_region(size_t bytes, const char* what) {
     const size_t page = size_t(::sysconf(_SC_PAGESIZE));
     const size_t len = round_up(bytes, page);
     void* raw = ::mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
-        throw ReefError(ErrorCode::InsufficientMemory, "cannot map " + std::to_string(bytes) + " bytes for weights: " +
+        throw ReefError(ErrorCode::InsufficientMemory, "cannot map " + std::to_string(bytes) + " bytes for " + what + ": " +
                                                     std::strerror(errno));
     const auto base = reinterpret_cast<uintptr_t>(raw);
     const uintptr_t start = round_up(base, kHugePage);
@@ -78,11 +78,14 @@ bool in_weight_memory(const at::Tensor& t) {
 #endif
 }
 
-at::Tensor empty_weight_memory(at::IntArrayRef sizes, at::ScalarType dtype) {
+namespace {
+
+// empty_weight_memory, `what` naming the memory's use in an error
+at::Tensor empty_in_region(at::IntArrayRef sizes, at::ScalarType dtype, const char* what) {
     const size_t bytes = size_t(c10::multiply_integers(sizes)) * c10::elementSize(dtype);
     if (!wanted(bytes)) return at::empty(sizes, at::TensorOptions().dtype(dtype));
 #ifdef REEF_WEIGHT_MEMORY_MMAP
-    const Region r = map_region(bytes);  // the pages (huge where granted) are faulted in by the first write
+    const Region r = map_region(bytes, what);  // the pages (huge where granted) are faulted in by the first write
     return at::for_blob(r.addr, sizes)
         .context(new Region(r), &release_region)
         .options(at::TensorOptions().dtype(dtype))
@@ -90,6 +93,18 @@ at::Tensor empty_weight_memory(at::IntArrayRef sizes, at::ScalarType dtype) {
 #else
     return at::empty(sizes, at::TensorOptions().dtype(dtype));
 #endif
+}
+
+}  // namespace
+
+at::Tensor empty_weight_memory(at::IntArrayRef sizes, at::ScalarType dtype) { return empty_in_region(sizes, dtype, "weights"); }
+
+at::Tensor kv_cache_zeros(at::IntArrayRef sizes, const at::TensorOptions& options) {
+    static const bool on = kernel_switched_on("REEF_KV_MEMORY");
+    if (!on || !options.device().is_cpu()) return at::zeros(sizes, options);
+    // a fresh mapping reads as zeros already; writing them commits the pages now, as at::zeros does,
+    // so a cache that does not fit fails here and not half-way through a request
+    return empty_in_region(sizes, c10::typeMetaToScalarType(options.dtype()), "a KV cache").zero_();
 }
 
 at::Tensor weight_memory_from(const void* src, size_t bytes, at::IntArrayRef sizes, at::ScalarType dtype) {

@@ -41,6 +41,12 @@ at::Tensor empty_weight_memory(at::IntArrayRef sizes, at::ScalarType dtype);
 // copies from its mapping with this). Requires bytes == numel · element size.
 at::Tensor weight_memory_from(const void* src, size_t bytes, at::IntArrayRef sizes, at::ScalarType dtype);
 
+// A zeroed tensor for a KV cache: on the CPU in the same memory as the weights, since decode
+// attention streams a layer's cache every step as the GEMV streams the weights (the same TLB
+// misses, and hardware prefetchers stop at every 4 KB page boundary); at::zeros on other devices,
+// below kWeightMemoryMinBytes, with REEF_WEIGHT_MEMORY=0 or REEF_KV_MEMORY=0 (A/B runs).
+at::Tensor kv_cache_zeros(at::IntArrayRef sizes, const at::TensorOptions& options);
+
 // The tensor's storage was made by to_weight_memory / weight_memory_from.
 bool in_weight_memory(const at::Tensor& t);
 

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "memory_check.h"
+#include "nn/weight_memory.h"
 #include "text2semantic/model_config.h"
 
 namespace reef {
@@ -29,8 +30,8 @@ KvCache::KvCache(int64_t n_layer, int64_t n_heads, int64_t head_dim, int64_t cap
     REEF_CHECK(n_layer > 0 && n_heads > 0 && head_dim > 0 && capacity > 0, "KvCache: bad sizes");
     require_kv_memory(n_layer, n_heads, head_dim, m_capacity, 0, options);
     for (int64_t il = 0; il < n_layer; ++il) {
-        m_k.push_back(at::zeros({1, n_heads, m_capacity, head_dim}, options));
-        m_v.push_back(at::zeros({1, n_heads, m_capacity, head_dim}, options));
+        m_k.push_back(kv_cache_zeros({1, n_heads, m_capacity, head_dim}, options));
+        m_v.push_back(kv_cache_zeros({1, n_heads, m_capacity, head_dim}, options));
     }
 }
 
@@ -51,7 +52,7 @@ void KvCache::ensure_capacity(int64_t capacity) {
             for (auto* t : {&m_k[il], &m_v[il]}) {
                 auto sizes = t->sizes().vec();
                 sizes[2] = grown;
-                at::Tensor bigger = at::zeros(sizes, t->options());
+                at::Tensor bigger = kv_cache_zeros(sizes, t->options());
                 bigger.narrow(2, 0, m_capacity).copy_(*t);
                 *t = bigger;
             }
