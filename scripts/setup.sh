@@ -64,9 +64,7 @@ reef_install_torch_venv() {
   else
     reef_log "creating venv $REEF_VENV with torch==$REEF_TORCH_VERSION (provides libtorch)"
     python3 -m venv "$REEF_VENV"
-    # --no-compile: Python compiles a module's bytecode on its first import (the few hundred that
-    # libtorch's CMake files and the exporter import), not all ~5000 of torch's up front
-    "$REEF_VENV/bin/pip" install -q --no-compile --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
+    "$REEF_VENV/bin/pip" install -q --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
   fi
 }
 
