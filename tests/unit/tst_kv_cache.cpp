@@ -2,12 +2,12 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "check.h"
+#include "nn/kernel_switch.h"
 #include "nn/weight_memory.h"
 #include "reef/result.h"
 #include "text2semantic/kv_cache.h"
@@ -74,7 +74,7 @@ TEST_CASE(update_writes_rows_and_growth_keeps_them) {
 
 TEST_CASE(a_cpu_cache_lies_in_huge_page_advised_memory) {
     if (!weight_memory_enabled()) return reef_test::skip("REEF_WEIGHT_MEMORY=0");
-    if (const char* v = std::getenv("REEF_KV_MEMORY"); v && std::string(v) == "0") return reef_test::skip("REEF_KV_MEMORY=0");
+    if (!kernel_switched_on("REEF_KV_MEMORY")) return reef_test::skip("REEF_KV_MEMORY=0");
     if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) return reef_test::skip("a kernel without huge pages");
     // s1-mini's 8 KV heads of 128 over 512 rows: 2 MB a tensor, streamed by every decode step.
     // Like the weights, each starts on a 2 MB boundary in memory advised for huge pages (the OS's
