@@ -22,7 +22,8 @@ set_tests_properties(tst_pr_report PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETUR
 # reef-cli compile --setup for real (pip install torch, ~2 minutes, then a tiny compile): label venv,
 # not compile, so CI's libtorch 2.8.0 step does not download that CUDA wheel's gigabytes again.
 add_test(NAME tst_compile_setup COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compile_setup.sh $<TARGET_FILE:reef-cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp)
-set_tests_properties(tst_compile_setup PROPERTIES LABELS venv TIMEOUT 900 SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")
+set_tests_properties(tst_compile_setup PROPERTIES LABELS venv TIMEOUT 900 SKIP_RETURN_CODE 77 COST 80
+  ENVIRONMENT "OMP_NUM_THREADS=1")
 # Issue #13, failure while running: a real allocation failure (RLIMIT_AS lowered mid-synthesis) is
 # an error value and the engine stays usable; the memory check reads cgroup limits (fake trees).
 reef_add_test(tst_out_of_memory SOURCES tst_out_of_memory.cpp LIBS reef_engine LABELS unit TORCH TIMEOUT 120)
