@@ -33,6 +33,7 @@ public:
 
     // Producer side: copies up to n items, returns how many fit.
     size_t write(const T* src, size_t n) noexcept {
+        if (n == 0) return 0;  // before any load: a caller's literal 0 folds the copy away
         const size_t head = head_.load(std::memory_order_relaxed);  // only we write head_
         const size_t tail = tail_.load(std::memory_order_acquire);  // see the consumer's frees
         n = std::min(n, capacity() - (head - tail));
@@ -43,6 +44,7 @@ public:
 
     // Consumer side: copies up to n items out, returns how many were there.
     size_t read(T* dst, size_t n) noexcept {
+        if (n == 0) return 0;
         const size_t tail = tail_.load(std::memory_order_relaxed);  // only we write tail_
         const size_t head = head_.load(std::memory_order_acquire);  // see the producer's items
         n = std::min(n, head - tail);
@@ -66,7 +68,8 @@ public:
 
 private:
     // n == 0 returns early: src / dst may then be an empty vector's null data(), and memcpy from or
-    // to a null pointer is undefined even for 0 bytes (UBSan reports it from AudioPlayer).
+    // to a null pointer is undefined even for 0 bytes (UBSan reports it from AudioPlayer). n is 0
+    // here too when the buffer is full (write) or empty (read).
     void copy_in(size_t at, const T* src, size_t n) noexcept {
         if (n == 0) return;
         const size_t i = at & mask_;

@@ -144,7 +144,13 @@ HttpResponse http_exchange(const HttpRequest& request, const std::function<bool(
         response.error = "libcurl could not start a transfer";
         return response;
     }
-    Exchange ex{curl, &request, &on_data, &should_abort, &response, std::chrono::steady_clock::now(), {}};
+    Exchange ex;
+    ex.curl = curl;
+    ex.request = &request;
+    ex.on_data = &on_data;
+    ex.should_abort = &should_abort;
+    ex.response = &response;
+    ex.start = std::chrono::steady_clock::now();
     char error_text[CURL_ERROR_SIZE] = {};
     curl_slist* headers = nullptr;
     for (const std::string& h : request.headers) headers = curl_slist_append(headers, h.c_str());

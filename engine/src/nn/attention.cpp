@@ -16,7 +16,13 @@ namespace reef {
 namespace {
 
 std::string describe(const at::Tensor& q, const at::Tensor& k) {
-    return "q" + shape_string(q) + " k" + shape_string(k) + " " + std::string(c10::toString(q.scalar_type()));
+    std::string s = "q";
+    s += shape_string(q);
+    s += " k";
+    s += shape_string(k);
+    s += ' ';
+    s += c10::toString(q.scalar_type());
+    return s;
 }
 
 // The attention call in flight on this thread: the dispatcher's RecordFunction names the SDPA
@@ -78,10 +84,15 @@ SdpaBackend backend_from_op_name(const char* name) {
     return SdpaBackend::Unknown;
 }
 
+// Appends in place: `literal + std::string&&` here draws GCC 12's false -Wstringop-overflow.
 std::string shape_string(const at::Tensor& t) {
     std::string s = "[";
-    for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "," : "") + std::to_string(t.size(i));
-    return s + "]";
+    for (int64_t i = 0; i < t.dim(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(t.size(i));
+    }
+    s += ']';
+    return s;
 }
 
 at::Tensor fold_gqa_decode(const at::Tensor& q, const at::Tensor& k) {
