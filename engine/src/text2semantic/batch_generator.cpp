@@ -130,35 +130,30 @@ bool BatchGenerator::step() {
         const at::Tensor head = c.s1_decoding() ? at::Tensor() : m_head.head;
         const ForwardResult res = m_model.forward_generate_batch(at::cat(inputs, 0), pos, slow, m_kv_mode, head);
 
-        // decode_frame (generator.cpp) for every member, the fast forwards batched per codebook
-        std::vector<std::vector<at::Tensor>> cols(bsz);
-        std::vector<at::Tensor> h(bsz), code(bsz);
+        // decode_frame (generator.cpp) for every member: its main token, then fast_codebooks with
+        // the fast forwards batched per codebook
+        std::vector<at::Tensor> mains(bsz);
         for (size_t i = 0; i < bsz; ++i) {
             Member& m = *m_members[i];
             const ForwardResult row{res.logits.narrow(0, int64_t(i), 1), res.hidden_states.narrow(0, int64_t(i), 1),
                                     res.normed.narrow(0, int64_t(i), 1)};
             if (int(m.columns.size()) < m.item.opts.capture_logits_frames)
                 captured[i] = all_logits(m.ctx, row).reshape({-1}).to(at::kFloat).cpu().clone();
-            const at::Tensor main = sample_main(m.ctx, row.logits, ras_of(m.ctx, *m.state), rep_of(m.ctx, *m.state));
+            mains[i] = sample_main(m.ctx, row.logits, ras_of(m.ctx, *m.state), rep_of(m.ctx, *m.state));
             if (m.ctx.s1) m.caches.fast.reset();  // S1-era code zero-fills the fast cache every frame
-            code[i] = at::clamp(main - m_ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
-            cols[i] = {main, code[i]};
         }
-        m_model.forward_generate_fast_batch(res.hidden_states, 0, fast, m_kv_mode);  // output unused: fills the caches
-        for (size_t i = 0; i < bsz; ++i) h[i] = m_model.embed_fast(code[i]);
-        for (int64_t k = 1; k < c.num_codebooks; ++k) {
-            // [B, 1, K]
-            const at::Tensor logits = m_model.forward_generate_fast_batch(at::cat(h, 0), k, fast, m_kv_mode);
-            for (size_t i = 0; i < bsz; ++i) {
-                Member& m = *m_members[i];
-                code[i] = sample_codebook(m.ctx, logits.narrow(0, int64_t(i), 1), k, rep_of(m.ctx, *m.state));
-                cols[i].push_back(code[i]);
-                h[i] = m_model.embed_fast(code[i]);
-            }
-        }
+        auto fast_forward = [&](const at::Tensor& x, int64_t k) {
+            return m_model.forward_generate_fast_batch(x, k, fast, m_kv_mode);
+        };
+        auto sample = [&](size_t i, const at::Tensor& logits, int64_t k) {
+            Member& m = *m_members[i];
+            return sample_codebook(m.ctx, logits, k, rep_of(m.ctx, *m.state));
+        };
+        const std::vector<at::Tensor> cols =
+            fast_codebooks(m_model, mains, res.hidden_states, m_ids.semantic_begin, fast_forward, sample);
         for (size_t i = 0; i < bsz; ++i) {
             Member& m = *m_members[i];
-            m.cur = at::cat(cols[i]);  // [N+1]
+            m.cur = cols[i];  // [N+1]
             accept_column(m.ctx, *m.state, m.cur);
             host[i] = to_host(m.cur);
         }

@@ -47,6 +47,31 @@ at::Tensor sample_codebook(DecodeContext& ctx, const at::Tensor& logits, int64_t
     return sample(row, ctx.knobs, *ctx.gen);
 }
 
+std::vector<at::Tensor> fast_codebooks(const DualArModel& model, const std::vector<at::Tensor>& mains,
+                                       const at::Tensor& hidden_states, int64_t semantic_begin, const FastStep& fast,
+                                       const CodebookSampler& sample) {
+    const auto& c = model.config();
+    const size_t bsz = mains.size();
+    fast(hidden_states, 0);  // output unused: fills the caches
+    std::vector<std::vector<at::Tensor>> columns(bsz);
+    std::vector<at::Tensor> h(bsz);  // B x [1, 1, D]
+    auto take = [&](size_t i, const at::Tensor& code) {  // [1]
+        columns[i].push_back(code);
+        h[i] = model.embed_fast(code);
+    };
+    for (size_t i = 0; i < bsz; ++i) {
+        columns[i].push_back(mains[i]);
+        take(i, at::clamp(mains[i] - semantic_begin, 0, c.codebook_size - 1));
+    }
+    for (int64_t k = 1; k < c.num_codebooks; ++k) {
+        const at::Tensor logits = fast(bsz == 1 ? h[0] : at::cat(h, 0), k);  // [B, 1, K]
+        for (size_t i = 0; i < bsz; ++i) take(i, sample(i, logits.narrow(0, int64_t(i), 1), k));
+    }
+    std::vector<at::Tensor> out;
+    for (const auto& column : columns) out.push_back(at::cat(column));
+    return out;
+}
+
 namespace {
 
 // The rest of decode_one_token_ar after the slow forward: the main token, then the N fast
@@ -54,25 +79,15 @@ namespace {
 at::Tensor decode_frame(DecodeContext& ctx, const ForwardResult& res, const RasWindow* ras,
                         const RepetitionWindow* rep, bool compiled) {
     const DualArModel& model = *ctx.model;
-    const auto& c = model.config();
     const at::Tensor main = sample_main(ctx, res.logits, ras, rep);  // [1]
-
     KvCache& fast = ctx.caches->fast;
     if (ctx.s1) fast.reset();  // S1-era code zero-fills the fast cache every frame
     auto fast_forward = [&](const at::Tensor& x, int64_t pos) {
         return compiled ? ctx.compiled->forward_generate_fast(x, pos, fast)
                         : model.forward_generate_fast(x, pos, fast, ctx.kv_mode);
     };
-    fast_forward(res.hidden_states, 0);  // output unused: fills the cache
-    at::Tensor code = at::clamp(main - ctx.ids.semantic_begin, 0, c.codebook_size - 1);  // [1]
-    std::vector<at::Tensor> column{main, code};
-    at::Tensor h = model.embed_fast(code);
-    for (int64_t k = 1; k < c.num_codebooks; ++k) {
-        code = sample_codebook(ctx, fast_forward(h, k), k, rep);
-        column.push_back(code);
-        h = model.embed_fast(code);
-    }
-    return at::cat(column);
+    auto sample = [&](size_t, const at::Tensor& logits, int64_t k) { return sample_codebook(ctx, logits, k, rep); };
+    return fast_codebooks(model, {main}, res.hidden_states, ctx.ids.semantic_begin, fast_forward, sample)[0];
 }
 
 }  // namespace

@@ -149,6 +149,16 @@ std::vector<int64_t> prefill(DecodeContext& ctx, const at::Tensor& prompt, const
 at::Tensor sample_main(DecodeContext& ctx, const at::Tensor& logits, const RasWindow* ras, const RepetitionWindow* rep);
 // Codebook k >= 1 of a frame from its fast logits [1, 1, K] (S1: the penalty window of row k+1) -> [1] int64
 at::Tensor sample_codebook(DecodeContext& ctx, const at::Tensor& logits, int64_t k, const RepetitionWindow* rep);
+// The N fast steps of decode_one_token_ar after the main tokens, for B sequences side by side (B = 1
+// in generate, the batch's members in BatchGenerator): fast(x, k) runs fast-transformer step k over
+// the B fast caches (x [B, 1, D]; k = 0 takes the slow stack's hidden states and only fills them)
+// -> logits [B, 1, K]; sample(i, logits [1, 1, K], k) draws sequence i's code k. mains: B x [1].
+// -> B columns [N+1] int64: the main token, then the N codes.
+using FastStep = std::function<at::Tensor(const at::Tensor& x, int64_t k)>;
+using CodebookSampler = std::function<at::Tensor(size_t i, const at::Tensor& logits, int64_t k)>;
+std::vector<at::Tensor> fast_codebooks(const DualArModel& model, const std::vector<at::Tensor>& mains,
+                                       const at::Tensor& hidden_states, int64_t semantic_begin, const FastStep& fast,
+                                       const CodebookSampler& sample);
 // The raw slow logits over the whole vocabulary, also where the head is row-restricted. [1, 1, V]
 at::Tensor all_logits(const DecodeContext& ctx, const ForwardResult& res);
 // The decode-frame window of this decoding era (S1: repetition penalty, S2: RAS), or null.
