@@ -12,6 +12,7 @@
 #include <c10/core/InferenceMode.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -33,6 +34,20 @@ constexpr int kLayers = 28, kRounds = 10;
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
+}
+
+// Median µs per layer call of each variant (one call runs all kLayers layers): a warm-up round,
+// then kRounds rounds in which the variants take turns, since only side-by-side ratios mean anything.
+std::array<double, 4> interleaved_us(const std::function<void()> (&variants)[4]) {
+    std::vector<double> us[4];
+    for (int r = -1; r < kRounds; ++r)  // round -1 warms up
+        for (int i = 0; i < 4; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            variants[i]();
+            const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+            if (r >= 0) us[i].push_back(t / kLayers);
+        }
+    return {median(us[0]), median(us[1]), median(us[2]), median(us[3])};
 }
 
 }  // namespace
@@ -61,16 +76,8 @@ int compare_pages(at::ScalarType dtype) {
             [&] { layers(SdpaPolicy::Auto, 0); }, [&] { layers(SdpaPolicy::Auto, 1); },
             [&] { layers(SdpaPolicy::Reef, 0); }, [&] { layers(SdpaPolicy::Reef, 1); },
         };
-        std::vector<double> us[4];
-        for (int r = -1; r < kRounds; ++r)
-            for (int i = 0; i < 4; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                variants[i]();
-                const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-                if (r >= 0) us[i].push_back(t / kLayers);
-            }
+        const std::array<double, 4> m = interleaved_us(variants);
         const double mb = 2.0 * double(keys[0][0].numel()) * double(keys[0][0].element_size()) / 1e6;
-        const double m[4] = {median(us[0]), median(us[1]), median(us[2]), median(us[3])};
         std::printf("| %lld | %.1f | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f |\n", static_cast<long long>(rows), mb, m[0], m[1],
                     m[1] / m[0], m[2], m[3], m[3] / m[2]);
     }
@@ -105,14 +112,7 @@ int main(int argc, char** argv) {
             [&] { team.run([&] { layers(SdpaPolicy::Auto); }); },
             [&] { team.run([&] { layers(SdpaPolicy::Reef); }); },
         };
-        std::vector<double> us[4];
-        for (int r = -1; r < kRounds; ++r)  // round -1 warms up
-            for (int i = 0; i < 4; ++i) {
-                const auto t0 = std::chrono::steady_clock::now();
-                variants[i]();
-                const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-                if (r >= 0) us[i].push_back(t / kLayers);
-            }
+        const std::array<double, 4> m = interleaved_us(variants);
         double diff = 0.0;  // Reef's kernel against libtorch's SDPA on every layer
         for (int l = 0; l < kLayers; ++l) {
             at::Tensor a, b;
@@ -124,7 +124,6 @@ int main(int argc, char** argv) {
             diff = std::max(diff, (a.to(at::kFloat) - b.to(at::kFloat)).abs().max().item<double>());
         }
         const double mb = 2.0 * double(keys[0].numel()) * double(keys[0].element_size()) / 1e6;
-        const double m[4] = {median(us[0]), median(us[1]), median(us[2]), median(us[3])};
         std::printf("| %lld | %.1f | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f | %.1e |\n", static_cast<long long>(rows), mb, m[0],
                     m[1], m[1] / m[0], m[2], m[3], m[3] / m[2], diff);
     }
