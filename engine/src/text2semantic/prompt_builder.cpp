@@ -107,10 +107,9 @@ std::vector<std::string> split_text_batches(const std::string& text, int chunk_l
 S2Conversation::S2Conversation(const Tokenizer& tokenizer, int num_codebooks, std::vector<PromptReference> references)
     : m_tokenizer(tokenizer), m_num_codebooks(num_codebooks) {
     REEF_CHECK(num_codebooks > 0, "num_codebooks must be positive");
-    auto text = [](std::string s) { return Part{false, std::move(s), {}}; };
-    m_parts.push_back(text("<|im_start|>system\n"));
+    add_text("<|im_start|>system\n");
     if (references.empty()) {
-        m_parts.push_back(text("convert the provided text to speech"));
+        add_text("convert the provided text to speech");
     } else {
         // References: untagged transcripts get <|speaker:i|>; all codes form one VQ block.
         std::string joined;
@@ -126,24 +125,36 @@ S2Conversation::S2Conversation(const Tokenizer& tokenizer, int num_codebooks, st
                                 "reference " + std::to_string(i) + " codes must be (" + std::to_string(num_codebooks) + ", T)");
             codes.push_back(references[i].codes.to(at::kCPU, at::kLong));
         }
-        m_parts.push_back(text("convert the provided text to speech reference to the following:\n\nText:\n"));
-        m_parts.push_back(text(joined));
-        m_parts.push_back(text("\n\nSpeech:\n"));
-        m_parts.push_back(Part{true, {}, at::cat(codes, 1)});
+        add_text("convert the provided text to speech reference to the following:\n\nText:\n");
+        add_text(joined);
+        add_text("\n\nSpeech:\n");
+        add_codes(at::cat(codes, 1));
     }
-    m_parts.push_back(text("<|im_end|>\n"));
+    add_text("<|im_end|>\n");
 }
 
 void S2Conversation::add_user(const std::string& batch_text) {
-    m_parts.push_back(Part{false, "<|im_start|>user\n", {}});
-    m_parts.push_back(Part{false, batch_text, {}});
-    m_parts.push_back(Part{false, "<|im_end|>\n", {}});
+    add_text("<|im_start|>user\n");
+    add_text(batch_text);
+    add_text("<|im_end|>\n");
 }
 
 void S2Conversation::add_assistant_codes(const at::Tensor& codes) {
-    m_parts.push_back(Part{false, "<|im_start|>assistant\n<|voice|>", {}});
-    m_parts.push_back(Part{true, {}, codes.to(at::kCPU, at::kLong)});
-    m_parts.push_back(Part{false, "<|im_end|>\n", {}});
+    add_text("<|im_start|>assistant\n<|voice|>");
+    add_codes(codes.to(at::kCPU, at::kLong));
+    add_text("<|im_end|>\n");
+}
+
+// A part is built in place and then filled: GCC 12 warns (-Warray-bounds, a false positive) when
+// an aggregate Part holding a heap-allocated string is moved into the vector.
+void S2Conversation::add_text(std::string text) {
+    m_parts.emplace_back().text = std::move(text);
+}
+
+void S2Conversation::add_codes(at::Tensor codes) {
+    Part& part = m_parts.emplace_back();
+    part.is_vq = true;
+    part.codes = std::move(codes);
 }
 
 at::Tensor S2Conversation::encode_for_inference() const {

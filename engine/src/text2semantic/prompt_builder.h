@@ -36,6 +36,8 @@ private:
         std::string text;
         at::Tensor codes;
     };
+    void add_text(std::string text);
+    void add_codes(at::Tensor codes);  // (N, T) int64
     const Tokenizer& m_tokenizer;
     int m_num_codebooks;
     std::vector<Part> m_parts;
