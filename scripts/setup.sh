@@ -79,16 +79,17 @@ reef_install_torch() {
 }
 
 # The real clients tests/remote/real_clients.py drives reef-cli serve with (the OpenAI Python SDK;
-# ormsgpack, as fish-speech's tools/api_client.py packs): a small venv of their own. Without the
-# network the test skips and says so.
+# ormsgpack, as fish-speech's tools/api_client.py packs; the Fish Audio SDK): a small venv of their
+# own. Without the network the test skips and says so.
 REEF_CLIENTS_VENV="$REEF_ROOT/.venv-clients"
+REEF_CLIENT_PACKAGES=(openai ormsgpack fish-audio-sdk)
 reef_install_clients() {
-  if "$REEF_CLIENTS_VENV/bin/python" -c "import openai, ormsgpack" 2>/dev/null; then
-    reef_log "client venv: openai and ormsgpack present"
+  if "$REEF_CLIENTS_VENV/bin/python" -c "import openai, ormsgpack, fish_audio_sdk" 2>/dev/null; then
+    reef_log "client venv: ${REEF_CLIENT_PACKAGES[*]} present"
   else
-    reef_log "creating $REEF_CLIENTS_VENV with openai and ormsgpack (the real-client tests)"
+    reef_log "creating $REEF_CLIENTS_VENV with ${REEF_CLIENT_PACKAGES[*]} (the real-client tests)"
     { python3 -m venv "$REEF_CLIENTS_VENV" &&
-      "$REEF_CLIENTS_VENV/bin/pip" install -q --disable-pip-version-check openai ormsgpack; } ||
+      "$REEF_CLIENTS_VENV/bin/pip" install -q --disable-pip-version-check "${REEF_CLIENT_PACKAGES[@]}"; } ||
       reef_log "warning: could not install the client venv; tst_real_clients will skip"
   fi
 }

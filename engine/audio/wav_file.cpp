@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <system_error>
 #include <utility>
 #include <unistd.h>
@@ -121,6 +122,15 @@ bool export_format_available(ExportFormat format) {
     return major_format_listed(f & SF_FORMAT_TYPEMASK) && format_check(f, 44100, 1);
 }
 
+bool export_format_accepts(ExportFormat format, int sample_rate, int channels) {
+    // sf_format_check passes MPEG at any rate; its encoder then refuses all but MPEG-1/2/2.5's nine.
+    constexpr int kMpegRates[] = {8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000};
+    if (format == ExportFormat::Mp3 && std::find(std::begin(kMpegRates), std::end(kMpegRates), sample_rate) == std::end(kMpegRates))
+        return false;
+    return sample_rate > 0 && channels > 0 && export_format_available(format) &&
+           format_check(sf_format_of(format), sample_rate, channels);
+}
+
 std::vector<ExportFormat> available_export_formats() {
     std::vector<ExportFormat> out;
     for (ExportFormat f : {ExportFormat::WavPcm16, ExportFormat::WavFloat, ExportFormat::Flac, ExportFormat::OggVorbis,
@@ -151,26 +161,56 @@ const char* to_string(ExportFormat format) {
     return "";
 }
 
+namespace {
+
+// The format check shared by files and bytes: what write_audio and encode_audio refuse, and why.
+SF_INFO checked_info(const std::string& what, const std::vector<float>& samples, int sample_rate, int channels,
+                     ExportFormat format) {
+    if (sample_rate <= 0 || channels <= 0) throw AudioError("cannot write " + what + ": bad sample rate or channel count");
+    if (samples.size() % size_t(channels) != 0)
+        throw AudioError("cannot write " + what + ": sample count is not a multiple of channels");
+    SF_INFO info{};
+    info.samplerate = sample_rate;
+    info.channels = channels;
+    info.format = sf_format_of(format);
+    if (!export_format_accepts(format, sample_rate, channels)) {
+        char version[128] = {};
+        sf_command(nullptr, SFC_GET_LIB_VERSION, version, sizeof version);
+        throw AudioError("cannot write " + what + ": " + version + " cannot write " + to_string(format) + " at " +
+                         std::to_string(sample_rate) + " Hz, " + std::to_string(channels) + " channel(s)");
+    }
+    return info;
+}
+
+// Tags, then every frame, then close: what an opened output receives, a file or bytes. Returns
+// the failure ("" when all was written); the output is closed either way.
+std::string write_and_close(SndFileCloser& out, const std::vector<float>& samples, int channels, ExportFormat format,
+                            const AudioMetadata& meta) {
+    set_strings(out.f, meta, format == ExportFormat::Mp3);
+    // Clip rather than wrap: integer conversion of values beyond [-1, 1] would overflow.
+    sf_command(out.f, SFC_SET_CLIPPING, nullptr, SF_TRUE);
+    const sf_count_t frames = sf_count_t(samples.size() / size_t(channels));
+    const sf_count_t written = frames ? sf_writef_float(out.f, samples.data(), frames) : 0;
+    if (written != frames || sf_error(out.f) != SF_ERR_NO_ERROR) {
+        const std::string why = sf_strerror(out.f);
+        sf_close(std::exchange(out.f, nullptr));
+        return "failed after " + std::to_string(written) + " of " + std::to_string(frames) + " frames: " + why;
+    }
+    sf_write_sync(out.f);
+    if (sf_close(std::exchange(out.f, nullptr)) != 0) return "failed at closing (disk full?)";
+    return {};
+}
+
+}  // namespace
+
 void write_audio(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
                  ExportFormat format, const AudioMetadata& meta) {
-    if (sample_rate <= 0 || channels <= 0) throw AudioError("cannot write " + path + ": bad sample rate or channel count");
-    if (samples.size() % size_t(channels) != 0)
-        throw AudioError("cannot write " + path + ": sample count is not a multiple of channels");
     const fs::path target(path);
     if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
         throw AudioError("cannot write " + path + ": " + target.parent_path().string() +
                          (fs::exists(target.parent_path()) ? " is not a folder" : " does not exist"));
     if (fs::is_directory(target)) throw AudioError("cannot write " + path + ": it is a folder");
-    SF_INFO info{};
-    info.samplerate = sample_rate;
-    info.channels = channels;
-    info.format = sf_format_of(format);
-    if (!export_format_available(format) || sf_format_check(&info) != SF_TRUE) {
-        char version[128] = {};
-        sf_command(nullptr, SFC_GET_LIB_VERSION, version, sizeof version);
-        throw AudioError("cannot write " + path + ": " + version + " cannot write " + to_string(format) + " at " +
-                         std::to_string(sample_rate) + " Hz, " + std::to_string(channels) + " channel(s)");
-    }
+    SF_INFO info = checked_info(path, samples, sample_rate, channels, format);
 
     const std::string tmp = temp_path_for(path);
     {
@@ -180,26 +220,10 @@ void write_audio(const std::string& path, const std::vector<float>& samples, int
             remove_quietly(tmp);
             throw AudioError("cannot write " + path + ": " + why);
         }
-        set_strings(out.f, meta, format == ExportFormat::Mp3);
-        // Clip rather than wrap: integer conversion of values beyond [-1, 1] would overflow.
-        sf_command(out.f, SFC_SET_CLIPPING, nullptr, SF_TRUE);
-        const sf_count_t frames = sf_count_t(samples.size() / size_t(channels));
-        const sf_count_t written = frames ? sf_writef_float(out.f, samples.data(), frames) : 0;
-        if (written != frames || sf_error(out.f) != SF_ERR_NO_ERROR) {
-            const std::string why = sf_strerror(out.f);
-            sf_close(out.f);
-            out.f = nullptr;
+        if (const std::string failed = write_and_close(out, samples, channels, format, meta); !failed.empty()) {
             remove_quietly(tmp);
-            throw AudioError("writing " + path + " failed after " + std::to_string(written) + " of " +
-                             std::to_string(frames) + " frames: " + why);
+            throw AudioError("writing " + path + " " + failed);
         }
-        sf_write_sync(out.f);
-        if (sf_close(out.f) != 0) {
-            out.f = nullptr;
-            remove_quietly(tmp);
-            throw AudioError("closing " + path + " failed (disk full?)");
-        }
-        out.f = nullptr;
     }
     std::error_code ec;
     fs::rename(tmp, target, ec);
@@ -262,9 +286,11 @@ AudioData read_opened(SNDFILE* f, const SF_INFO& info, const std::string& name, 
     return data;
 }
 
-// libsndfile's virtual I/O over a byte string.
+// libsndfile's virtual I/O over a byte string: read from (read_audio_bytes) or grown by writes
+// (encode_audio; libsndfile seeks back to fill in headers, so a write may land inside the bytes).
 struct MemoryFile {
-    const std::string* bytes;
+    std::string* bytes;
+    bool writable = false;
     sf_count_t at = 0;
 };
 sf_count_t mem_length(void* user) { return sf_count_t(static_cast<MemoryFile*>(user)->bytes->size()); }
@@ -283,7 +309,14 @@ sf_count_t mem_read(void* ptr, sf_count_t count, void* user) {
     m->at += n;
     return n;
 }
-sf_count_t mem_write(const void*, sf_count_t, void*) { return 0; }
+sf_count_t mem_write(const void* ptr, sf_count_t count, void* user) {
+    auto* m = static_cast<MemoryFile*>(user);
+    if (!m->writable || count <= 0) return 0;
+    if (size_t(m->at + count) > m->bytes->size()) m->bytes->resize(size_t(m->at + count));
+    std::memcpy(m->bytes->data() + m->at, ptr, size_t(count));
+    m->at += count;
+    return count;
+}
 sf_count_t mem_tell(void* user) { return static_cast<MemoryFile*>(user)->at; }
 
 }  // namespace
@@ -303,11 +336,25 @@ AudioData read_audio(const std::string& path, double max_seconds) {
 AudioData read_audio_bytes(const std::string& bytes, const std::string& name, double max_seconds) {
     if (bytes.empty()) throw AudioError("cannot read " + name + ": it is empty");
     SF_VIRTUAL_IO io{mem_length, mem_seek, mem_read, mem_write, mem_tell};
-    MemoryFile file{&bytes};
+    MemoryFile file{const_cast<std::string*>(&bytes)};   // not writable: mem_write refuses
     SF_INFO info{};
     SndFileCloser in{sf_open_virtual(&io, SFM_READ, &info, &file)};
     if (!in.f) throw AudioError("cannot read " + name + ": " + sf_strerror(nullptr));
     return read_opened(in.f, info, name, max_seconds);
+}
+
+std::string encode_audio(const std::vector<float>& samples, int sample_rate, int channels, ExportFormat format,
+                         const AudioMetadata& meta) {
+    const std::string what = std::string(to_string(format)) + " bytes";
+    SF_INFO info = checked_info(what, samples, sample_rate, channels, format);
+    std::string bytes;
+    SF_VIRTUAL_IO io{mem_length, mem_seek, mem_read, mem_write, mem_tell};
+    MemoryFile file{&bytes, true};
+    SndFileCloser out{sf_open_virtual(&io, SFM_WRITE, &info, &file)};
+    if (!out.f) throw AudioError("cannot write " + what + ": " + sf_strerror(nullptr));
+    if (const std::string failed = write_and_close(out, samples, channels, format, meta); !failed.empty())
+        throw AudioError("writing " + what + " " + failed);
+    return bytes;
 }
 
 AudioMetadata read_metadata(const std::string& path) {

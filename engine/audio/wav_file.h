@@ -33,6 +33,9 @@ using WavMetadata = AudioMetadata;
 // build reports and sf_format_check accepts the format for mono 44.1 kHz.
 bool export_format_available(ExportFormat format);
 std::vector<ExportFormat> available_export_formats();
+// Whether this libsndfile writes format at that rate and channel count (MP3: MPEG's nine rates,
+// 8 to 48 kHz).
+bool export_format_accepts(ExportFormat format, int sample_rate, int channels);
 const char* export_format_suffix(ExportFormat format);   // "wav", "flac", "ogg", "mp3"
 const char* to_string(ExportFormat format);              // "wav-pcm16", "wav-float", "flac", "ogg-vorbis", "mp3"
 
@@ -42,6 +45,10 @@ const char* to_string(ExportFormat format);              // "wav-pcm16", "wav-fl
 void write_audio(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels,
                  ExportFormat format, const AudioMetadata& meta = {});
 
+// The same file as write_audio would write, as bytes in memory (a server's answer). Throws
+// AudioError for what write_audio refuses before it opens a file.
+std::string encode_audio(const std::vector<float>& samples, int sample_rate, int channels, ExportFormat format,
+                         const AudioMetadata& meta = {});
 // write_audio with WavPcm16 or WavFloat.
 void write_wav(const std::string& path, const std::vector<float>& samples, int sample_rate, int channels = 1,
                WavFormat format = WavFormat::Pcm16, const WavMetadata& meta = {});

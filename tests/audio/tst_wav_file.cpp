@@ -243,4 +243,38 @@ TEST_CASE(every_format_fails_cleanly_on_a_missing_folder) {
     CHECK(std::filesystem::is_empty(dir));
 }
 
+// encode_audio (a server's answer) makes what write_audio makes: the same bytes where the format
+// is deterministic (WAV, FLAC, MP3; an Ogg stream has a random serial number), the same decoded
+// audio in every format; and it refuses what the encoder would fail on, naming it.
+TEST_CASE(encoded_bytes_are_the_written_file) {
+    const auto dir = reef_test::temp_dir("audio_encode");
+    const auto s = tone(30000, 330, 44100, 0.5f);
+    for (ExportFormat f : available_export_formats()) {
+        const auto path = (dir / (std::string("a.") + export_format_suffix(f))).string();
+        write_audio(path, s, 44100, 1, f, {"title", "Reef", "comment"});
+        std::ifstream in(path, std::ios::binary);
+        const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string bytes = encode_audio(s, 44100, 1, f, {"title", "Reef", "comment"});
+        std::printf("  %s: %zu bytes\n", to_string(f), bytes.size());
+        CHECK(!bytes.empty());
+        if (f != ExportFormat::OggVorbis) CHECK(bytes == file);
+        const AudioData a = read_audio(path), b = read_audio_bytes(bytes, "encoded");
+        CHECK_EQ(b.sample_rate, 44100);
+        CHECK(a.samples == b.samples);
+    }
+    // Other rates: FLAC at 24 kHz decodes at 24 kHz; MP3 only at MPEG's nine rates.
+    const std::string flac = encode_audio(s, 24000, 1, ExportFormat::Flac);
+    CHECK_EQ(read_audio_bytes(flac, "flac").sample_rate, 24000);
+    CHECK(!export_format_accepts(ExportFormat::Flac, 0, 1));
+    CHECK(!export_format_accepts(ExportFormat::Mp3, 96000, 1));
+    if (export_format_available(ExportFormat::Mp3)) {
+        CHECK(export_format_accepts(ExportFormat::Mp3, 22050, 1));
+        CHECK_EQ(read_audio_bytes(encode_audio(s, 22050, 1, ExportFormat::Mp3), "mp3").sample_rate, 22050);
+        const std::string err = error_of([&] { encode_audio(s, 96000, 1, ExportFormat::Mp3); });
+        CHECK(err.find("mp3 at 96000 Hz") != std::string::npos);
+    }
+    CHECK(error_of([&] { encode_audio({0.1f, 0.2f, 0.3f}, 44100, 2, ExportFormat::Flac); }).find("multiple of channels") !=
+          std::string::npos);
+}
+
 TEST_MAIN()

@@ -5,9 +5,11 @@
   packed with ormsgpack (bytes as msgpack bin, None for seed and reference_id, latency, normalize),
   POST /v1/tts?format=msgpack with "authorization: Bearer" and "content-type: application/msgpack";
   the stream read as headerless PCM (api_client writes its own WAV header), the whole answer as WAV.
-- the OpenAI Python SDK: client.audio.speech.create (WAV), its streaming response (raw pcm with
-  stream_format=audio, and SSE events), a cloned voice through extra_body (ref_audio as a data URL),
-  and a wrong key raising the SDK's AuthenticationError.
+- the OpenAI Python SDK: client.audio.speech.create (WAV, MP3 and FLAC), its streaming response
+  (raw pcm with stream_format=audio, and SSE events), a cloned voice through extra_body (ref_audio
+  as a data URL), and a wrong key raising the SDK's AuthenticationError.
+- the Fish Audio SDK (fish-audio-sdk, made for api.fish.audio): Session.tts with its defaults
+  (format mp3, no max_new_tokens: the server's --max-frames bounds it), WAV, and a wrong key.
 
 Usage: real_clients.py REEF_CLI WORK_DIR. Exit 0 pass, 1 fail, 77 when the SDKs are not installed.
 """
@@ -27,6 +29,7 @@ import wave
 try:
     import ormsgpack
     import openai
+    import fish_audio_sdk
 except ImportError as e:  # the venv could not be made (no network): say what was not tested
     print(f"SKIP: {e} (scripts/setup.sh installs .venv-clients)")
     sys.exit(77)
@@ -55,6 +58,27 @@ def clip_wav():
 def read_wav(data):
     with wave.open(io.BytesIO(data)) as w:
         return w.getnchannels(), w.getsampwidth(), w.getframerate(), w.readframes(w.getnframes())
+
+
+def is_mp3(data):
+    # An ID3v2 tag, or an MPEG audio frame's 11-bit sync at once.
+    return data[:3] == b"ID3" or (len(data) > 1 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0)
+
+
+def flac_stream_info(data):
+    # STREAMINFO, the first metadata block after "fLaC": 20 bits of sample rate, 3 of channels - 1,
+    # 5 of bits per sample - 1, 36 of total samples (the FLAC format specification).
+    if data[:4] != b"fLaC" or data[4] & 0x7F != 0:
+        return None
+    b = data[8:8 + 34]
+    rate = (b[10] << 12) | (b[11] << 4) | (b[12] >> 4)
+    channels = ((b[12] >> 1) & 0x07) + 1
+    total = ((b[13] & 0x0F) << 32) | int.from_bytes(b[14:18], "big")
+    return rate, channels, total
+
+
+MAX_FRAMES = 48          # the server's --max-frames
+SAMPLES_PER_FRAME = 2048  # 44.1 kHz / 21.53 frames a second
 
 
 def fish_request(streaming, clip):
@@ -115,7 +139,8 @@ def main():
     if os.path.exists(port_file):
         os.remove(port_file)
     log = open(os.path.join(work, "serve.log"), "w")
-    server = subprocess.Popen([cli, "serve", "-m", model, "--port", "0", "--port-file", port_file, "--api-key", KEY],
+    server = subprocess.Popen([cli, "serve", "-m", model, "--port", "0", "--port-file", port_file, "--api-key", KEY,
+                               "--max-frames", str(MAX_FRAMES)],
                               stdout=log, stderr=log)
     try:
         for _ in range(600):
@@ -194,12 +219,34 @@ def main():
             extra_body={"max_new_tokens": 40, "ref_audio": "data:audio/wav;base64," + base64.b64encode(clip).decode(),
                         "ref_text": "A low hum."})
         check(len(read_wav(cloned.content)[3]) > 0, "openai: a cloned voice through extra_body ref_audio/ref_text")
+        mp3 = client.audio.speech.create(model=model_id, voice="default", input="Hello from the OpenAI SDK.",
+                                         response_format="mp3", extra_body={"max_new_tokens": 40, "seed": 7})
+        check(is_mp3(mp3.content) and len(mp3.content) > 1000, f"openai response_format mp3: MPEG audio ({len(mp3.content)} bytes)")
+        flac = client.audio.speech.create(model=model_id, voice="default", input="Hello from the OpenAI SDK.",
+                                          response_format="flac", extra_body={"max_new_tokens": 40, "seed": 7})
+        check(flac_stream_info(flac.content) == (44100, 1, len(pcm) // 2),
+              f"openai response_format flac: 44.1 kHz mono, as many samples as the WAV ({flac_stream_info(flac.content)})")
         try:
             openai.OpenAI(base_url=base + "/v1", api_key="wrong").audio.speech.create(
                 model=model_id, voice="default", input="x")
             check(False, "openai: a wrong key is refused")
         except openai.AuthenticationError:
             check(True, "openai: a wrong key raises AuthenticationError")
+
+        # --- the Fish Audio SDK, pointed at this server instead of api.fish.audio ---
+        session = fish_audio_sdk.Session(KEY, base_url=base)
+        default = b"".join(session.tts(fish_audio_sdk.TTSRequest(text="Hello from the Fish Audio SDK.")))
+        check(is_mp3(default), f"fish-audio-sdk defaults (format mp3): MPEG audio ({len(default)} bytes)")
+        wav = b"".join(session.tts(fish_audio_sdk.TTSRequest(text="Hello from the Fish Audio SDK.", format="wav")))
+        channels, width, rate, frames = read_wav(wav)
+        samples = len(frames) // 2
+        check((channels, width, rate) == (1, 2, 44100) and 0 < samples <= MAX_FRAMES * SAMPLES_PER_FRAME,
+              f"fish-audio-sdk format wav: a WAV of at most --max-frames {MAX_FRAMES} frames ({samples} samples)")
+        try:
+            b"".join(fish_audio_sdk.Session("wrong", base_url=base).tts(fish_audio_sdk.TTSRequest(text="x")))
+            check(False, "fish-audio-sdk: a wrong key is refused")
+        except fish_audio_sdk.HttpCodeErr as e:
+            check(e.status == 401, "fish-audio-sdk: a wrong key raises HttpCodeErr 401")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <thread>
 
+#include "audio/resample.h"
 #include "audio/wav_file.h"
 #include "check.h"
 #include "child_server.h"
 #include "reef/engine.h"
 #include "reef/remote.h"
+#include "remote/http_client.h"
 #include "remote/load_bench.h"
 #include <nlohmann/json.hpp>
 
@@ -92,7 +94,7 @@ struct Remote {
     std::string model_type;
 };
 
-Remote remote(const std::string& url, RemoteFlavour flavour, bool openai_only, const SynthesisRequest& r, bool stream,
+Remote through_backend(const std::string& url, RemoteFlavour flavour, bool openai_only, const SynthesisRequest& r, bool stream,
               const std::string& key = {}, std::function<bool()> abort = {}) {
     ServerProfile p;
     p.url = url;
@@ -178,7 +180,7 @@ TEST_CASE(both_protocols_stream_and_not_equal_the_local_engine) {
         for (const bool stream : {false, true}) {
             std::fprintf(stderr, "  %s%s, %s\n", to_string(w.flavour), w.openai_only ? " (openai)" : "",
                          stream ? "streamed" : "whole");
-            const Remote got = remote(url, w.flavour, w.openai_only, r, stream);
+            const Remote got = through_backend(url, w.flavour, w.openai_only, r, stream);
             if (w.expect_type) CHECK(got.model_type == w.expect_type);
             else CHECK(got.model_type.find("fish-speech") == std::string::npos);   // asked for openai: not fish
             check_same(got, stream ? streamed : whole, stream);
@@ -193,7 +195,7 @@ TEST_CASE(a_cloned_voice_equals_the_local_clone) {
     r.references.push_back({"A low hum.", clip, {}});
     for (RemoteFlavour f : {RemoteFlavour::FishSpeech, RemoteFlavour::VllmOmni, RemoteFlavour::SglangOmni}) {
         std::fprintf(stderr, "  %s\n", to_string(f));
-        check_same(remote(shared_server().url(), f, false, r, false), want, false);
+        check_same(through_backend(shared_server().url(), f, false, r, false), want, false);
     }
 }
 
@@ -204,7 +206,7 @@ TEST_CASE(four_at_once_all_equal_the_local_engine) {
     std::vector<std::thread> threads;
     for (int i = 0; i < 4; ++i)
         threads.emplace_back([&, i] {
-            got[size_t(i)] = remote(shared_server().url(), i % 2 ? RemoteFlavour::VllmOmni : RemoteFlavour::FishSpeech,
+            got[size_t(i)] = through_backend(shared_server().url(), i % 2 ? RemoteFlavour::VllmOmni : RemoteFlavour::FishSpeech,
                                     false, r, true);
         });
     for (auto& t : threads) t.join();
@@ -224,18 +226,18 @@ TEST_CASE(cancel_mid_stream_and_the_server_goes_on) {
     CHECK(!r.ok() && r.error().code == ErrorCode::Cancelled);
     // The next request is served (the cancelled job left the queue).
     const SynthesisRequest next = request("After the cancel.", 16);
-    check_same(remote(shared_server().url(), RemoteFlavour::FishSpeech, false, next, false), local_audio(next, false), false);
+    check_same(through_backend(shared_server().url(), RemoteFlavour::FishSpeech, false, next, false), local_audio(next, false), false);
 }
 
 TEST_CASE(a_full_queue_is_refused_and_a_key_is_required) {
     auto server = start_serve("small", {"--queue", "1", "--api-key", "k3y"});
-    const Remote no_key = remote(server->url(), RemoteFlavour::Auto, false, request("x"), false);
+    const Remote no_key = through_backend(server->url(), RemoteFlavour::Auto, false, request("x"), false);
     CHECK(!no_key.result.ok() && no_key.result.error().message.find("refused the API key") != std::string::npos);
     // One long request holds the only place in the queue; a second is refused at once.
     std::atomic<bool> stop{false};
     std::thread long_one;
     CHECK(hold_engine(long_one, server->url(), "k3y", stop));
-    const Remote refused = remote(server->url(), RemoteFlavour::Auto, false, request("y"), false, "k3y");
+    const Remote refused = through_backend(server->url(), RemoteFlavour::Auto, false, request("y"), false, "k3y");
     CHECK(!refused.result.ok());
     if (!refused.result.ok()) {
         std::fprintf(stderr, "  %s\n", refused.result.error().to_string().c_str());
@@ -252,7 +254,7 @@ TEST_CASE(bad_requests_are_refused_with_the_reason) {
     // The client refuses empty text itself; the server's own check is reached through a path reference.
     SynthesisRequest path_ref = request("With a server path.");
     path_ref.references.push_back({"t", "/definitely/not/here.wav", {}});
-    const Remote missing = remote(shared_server().url(), RemoteFlavour::FishSpeech, false, path_ref, false);
+    const Remote missing = through_backend(shared_server().url(), RemoteFlavour::FishSpeech, false, path_ref, false);
     CHECK(!missing.result.ok() && missing.result.error().message.find("reference clip") != std::string::npos);
     // A clip that is not audio: the server says so.
     const auto junk = reef_test::temp_dir("serve-junk") / "junk.wav";
@@ -260,7 +262,7 @@ TEST_CASE(bad_requests_are_refused_with_the_reason) {
     SynthesisRequest bad_clip = request("With a broken clip.");
     bad_clip.references.push_back({"t", junk.string(), {}});
     for (RemoteFlavour f : {RemoteFlavour::FishSpeech, RemoteFlavour::VllmOmni}) {
-        const Remote got = remote(shared_server().url(), f, false, bad_clip, false);
+        const Remote got = through_backend(shared_server().url(), f, false, bad_clip, false);
         CHECK(!got.result.ok());
         if (!got.result.ok()) {
             std::fprintf(stderr, "  %s\n", got.result.error().to_string().c_str());
@@ -310,7 +312,7 @@ TEST_CASE(a_batching_server_gives_each_request_its_own_audio) {
     std::vector<std::thread> clients;
     for (size_t i = 0; i < reqs.size(); ++i)
         clients.emplace_back([&, i] {
-            got[i] = remote(server->url(), i == 1 ? RemoteFlavour::VllmOmni : RemoteFlavour::FishSpeech, false, reqs[i], i != 2);
+            got[i] = through_backend(server->url(), i == 1 ? RemoteFlavour::VllmOmni : RemoteFlavour::FishSpeech, false, reqs[i], i != 2);
         });
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));   // all three queued behind the holder
     stop = true;
@@ -320,6 +322,113 @@ TEST_CASE(a_batching_server_gives_each_request_its_own_audio) {
     const char* tmp = std::getenv("REEF_TEST_TMP");   // start_serve's folder (temp_dir would empty it)
     const std::string log = reef_test::slurp(std::filesystem::path(tmp ? tmp : "/tmp") / "serve-batched" / "log");
     CHECK(log.find("batch: 3 requests decoding together") != std::string::npos);
+}
+
+// Answers in other encodings, as clients ask for them (the fish-audio SDK's default format is mp3,
+// OpenAI's response_format takes mp3 and flac, vLLM-Omni's sample_rate): decoded by libsndfile
+// and set against this process's own audio. FLAC is 24-bit, so it is the local audio to 2^-23;
+// a sample rate is the local audio through the same resampler; MP3 is lossy: its rate, length and
+// correlation (another take of the same noise-like audio would correlate near 0). What cannot be answered is refused before any synthesis, with the reason.
+TEST_CASE(answers_in_mp3_flac_and_other_sample_rates) {
+    const std::string url = shared_server().url();
+    const SynthesisRequest r = request("Answers in other encodings.", 24);
+    const std::vector<float> want = local_audio(r, false);
+    auto post = [&](const std::string& path, nlohmann::json body) {
+        body["temperature"] = 0;
+        body["seed"] = 11;
+        body["max_new_tokens"] = 24;
+        body["chunk_length"] = 200;
+        remote::HttpRequest h;
+        h.method = "POST";
+        h.url = url + path;
+        h.headers = {"Content-Type: application/json"};
+        h.body = body.dump();
+        return remote::http_exchange(h);
+    };
+    auto decoded = [](const remote::HttpResponse& res) { return audio::read_audio_bytes(res.body, "the answer"); };
+    for (const bool openai : {true, false}) {
+        const std::string path = openai ? "/v1/audio/speech" : "/v1/tts";
+        const char* format_key = openai ? "response_format" : "format";
+        const nlohmann::json base = openai ? nlohmann::json{{"input", r.text}} : nlohmann::json{{"text", r.text}};
+        std::fprintf(stderr, "  %s\n", path.c_str());
+        nlohmann::json body = base;
+        body[format_key] = "flac";
+        const remote::HttpResponse flac = post(path, body);
+        CHECK(flac.ok() && flac.content_type == "audio/flac");
+        if (flac.ok()) {
+            const audio::AudioData d = decoded(flac);
+            CHECK_EQ(d.sample_rate, kSampleRate);
+            CHECK(max_diff(d.samples, want) <= 1.5f / 8388608.0f);
+        }
+        body = base;
+        body[format_key] = "wav";
+        body["sample_rate"] = 24000;
+        const remote::HttpResponse wav24 = post(path, body);
+        const std::vector<float> want24 = audio::resample(want, kSampleRate, 24000);
+        CHECK(wav24.ok());
+        if (wav24.ok()) {
+            const audio::AudioData d = decoded(wav24);
+            CHECK_EQ(d.sample_rate, 24000);
+            CHECK(max_diff(d.samples, want24) <= kWireTolerance);
+        }
+        body[format_key] = "pcm";
+        const remote::HttpResponse pcm24 = post(path, body);
+        CHECK(pcm24.ok() && wav24.ok() && pcm24.body == wav24.body.substr(44));   // the WAV's data chunk
+        body = base;
+        body[format_key] = "mp3";
+        const remote::HttpResponse mp3 = post(path, body);
+        if (!audio::export_format_available(audio::ExportFormat::Mp3)) {
+            std::printf("SKIP mp3: this libsndfile cannot write MP3\n");
+            CHECK(mp3.status == 400 && mp3.body.find("wav, pcm or flac") != std::string::npos);
+            continue;
+        }
+        CHECK(mp3.ok() && mp3.content_type == "audio/mpeg");
+        if (mp3.ok()) {
+            const audio::AudioData d = decoded(mp3);
+            CHECK_EQ(d.sample_rate, kSampleRate);
+            // LAME's encoder delay and padding: up to two MPEG frames (1152 samples) either way.
+            CHECK(std::abs(double(d.frames()) - double(want.size())) <= 2 * 1152);
+            double best = 0;   // correlation at the delay that fits best
+            for (size_t lag = 0; lag <= 2 * 1152 && lag < d.samples.size(); ++lag) {
+                double ab = 0, aa = 0, bb = 0;
+                for (size_t i = 0; i < want.size() && i + lag < d.samples.size(); ++i) {
+                    ab += double(want[i]) * d.samples[i + lag];
+                    aa += double(want[i]) * want[i];
+                    bb += double(d.samples[i + lag]) * d.samples[i + lag];
+                }
+                if (aa > 0 && bb > 0) best = std::max(best, ab / std::sqrt(aa * bb));
+            }
+            std::fprintf(stderr, "  mp3: %zu bytes, %lld frames for %zu, correlation %.3f\n", mp3.body.size(),
+                         d.frames(), want.size(), best);
+            CHECK(best > 0.7);   // the demo model's audio is noise-like: 128 kb/s keeps ~0.84 of it
+        }
+    }
+    // Refused before synthesis, naming what is served or why not.
+    struct Refusal {
+        const char* path;
+        nlohmann::json body;
+        const char* says;
+    };
+    const Refusal refusals[] = {
+        {"/v1/audio/speech", {{"input", "x"}, {"response_format", "aac"}}, "aac is not served here: wav, pcm"},
+        {"/v1/audio/speech", {{"input", "x"}, {"response_format", "flac"}, {"stream", true}}, "flac is answered whole"},
+        {"/v1/audio/speech", {{"input", "x"}, {"response_format", "pcm"}, {"stream", true}, {"sample_rate", 16000}},
+         "is for whole answers"},
+        {"/v1/audio/speech", {{"input", "x"}, {"response_format", "mp3"}, {"sample_rate", 96000}}, "not written at 96000 Hz"},
+        {"/v1/audio/speech", {{"input", "x"}, {"sample_rate", 44100.5}}, "must be a whole number of Hz"},
+        {"/v1/tts", {{"text", "x"}, {"format", "flac"}, {"streaming", true}}, "Streaming only supports WAV format"},
+        {"/v1/tts", {{"text", "x"}, {"format", "opus"}}, "opus is not served here"},
+    };
+    for (const Refusal& f : refusals) {
+        remote::HttpRequest h;
+        h.method = "POST";
+        h.url = url + f.path;
+        h.headers = {"Content-Type: application/json"};
+        h.body = f.body.dump();
+        const remote::HttpResponse res = remote::http_exchange(h);
+        std::fprintf(stderr, "  %s %s -> %ld %s\n", f.path, h.body.c_str(), res.status, res.body.c_str());
+        CHECK(res.status == 400 && res.body.find(f.says) != std::string::npos);
+    }
 }
 
 TEST_MAIN()

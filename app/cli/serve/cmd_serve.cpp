@@ -6,11 +6,13 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <iostream>
 
 #include "cli_common.h"
+#include "audio/audio_error.h"
 #include "cli_engine.h"
 #include "remote/base64.h"
 #include "serve/serve_references.h"
@@ -30,6 +32,7 @@ struct ServeOptions {
     int batch_size = 1;
     int stream_chunk = 8;
     int max_text_bytes = 100000;
+    int max_frames = 0;   // a cap on every request's frames (max_new_tokens); 0: the request's own
     int max_body_mb = 64;
 };
 
@@ -160,6 +163,8 @@ private:
         auto job = std::make_shared<ServeJob>();
         job->request.text = spec.text;
         job->request.sampling = spec.sampling;
+        if (int& frames = job->request.sampling.max_new_frames; m_o.max_frames > 0)
+            frames = frames > 0 ? std::min(frames, m_o.max_frames) : m_o.max_frames;
         job->request.stream_chunk_frames = spec.streaming ? m_o.stream_chunk : 0;
         job->clips = spec.clips;
         if (!m_service.submit(job))
@@ -218,10 +223,11 @@ private:
         std::vector<float> audio;
         while (std::optional<std::vector<float>> piece = job.next()) audio.insert(audio.end(), piece->begin(), piece->end());
         if (const std::optional<EngineError> e = job.error()) return refuse(res, status_for(*e), said(*e), openai);
-        if (spec.format == "pcm")
-            res.set_content(pcm16_bytes(audio), openai ? "audio/pcm" : "application/octet-stream");
-        else
-            res.set_content(wav_bytes(audio), "audio/wav");
+        try {
+            res.set_content(speech_bytes(audio, spec), speech_content_type(spec, openai));
+        } catch (const audio::AudioError& e) {   // the parsers refused what the encoder cannot take
+            return refuse(res, 500, std::string("encoding the answer failed: ") + e.what(), openai);
+        }
     }
 
     ServeService& m_service;
@@ -254,6 +260,11 @@ void register_serve(CLI::App& app) {
     cmd->add_option("--stream-chunk", o->stream_chunk, "frames per streamed audio piece")->check(CLI::Range(1, 256))
         ->capture_default_str();
     cmd->add_option("--max-text", o->max_text_bytes, "longest text accepted, in UTF-8 bytes")->capture_default_str();
+    cmd->add_option("--max-frames", o->max_frames,
+                    "most audio frames (21.5 a second) one request may make, whatever its max_new_tokens asks "
+                    "(0 = as the request asks)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     cmd->add_option("--max-body-mb", o->max_body_mb, "largest request body (reference clips included)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
+#include "audio/resample.h"
+#include "audio/wav_file.h"
 #include "reef/sampling_settings.h"
 #include "remote/base64.h"
 
@@ -80,23 +83,69 @@ bool sampling_fields(const json& b, SamplingParams& s, const char* max_tokens_ke
     return true;
 }
 
+// The answer's encoding: libsndfile's export format for the compressed ones.
+std::optional<audio::ExportFormat> compressed(const std::string& format) {
+    if (format == "mp3") return audio::ExportFormat::Mp3;
+    if (format == "flac") return audio::ExportFormat::Flac;
+    return std::nullopt;
+}
+
+// "format" (fish-speech) or "response_format" (OpenAI) and "sample_rate", checked before any
+// synthesis: a format this libsndfile cannot write at that rate is refused up front, not after
+// the audio was made. Streamed answers are the model's 44.1 kHz (no resampler state is carried
+// between pieces), in wav or pcm; fish-speech streams wav only (its own rule and message).
+bool audio_fields(const json& b, const char* key, bool fish, SpeechJob& job, std::string* error) {
+    if (!string_field(b, key, &job.format, error)) return false;
+    std::vector<std::string> served = {"wav", "pcm"};
+    for (const char* f : {"mp3", "flac"})
+        if (audio::export_format_available(*compressed(f))) served.push_back(f);
+    if (std::find(served.begin(), served.end(), job.format) == served.end()) {
+        std::string list;
+        for (size_t i = 0; i < served.size(); ++i)
+            list += (i ? (i + 1 == served.size() ? " or " : ", ") : "") + served[i];
+        *error = std::string("\"") + key + "\" " + job.format + " is not served here: " + list;
+        return false;
+    }
+    double rate = 0;
+    if (!number(b, "sample_rate", &rate, error)) return false;
+    if (rate != 0 && (rate != std::floor(rate) || rate < 8000 || rate > 192000)) {
+        *error = "\"sample_rate\" must be a whole number of Hz from 8000 to 192000";
+        return false;
+    }
+    job.sample_rate = rate == kSampleRate ? 0 : int(rate);
+    if (job.streaming) {
+        if (fish && job.format != "wav") return *error = "Streaming only supports WAV format", false;
+        if (job.format != "wav" && job.format != "pcm") {
+            *error = "a streamed answer is wav or pcm; " + job.format + " is answered whole (without streaming)";
+            return false;
+        }
+        if (job.sample_rate) {
+            *error = "a streamed answer is " + std::to_string(kSampleRate) + " Hz; \"sample_rate\" " +
+                     std::to_string(job.sample_rate) + " is for whole answers";
+            return false;
+        }
+    }
+    if (const auto f = compressed(job.format); f && !audio::export_format_accepts(*f, job.sample_rate ? job.sample_rate : kSampleRate, 1)) {
+        *error = job.format + " is not written at " + std::to_string(job.sample_rate) +
+                 " Hz here (MP3: 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100 or 48000)";
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 Result<SpeechJob> parse_fish_tts(const json& b) {
     if (!b.is_object()) return bad("the body must be an object (fish-speech's ServeTTSRequest)");
     SpeechJob job;
-    std::string error, format = "wav";
+    std::string error;
     if (!b.contains("text") || !b["text"].is_string()) return bad("\"text\" is required and must be a string");
     job.text = b["text"].get<std::string>();
-    if (!string_field(b, "format", &format, &error)) return bad(error);
-    if (format != "wav" && format != "pcm")
-        return bad("\"format\" " + format + " is not served here: reef-cli serve answers wav (or pcm)");
-    job.format = format;
     if (const auto s = b.find("streaming"); s != b.end() && !s->is_null()) {
         if (!s->is_boolean()) return bad("\"streaming\" must be true or false");
         job.streaming = s->get<bool>();
     }
-    if (job.streaming && format != "wav") return bad("Streaming only supports WAV format");
+    if (!audio_fields(b, "format", true, job, &error)) return bad(error);
     if (!string_field(b, "reference_id", &job.reference_id, &error)) return bad(error);
     double chunk = 200;
     if (!number(b, "chunk_length", &chunk, &error)) return bad(error);
@@ -128,16 +177,12 @@ Result<SpeechJob> parse_fish_tts(const json& b) {
 Result<SpeechJob> parse_openai_speech(const json& b) {
     if (!b.is_object()) return bad("the body must be a JSON object");
     SpeechJob job;
-    std::string error, format = "wav", stream_format;
+    std::string error, stream_format;
     if (!b.contains("input") || !b["input"].is_string()) return bad("\"input\" is required and must be a string");
     job.text = b["input"].get<std::string>();
-    if (!string_field(b, "response_format", &format, &error) || !string_field(b, "stream_format", &stream_format, &error))
-        return bad(error);
-    if (format != "wav" && format != "pcm")
-        return bad("\"response_format\" " + format + " is not served here: wav or pcm");
+    if (!string_field(b, "stream_format", &stream_format, &error)) return bad(error);
     if (!stream_format.empty() && stream_format != "sse" && stream_format != "audio")
         return bad("\"stream_format\" must be sse or audio");
-    job.format = format;
     bool stream = false;
     if (const auto s = b.find("stream"); s != b.end() && !s->is_null()) {
         if (!s->is_boolean()) return bad("\"stream\" must be true or false");
@@ -146,6 +191,7 @@ Result<SpeechJob> parse_openai_speech(const json& b) {
     // vLLM-Omni's rule: stream_format=audio streams raw bytes; stream or stream_format=sse, events.
     job.streaming = stream || !stream_format.empty();
     job.sse = job.streaming && stream_format != "audio";
+    if (!audio_fields(b, "response_format", false, job, &error)) return bad(error);
     if (!sampling_fields(b, job.sampling, "max_new_tokens", &error)) return bad(error);
     std::string voice;
     if (!string_field(b, "voice", &voice, &error)) return bad(error);
@@ -207,19 +253,34 @@ std::string le(uint32_t v, int bytes) {
     return s;
 }
 
-std::string header(uint32_t data_bytes) {
+std::string header(uint32_t data_bytes, int sample_rate) {
     const uint32_t riff = data_bytes == 0xFFFFFFFFu ? 0xFFFFFFFFu : 36 + data_bytes;
-    return "RIFF" + le(riff, 4) + "WAVE" + "fmt " + le(16, 4) + le(1, 2) + le(1, 2) + le(kSampleRate, 4) +
-           le(kSampleRate * 2, 4) + le(2, 2) + le(16, 2) + "data" + le(data_bytes, 4);
+    return "RIFF" + le(riff, 4) + "WAVE" + "fmt " + le(16, 4) + le(1, 2) + le(1, 2) + le(uint32_t(sample_rate), 4) +
+           le(uint32_t(sample_rate) * 2, 4) + le(2, 2) + le(16, 2) + "data" + le(data_bytes, 4);
 }
 
 }  // namespace
 
-std::string wav_bytes(const std::vector<float>& samples) {
+std::string wav_bytes(const std::vector<float>& samples, int sample_rate) {
     const std::string pcm = pcm16_bytes(samples);
-    return header(uint32_t(pcm.size())) + pcm;
+    return header(uint32_t(pcm.size()), sample_rate) + pcm;
 }
 
-std::string wav_stream_header() { return header(0xFFFFFFFFu); }
+std::string wav_stream_header() { return header(0xFFFFFFFFu, kSampleRate); }
+
+std::string speech_bytes(const std::vector<float>& samples, const SpeechJob& job) {
+    const int rate = job.sample_rate ? job.sample_rate : kSampleRate;
+    const std::vector<float> out = rate == kSampleRate || samples.empty() ? samples : audio::resample(samples, kSampleRate, rate);
+    if (job.format == "pcm") return pcm16_bytes(out);
+    if (const auto f = compressed(job.format)) return audio::encode_audio(out, rate, 1, *f);
+    return wav_bytes(out, rate);
+}
+
+std::string speech_content_type(const SpeechJob& job, bool openai) {
+    if (job.format == "pcm") return openai ? "audio/pcm" : "application/octet-stream";
+    if (job.format == "mp3") return "audio/mpeg";
+    if (job.format == "flac") return "audio/flac";
+    return "audio/wav";
+}
 
 }  // namespace reef::cli
