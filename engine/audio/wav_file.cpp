@@ -123,9 +123,8 @@ bool export_format_available(ExportFormat format) {
 }
 
 bool export_format_accepts(ExportFormat format, int sample_rate, int channels) {
-    // sf_format_check passes MPEG at any rate; its encoder then refuses all but MPEG-1/2/2.5's nine.
-    constexpr int kMpegRates[] = {8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000};
-    if (format == ExportFormat::Mp3 && std::find(std::begin(kMpegRates), std::end(kMpegRates), sample_rate) == std::end(kMpegRates))
+    if (format == ExportFormat::Mp3 &&
+        std::find(std::begin(kMpegSampleRates), std::end(kMpegSampleRates), sample_rate) == std::end(kMpegSampleRates))
         return false;
     return sample_rate > 0 && channels > 0 && export_format_available(format) &&
            format_check(sf_format_of(format), sample_rate, channels);

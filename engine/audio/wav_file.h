@@ -33,8 +33,10 @@ using WavMetadata = AudioMetadata;
 // build reports and sf_format_check accepts the format for mono 44.1 kHz.
 bool export_format_available(ExportFormat format);
 std::vector<ExportFormat> available_export_formats();
-// Whether this libsndfile writes format at that rate and channel count (MP3: MPEG's nine rates,
-// 8 to 48 kHz).
+// The rates MPEG-1/2/2.5 Layer III has (sf_format_check passes MPEG at any rate; the encoder then
+// refuses the others).
+inline constexpr int kMpegSampleRates[] = {8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000};
+// Whether this libsndfile writes format at that rate and channel count (MP3: kMpegSampleRates).
 bool export_format_accepts(ExportFormat format, int sample_rate, int channels);
 const char* export_format_suffix(ExportFormat format);   // "wav", "flac", "ogg", "mp3"
 const char* to_string(ExportFormat format);              // "wav-pcm16", "wav-float", "flac", "ogg-vorbis", "mp3"

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <optional>
+#include <utility>
 
 #include "audio/resample.h"
 #include "audio/wav_file.h"
@@ -83,11 +85,26 @@ bool sampling_fields(const json& b, SamplingParams& s, const char* max_tokens_ke
     return true;
 }
 
-// The answer's encoding: libsndfile's export format for the compressed ones.
+// The encodings written through libsndfile (WAV and PCM are written here, always served).
+constexpr std::pair<const char*, audio::ExportFormat> kCompressed[] = {{"mp3", audio::ExportFormat::Mp3},
+                                                                      {"flac", audio::ExportFormat::Flac}};
+
 std::optional<audio::ExportFormat> compressed(const std::string& format) {
-    if (format == "mp3") return audio::ExportFormat::Mp3;
-    if (format == "flac") return audio::ExportFormat::Flac;
+    for (const auto& [name, f] : kCompressed)
+        if (format == name) return f;
     return std::nullopt;
+}
+
+// "a, b or c"
+template <typename List>
+std::string one_of(const List& items) {
+    std::string out;
+    size_t i = 0, n = std::size(items);
+    for (const auto& item : items) {
+        out += (i ? (i + 1 == n ? " or " : ", ") : "") + std::string(item);
+        ++i;
+    }
+    return out;
 }
 
 // "format" (fish-speech) or "response_format" (OpenAI) and "sample_rate", checked before any
@@ -97,13 +114,10 @@ std::optional<audio::ExportFormat> compressed(const std::string& format) {
 bool audio_fields(const json& b, const char* key, bool fish, SpeechJob& job, std::string* error) {
     if (!string_field(b, key, &job.format, error)) return false;
     std::vector<std::string> served = {"wav", "pcm"};
-    for (const char* f : {"mp3", "flac"})
-        if (audio::export_format_available(*compressed(f))) served.push_back(f);
+    for (const auto& [name, f] : kCompressed)
+        if (audio::export_format_available(f)) served.push_back(name);
     if (std::find(served.begin(), served.end(), job.format) == served.end()) {
-        std::string list;
-        for (size_t i = 0; i < served.size(); ++i)
-            list += (i ? (i + 1 == served.size() ? " or " : ", ") : "") + served[i];
-        *error = std::string("\"") + key + "\" " + job.format + " is not served here: " + list;
+        *error = std::string("\"") + key + "\" " + job.format + " is not served here: " + one_of(served);
         return false;
     }
     double rate = 0;
@@ -125,9 +139,11 @@ bool audio_fields(const json& b, const char* key, bool fish, SpeechJob& job, std
             return false;
         }
     }
-    if (const auto f = compressed(job.format); f && !audio::export_format_accepts(*f, job.sample_rate ? job.sample_rate : kSampleRate, 1)) {
-        *error = job.format + " is not written at " + std::to_string(job.sample_rate) +
-                 " Hz here (MP3: 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100 or 48000)";
+    if (const auto f = compressed(job.format); f && !audio::export_format_accepts(*f, job.answer_rate(), 1)) {
+        std::vector<std::string> rates;
+        for (int r : audio::kMpegSampleRates) rates.push_back(std::to_string(r));
+        *error = job.format + " is not written at " + std::to_string(job.answer_rate()) + " Hz here (MP3: " +
+                 one_of(rates) + ")";
         return false;
     }
     return true;
@@ -269,7 +285,7 @@ std::string wav_bytes(const std::vector<float>& samples, int sample_rate) {
 std::string wav_stream_header() { return header(0xFFFFFFFFu, kSampleRate); }
 
 std::string speech_bytes(const std::vector<float>& samples, const SpeechJob& job) {
-    const int rate = job.sample_rate ? job.sample_rate : kSampleRate;
+    const int rate = job.answer_rate();
     const std::vector<float> out = rate == kSampleRate || samples.empty() ? samples : audio::resample(samples, kSampleRate, rate);
     if (job.format == "pcm") return pcm16_bytes(out);
     if (const auto f = compressed(job.format)) return audio::encode_audio(out, rate, 1, *f);

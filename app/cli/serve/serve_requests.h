@@ -22,6 +22,8 @@ struct SpeechJob {
     int sample_rate = 0;             // of the answer; 0: the model's 44.1 kHz (whole answers only)
     bool sse = false;                // OpenAI: SSE events rather than raw bytes
     std::string reference_id;        // a stored voice (fish "reference_id", OpenAI "voice"), resolved by the caller
+
+    int answer_rate() const { return sample_rate ? sample_rate : kSampleRate; }
 };
 
 // Each returns InvalidArgument naming the field and its allowed values.
