@@ -23,7 +23,7 @@
 #include "nn/gemv_team.h"
 #include "nn/reef_attention.h"
 #include "nn/sdpa_policy.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 
 using namespace reef;
 
@@ -53,7 +53,7 @@ std::array<double, 4> interleaved_us(const std::function<void()> (&variants)[4])
 }  // namespace
 
 // `pages`: the caches in libtorch's memory (4 KB pages where transparent huge pages are on
-// madvise) against the same caches in huge-page-advised memory (nn/weight_memory.h), each policy
+// madvise) against the same caches in huge-page-advised memory (base/weight_memory.h), each policy
 // on the pool.
 int compare_pages(at::ScalarType dtype) {
     std::printf("%s, us per call (median of %d rounds, variants interleaved)\n\n", c10::toString(dtype), kRounds);

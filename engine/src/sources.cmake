@@ -1,9 +1,11 @@
-# facade and shared pieces of reef_engine
+# facade and shared pieces of reef_engine (docs/architecture.md: demo_model.cpp makes demo models
+# through the facade's own types, so it sits with the facade)
 target_sources(reef_engine PRIVATE
   src/types.cpp
   src/backend.cpp
   src/sampling_settings.cpp
   src/engine.cpp
+  src/demo_model.cpp
   src/version.cpp
   src/memory_check.cpp
   src/cgroup_memory.cpp

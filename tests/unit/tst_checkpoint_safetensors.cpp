@@ -6,7 +6,7 @@
 
 #include "checkpoint/safetensors.h"
 #include "checkpoint/verify.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 #include "tst_checkpoint_util.h"
 
 using namespace reef;
@@ -174,7 +174,7 @@ TEST_CASE(unaligned_data_is_copied) {
 }
 
 // Tensors of 1 MiB or more (the weights decode streams) leave the file's mapping for aligned memory
-// of their own (nn/weight_memory.h): the file's offsets are only 8-byte aligned (here 48 mod 64,
+// of their own (base/weight_memory.h): the file's offsets are only 8-byte aligned (here 48 mod 64,
 // the writer's header), and a 512-bit load of a row would span two cache lines. Smaller ones
 // stay mapped. The values are the file's either way, and the file is not changed by writes.
 TEST_CASE(large_tensors_get_aligned_weight_memory) {

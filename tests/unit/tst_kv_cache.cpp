@@ -7,8 +7,8 @@
 #include <string>
 
 #include "check.h"
-#include "nn/kernel_switch.h"
-#include "nn/weight_memory.h"
+#include "base/kernel_switch.h"
+#include "base/weight_memory.h"
 #include "reef/result.h"
 #include "text2semantic/kv_cache.h"
 

@@ -155,7 +155,7 @@ TEST_CASE(kv_cache_growth_that_runs_out_half_way_leaves_an_empty_cache) {
             cache.ensure_capacity(rows);
         } catch (const c10::Error& e) {  // libtorch's allocator (REEF_KV_MEMORY=0)
             threw = std::string(e.what()).find("can't allocate memory") != std::string::npos;
-        } catch (const ReefError& e) {  // the caches' own mapping (nn/weight_memory.h)
+        } catch (const ReefError& e) {  // the caches' own mapping (base/weight_memory.h)
             threw = e.error().code == ErrorCode::InsufficientMemory &&
                     std::string(e.what()).find("for a KV cache") != std::string::npos;
         }

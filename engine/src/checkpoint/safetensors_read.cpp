@@ -21,7 +21,7 @@
 #include "checkpoint/model_file.h"
 #include "checkpoint/safetensors.h"
 #include "input_limits.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 
 namespace reef {
 
@@ -184,7 +184,7 @@ TensorMap load_safetensors(const std::string& path, TensorHome home) {
         const size_t bytes = size_t(e.end - e.begin);
         if (home == TensorHome::WeightMemory && weight_memory_enabled() && bytes >= kWeightMemoryMinBytes) {
             // Large tensors (the weights decode streams) are copied into aligned, huge-page memory
-            // (nn/weight_memory.h), and the file's pages only they used are dropped from this
+            // (base/weight_memory.h), and the file's pages only they used are dropped from this
             // process at once, so the copy does not double the resident memory while a model loads.
             out[e.name] = weight_memory_from(ptr, bytes, e.shape, e.dtype);
             release_pages(ptr, bytes);

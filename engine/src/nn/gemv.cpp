@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "nn/gemv_team.h"
-#include "nn/kernel_switch.h"
+#include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/gemv_rows.h"
 #endif

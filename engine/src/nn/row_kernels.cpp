@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "check.h"
-#include "nn/kernel_switch.h"
+#include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/row_ops.h"
 #endif

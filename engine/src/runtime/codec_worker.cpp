@@ -1,5 +1,5 @@
 #include "runtime/codec_worker.h"
-#include "runtime/cuda_memory.h"
+#include "base/cuda_memory.h"
 
 #include "reef/engine_types.h"
 

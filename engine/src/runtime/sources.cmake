@@ -1,5 +1,5 @@
 # runtime sources of reef_engine, the product path: device, the loaded pipeline, synthesis
-# (generate_long + streaming audio + metrics), the codec worker, demo models. What measures it
+# (generate_long + streaming audio + metrics), the codec worker. What measures it
 # (the bench, the SDPA kernel bench, the roofline, reports) is study/, above it: runtime/ never
 # includes study/.
 target_sources(reef_engine PRIVATE
@@ -8,7 +8,5 @@ target_sources(reef_engine PRIVATE
   src/runtime/synthesis.cpp
   src/runtime/synthesis_batch.cpp
   src/runtime/codec_worker.cpp
-  src/runtime/demo_model.cpp
-  src/runtime/cuda_memory.cpp
   src/runtime/cpu_kernels.cpp
 )

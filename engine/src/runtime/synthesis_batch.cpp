@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "memory_check.h"
-#include "facade_guard.h"
+#include "base/facade_guard.h"
 #include "nn/gemv.h"
 #include "nn/gemv_team.h"
 #include "runtime/cpu_target_scope.h"

@@ -13,7 +13,7 @@
 #include "nn/sdpa_policy.h"
 #include "reef/cpu_kernels.h"
 #include "runtime/device.h"
-#include "runtime/perf.h"
+#include "base/perf.h"
 #include "runtime/synthesis.h"
 #include "study/bench_runner.h"
 #include "text2semantic/batch_generator.h"

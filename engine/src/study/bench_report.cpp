@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "checkpoint/atomic_file.h"
-#include "facade_guard.h"
+#include "base/facade_guard.h"
 #include "study/report_format.h"
 
 namespace reef {

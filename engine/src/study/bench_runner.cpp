@@ -17,7 +17,7 @@
 #include "reef/cpu_kernels.h"
 #include "study/host_info.h"
 #include "study/op_profile.h"
-#include "runtime/perf.h"
+#include "base/perf.h"
 #include "study/roofline.h"
 #include "runtime/synthesis.h"
 #include "text2semantic/kv_cache.h"

@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "study/bench_runner.h"
-#include "runtime/perf.h"
+#include "base/perf.h"
 #include "runtime/synthesis.h"
 
 namespace reef {

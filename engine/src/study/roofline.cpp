@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "check.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 
 namespace reef {
 
@@ -15,7 +15,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // A probe buffer of `bytes`, all ones. On the CPU it lies in memory like the weights'
-// (nn/weight_memory.h: 2 MB aligned, huge pages where granted), so the bandwidth measured is the one
+// (base/weight_memory.h: 2 MB aligned, huge pages where granted), so the bandwidth measured is the one
 // the weights can be read at: a buffer in 4 KB pages read slower than the GEMV read its huge-page
 // weights, and frames ran at up to 110 % of that "limit" (Zen 5 VM, fp32).
 at::Tensor probe_buffer(int64_t bytes, const at::TensorOptions& opts) {

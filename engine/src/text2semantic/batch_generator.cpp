@@ -9,7 +9,7 @@
 #include "check.h"
 #include "nn/gemv.h"
 #include "memory_check.h"
-#include "runtime/perf.h"
+#include "base/perf.h"
 
 namespace reef {
 namespace {

@@ -6,7 +6,7 @@
 #include "checkpoint/verify.h"
 #include "memory_check.h"
 #include "nn/gemv.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 #include "text2semantic/model_weights.h"
 #include "text2semantic/rope.h"
 

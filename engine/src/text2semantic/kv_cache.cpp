@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "memory_check.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 #include "text2semantic/model_config.h"
 
 namespace reef {

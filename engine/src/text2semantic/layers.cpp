@@ -4,7 +4,7 @@
 #include "nn/gemv.h"
 #include "nn/attention.h"
 #include "nn/row_kernels.h"
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 #include "text2semantic/rope.h"
 
 namespace reef {
@@ -15,7 +15,7 @@ using t2s::rms_norm;
 FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3, const at::Tensor& w2) {
     REEF_CHECK(w1.sizes() == w3.sizes(), "feed_forward: w1 and w3 must have the same shape");
     if (!w1.device().is_cpu()) return {at::cat({w1, w3}, 0), w2};
-    // [2I, C] built in weight memory (nn/weight_memory.h): aligned, huge pages, no heap temporary
+    // [2I, C] built in weight memory (base/weight_memory.h): aligned, huge pages, no heap temporary
     at::Tensor w13 = empty_weight_memory({2 * w1.size(0), w1.size(1)}, w1.scalar_type());
     w13.narrow(0, 0, w1.size(0)).copy_(w1);
     w13.narrow(0, w1.size(0), w3.size(0)).copy_(w3);

@@ -1,4 +1,4 @@
-// Turns everything thrown inside the engine into an EngineError value (design.md §2 rule 3).
+// Turns everything thrown inside the engine into an EngineError value (docs/architecture.md, rule 3).
 #pragma once
 #include <c10/util/Exception.h>
 

@@ -7,8 +7,7 @@
 #include <unistd.h>
 
 #include "codec/codec.h"
-#include "facade_guard.h"
-#include "reef/bench_report.h"
+#include "base/facade_guard.h"
 #include "reef/engine.h"
 #include "runtime/pipeline.h"
 #include "text2semantic/demo_text2semantic.h"

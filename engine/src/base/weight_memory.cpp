@@ -1,4 +1,4 @@
-#include "nn/weight_memory.h"
+#include "base/weight_memory.h"
 
 #include <cerrno>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "check.h"
-#include "nn/kernel_switch.h"
+#include "base/kernel_switch.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/mman.h>

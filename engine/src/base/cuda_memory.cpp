@@ -1,4 +1,4 @@
-#include "runtime/cuda_memory.h"
+#include "base/cuda_memory.h"
 
 #ifdef REEF_WITH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>

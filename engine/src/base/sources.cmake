@@ -1,0 +1,7 @@
+# base sources of reef_engine, below every other layer (docs/architecture.md): how loaded weights
+# and KV caches are held in memory (huge-page-advised, aligned), CUDA memory figures, timing helpers
+# (perf.h) and the REEF_* kernel switches. base/ includes nothing from the engine's other folders.
+target_sources(reef_engine PRIVATE
+  src/base/weight_memory.cpp
+  src/base/cuda_memory.cpp
+)
