@@ -2,11 +2,14 @@
 
 #include <sndfile.h>
 
+#include "audio/id3_tag.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <system_error>
 #include <utility>
@@ -82,32 +85,16 @@ bool format_check(int sf_format, int sample_rate, int channels) {
     return sf_format_check(&info) == SF_TRUE;
 }
 
-// libsndfile tags MP3 through LAME, which marks its ID3v2 text frames Latin-1 and copies short
-// strings into ID3v1 as raw bytes: UTF-8 beyond ASCII comes out as mojibake in players (and reads
-// back differently depending on which tag a reader picks). So MP3 tags keep ASCII only; every other
-// character becomes '?'. The other formats store UTF-8 as it is.
-std::string ascii_only(const std::string& s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            out += char(c);
-        } else if ((c & 0xC0) != 0x80) {
-            out += '?';   // one per character: continuation bytes are skipped
-        }
-    }
-    return out;
-}
-
-// Strings first: FLAC, Ogg and MP3 accept them only before the first sample is written.
-void set_strings(SNDFILE* f, const AudioMetadata& meta, bool ascii) {
+// Strings first: FLAC and Ogg accept them only before the first sample is written. MP3's go in
+// Reef's own UTF-8 ID3v2.4 tag instead (id3_tag.h): LAME's would turn non-ASCII text into '?'.
+void set_strings(SNDFILE* f, const AudioMetadata& meta) {
     const std::pair<int, const std::string*> fields[] = {
         {SF_STR_TITLE, &meta.title},   {SF_STR_SOFTWARE, &meta.software}, {SF_STR_COMMENT, &meta.comment},
         {SF_STR_ARTIST, &meta.artist}, {SF_STR_ALBUM, &meta.album},       {SF_STR_DATE, &meta.date},
     };
     // A format without a slot for a field refuses it; the audio matters more than the tag.
     for (const auto& [id, value] : fields)
-        if (!value->empty()) sf_set_string(f, id, (ascii ? ascii_only(*value) : *value).c_str());
+        if (!value->empty()) sf_set_string(f, id, value->c_str());
 }
 
 void remove_quietly(const std::string& p) {
@@ -185,7 +172,7 @@ SF_INFO checked_info(const std::string& what, const std::vector<float>& samples,
 // the failure ("" when all was written); the output is closed either way.
 std::string write_and_close(SndFileCloser& out, const std::vector<float>& samples, int channels, ExportFormat format,
                             const AudioMetadata& meta) {
-    set_strings(out.f, meta, format == ExportFormat::Mp3);
+    if (format != ExportFormat::Mp3) set_strings(out.f, meta);
     // Clip rather than wrap: integer conversion of values beyond [-1, 1] would overflow.
     sf_command(out.f, SFC_SET_CLIPPING, nullptr, SF_TRUE);
     const sf_count_t frames = sf_count_t(samples.size() / size_t(channels));
@@ -212,7 +199,17 @@ void write_audio(const std::string& path, const std::vector<float>& samples, int
     SF_INFO info = checked_info(path, samples, sample_rate, channels, format);
 
     const std::string tmp = temp_path_for(path);
-    {
+    if (format == ExportFormat::Mp3) {   // the tag goes in front of what the encoder wrote
+        const std::string bytes = encode_audio(samples, sample_rate, channels, format, meta);
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw AudioError("cannot write " + path + ": " + std::strerror(errno));
+        out.write(bytes.data(), std::streamsize(bytes.size()));
+        out.close();
+        if (!out) {
+            remove_quietly(tmp);
+            throw AudioError("writing " + path + " failed (disk full?)");
+        }
+    } else {
         SndFileCloser out{sf_open(tmp.c_str(), SFM_WRITE, &info)};
         if (!out.f) {
             const std::string why = sf_strerror(nullptr);
@@ -353,7 +350,7 @@ std::string encode_audio(const std::vector<float>& samples, int sample_rate, int
     if (!out.f) throw AudioError("cannot write " + what + ": " + sf_strerror(nullptr));
     if (const std::string failed = write_and_close(out, samples, channels, format, meta); !failed.empty())
         throw AudioError("writing " + what + " " + failed);
-    return bytes;
+    return format == ExportFormat::Mp3 ? id3v2_tag(meta) + bytes : bytes;
 }
 
 AudioMetadata read_metadata(const std::string& path) {

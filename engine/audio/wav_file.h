@@ -15,8 +15,8 @@ enum class WavFormat { Pcm16, Float32 };
 enum class ExportFormat { WavPcm16, WavFloat, Flac, OggVorbis, Mp3 };
 
 // Text stored with the audio (RIFF INFO in WAV, Vorbis comments in FLAC/Ogg, ID3 in MP3), UTF-8.
-// Empty fields are not written. MP3 tags keep ASCII only, other characters become '?' (LAME's ID3
-// frames are Latin-1; see write_audio), and MP3 has no software field and keeps only the year.
+// Empty fields are not written. MP3's is Reef's own ID3v2.4 tag in UTF-8 (audio/id3_tag.h: LAME's
+// frames are Latin-1 only); its software field (TSSE) is one libsndfile does not read back.
 // The first three keep their order: callers brace-initialise them ({title, software, comment});
 // the "= {}" on the rest keeps that free of missing-field warnings.
 struct AudioMetadata {

@@ -12,9 +12,8 @@
 
 namespace reef::ui {
 
-// What an exported file says about itself. Where it goes (the same in every format, but MP3 tags
-// keep ASCII only, other characters become '?', have no software field and keep only the year;
-// see audio::AudioMetadata):
+// What an exported file says about itself. Where it goes (the same in every format, UTF-8
+// throughout; MP3 in an ID3v2.4 tag, see audio::AudioMetadata):
 //   title    -> TITLE    (empty: the first 80 characters of text, on one line)
 //   text     -> COMMENT, followed by a blank line and "model: …", "settings: …", "seed: …" lines
 //               (settings and seed only when model or settings is set: they describe a take)
