@@ -33,12 +33,25 @@ const std::filesystem::path& demo_dir() {
     return dir;
 }
 
-std::unique_ptr<reef_test::ChildServer> start_serve(const std::string& name, const std::vector<std::string>& extra = {}) {
+// address: how the server is told where to listen (--port 0 by default: any free port on 127.0.0.1).
+std::unique_ptr<reef_test::ChildServer> start_serve(const std::string& name, const std::vector<std::string>& extra = {},
+                                                    const std::vector<std::string>& address = {"--port", "0"}) {
     const auto dir = reef_test::temp_dir("serve-" + name);
-    std::vector<std::string> argv = {std::getenv("REEF_CLI"), "serve", "-m", demo_dir().string(), "--port", "0",
-                                     "--port-file", (dir / "port").string()};
+    std::vector<std::string> argv = {std::getenv("REEF_CLI"), "serve", "-m", demo_dir().string(), "--port-file",
+                                     (dir / "port").string()};
+    argv.insert(argv.end(), address.begin(), address.end());
     argv.insert(argv.end(), extra.begin(), extra.end());
     return std::make_unique<reef_test::ChildServer>(argv, dir / "port", dir / "log");
+}
+
+// What a server that refuses to start prints (ChildServer's error carries its log).
+std::string refusal_of(const std::vector<std::string>& address) {
+    try {
+        start_serve("refused", {}, address);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "(it started)";
 }
 
 reef_test::ChildServer& shared_server() {
@@ -246,6 +259,28 @@ TEST_CASE(a_full_queue_is_refused_and_a_key_is_required) {
     }
     stop = true;
     long_one.join();
+}
+
+// --listen HOST:PORT, as fish-speech's own server takes it (and as a user tried): the server
+// answers at that address; a malformed value, or one given with --host/--port, is refused at start.
+TEST_CASE(listen_host_port_is_accepted_as_servers_take_it) {
+    auto server = start_serve("listen", {}, {"--listen", "127.0.0.1:0"});
+    check_same(through_backend(server->url(), RemoteFlavour::Auto, false, request("listen"), false),
+               local_audio(request("listen"), false), false);
+    for (const auto& [value, reason] : std::vector<std::pair<std::string, std::string>>{
+             {"127.0.0.1", "expected HOST:PORT"},
+             {"127.0.0.1:http", "the port must be a number"},
+             {"127.0.0.1:70000", "the port must be a number"},
+             {":8080", "the host is missing"},
+             {"::1:8080", "write an IPv6 address as [ADDR]:PORT"},
+             {"[::1", "needs its ']'"}}) {
+        const std::string said = refusal_of({"--listen", value});
+        std::fprintf(stderr, "  --listen %s: %s\n", value.c_str(), said.c_str());
+        CHECK(said.find("--listen '" + value + "'") != std::string::npos);
+        CHECK(said.find(reason) != std::string::npos);
+    }
+    const std::string both = refusal_of({"--listen", "127.0.0.1:0", "--port", "0"});
+    CHECK(both.find("excludes") != std::string::npos);
 }
 
 TEST_CASE(bad_requests_are_refused_with_the_reason) {

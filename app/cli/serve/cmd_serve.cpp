@@ -15,6 +15,7 @@
 #include "audio/audio_error.h"
 #include "cli_engine.h"
 #include "remote/base64.h"
+#include "serve/listen_address.h"
 #include "serve/serve_references.h"
 #include "serve/serve_requests.h"
 #include "serve/serve_service.h"
@@ -26,7 +27,7 @@ using nlohmann::json;
 
 struct ServeOptions {
     EngineFlags engine;
-    std::string host = "127.0.0.1", api_key, port_file;
+    std::string host = "127.0.0.1", api_key, port_file, listen;
     int port = 8080;
     int queue = 8;
     int batch_size = 1;
@@ -246,6 +247,9 @@ void register_serve(CLI::App& app) {
     cmd->add_option("--host", o->host, "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)")
         ->capture_default_str();
     cmd->add_option("--port", o->port, "port (0 = any free one, see --port-file)")->capture_default_str();
+    cmd->add_option("--listen", o->listen, "HOST:PORT to listen on, instead of --host and --port ([ADDR]:PORT for IPv6)")
+        ->excludes("--host")
+        ->excludes("--port");
     cmd->add_option("--port-file", o->port_file, "write the port listened on to this file once ready");
     cmd->add_option("--api-key", o->api_key, "require \"Authorization: Bearer KEY\" on every route; default: $REEF_API_KEY")
         ->envname("REEF_API_KEY");
@@ -269,6 +273,12 @@ void register_serve(CLI::App& app) {
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     cmd->callback([o] {
+        if (!o->listen.empty()) {
+            const auto address = parse_listen_address(o->listen);
+            if (const auto* why = std::get_if<std::string>(&address)) fail(*why);
+            o->host = std::get<ListenAddress>(address).host;
+            o->port = std::get<ListenAddress>(address).port;
+        }
         if (o->host != "127.0.0.1" && o->host != "localhost" && o->host != "::1" && o->api_key.empty())
             std::cerr << "warning: listening on " << o->host << " without --api-key: anyone who can reach it can use it\n";
         ServeService service(o->engine.to_config(), o->queue, o->batch_size);
