@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     reef::ui::MainWindow window(engine, settings, playback, voices);
     window.show();
     window.startUp(dataDir);
-    // Headless screenshots for docs and smoke checks (platform-recipes §2):
+    // Headless screenshots for docs and smoke checks (packaging/test-deb-chroot.sh uses them):
     // QT_QPA_PLATFORM=offscreen REEF_GRAB_PNG=out.png [REEF_GRAB_AFTER_MS=3000] reef
     // REEF_GRAB_GENERATE="text": once the model is loaded, generate that text and grab when the take
     // is done (REEF_GRAB_AFTER_MS is then only the give-up limit, default 120 s).

@@ -10,7 +10,7 @@ frames/s as Reef's bench defines them: 1000 / median step ms after the warm-up s
         [--frames 16] [--warmup 4] [--sdpa math|auto] [--cache ROWS]
 
 TREE is a fish-speech checkout (HEAD 3dd1f85 was used); run it with a venv that has torch and the
-text2semantic dependencies (docs: fish-speech-reference-run.md §2.5). Our own glue: no fish-speech
+text2semantic dependencies (install lines: tests/parity/README.md, step 2). Our own glue: no fish-speech
 code is copied here.
 """
 import argparse

@@ -238,7 +238,7 @@ def export_one(torch, spec, name, module, args, dynamic_shapes, site):
         metadata["reef." + k] = str(v)
     configs = {"aot_inductor.metadata": metadata}
     if spec["device"] == "cpu":
-        configs["freezing"] = True  # fold the weights into the generated code (libtorch-notes §10)
+        configs["freezing"] = True  # fold the weights into the generated code (torch/_inductor/config.py: freezing)
     if spec.get("kernel_profile"):
         # RECORD_FUNCTION around every generated CPU kernel, so libtorch's profiler (reef-cli
         # bench --profile) sees where compiled time goes; a separate package (it is in the key)

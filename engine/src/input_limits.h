@@ -3,8 +3,8 @@
 // allocation, a loop or a divisor; a value outside them is a CorruptModel error naming the file
 // and the field.
 //
-// The limits sit 8-16x (or more) above the largest real checkpoints (fish-speech-spec §1.2, §1.4,
-// §5.1): S2-Pro (dim 2560, 36 layers, 32 heads, head_dim 128, intermediate 9728, vocab 155776,
+// The limits sit 8-16x (or more) above the largest real checkpoints (their config.json
+// files, modded_dac_vq.yaml): S2-Pro (dim 2560, 36 layers, 32 heads, head_dim 128, intermediate 9728, vocab 155776,
 // max_seq_len 32768, codebook 4096 x 10) and OpenAudio S1-mini (dim 1024, 28 layers, vocab 155776,
 // max_seq_len 8192). They stop absurd values (a 2^40-row vocab, 10^9 layers); whether a model that
 // passes them fits this machine is the memory check's question (memory_check.h).

@@ -12,7 +12,7 @@ manifest.json: {"format": "reef-parity-v1", "meta": {...}, "inputs": {...},
                 "tensors": {name: {"dtype": "f32"|"i64", "shape": [...], "offset": bytes, "numel": n}}}
 tensors.bin: the tensors back to back, raw little-endian, C order.
 
-See tests/parity/README.md and fish-speech-reference-run.md (§3, §5) for the why of every step.
+See tests/parity/README.md for the why of every step.
 Our own glue code: it imports and calls fish-speech, copies none of it.
 """
 import argparse

@@ -6,7 +6,7 @@ fish_speech/models/dac/modded_dac.py and rvq.py import leaf modules of the `dac`
 torchaudio, which has no wheel for torch 2.13). We pre-register bare package objects whose
 __path__ points into the installed package, so Python loads only the leaf files, plus a stub
 audiotools with a plain AudioSignal class and a BaseModel that is just an nn.Module.
-(fish-speech-reference-run.md §3.4; our own code.)
+(tests/parity/README.md; our own code.)
 
 Also: a small hydra-free instantiate for a fish-speech codec yaml (OmegaConf, not PyYAML, so that
 `1e-5` parses as a float), so a tiny demo codec can be built from its own yaml.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Replay servers for the remote backend's tests: fish-speech's api_server, SGLang-Omni and
-vLLM-Omni as their wire formats are documented (shared/docs/remote-engines.md; the servers'
+vLLM-Omni as their wire formats are documented (README.md, "Remote engines"; the servers'
 sources: fish-speech tools/server/views.py + inference.py, sglang-omni openai_api.py 0.1.9 and
 2026-04, vllm-omni serving_speech.py 0.30.0), plus servers that misbehave in every way a real one
 can. Standard library only.

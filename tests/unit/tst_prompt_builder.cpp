@@ -1,4 +1,4 @@
-// Prompt builder tests (fish-speech-spec §3.2, §4.9) on the tiny demo tokenizers: the exact part
+// Prompt builder tests (fish-speech conversation.py, content_sequence.py) on the tiny demo tokenizers: the exact part
 // sequence (each part tokenized on its own), VQ placement, and text batching.
 #include <filesystem>
 

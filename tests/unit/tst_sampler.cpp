@@ -1,4 +1,4 @@
-// Sampling on hand-made distributions, without a model (style-anchors rule 6): the top-p crossing
+// Sampling on hand-made distributions, without a model (text2semantic/sampler.h: pure functions): the top-p crossing
 // rule, top-k, temperature, greedy, the exponential race's frequencies, the bias, RAS and the S1
 // repetition penalty.
 #include <ATen/ATen.h>

@@ -246,7 +246,7 @@ TEST_CASE(memory_guard_skips_an_absurd_configuration) {
 }
 
 TEST_CASE(presets_carry_the_released_dims) {
-    // fish-speech-spec §1.2 (S2-Pro) and §1.4 (S1-mini)
+    // the released config.json of fishaudio/s2-pro and fishaudio/openaudio-s1-mini
     auto s2 = sdpa_bench_model("", "s2-pro");
     CHECK(s2.ok());
     if (s2.ok()) {

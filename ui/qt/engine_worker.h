@@ -1,5 +1,5 @@
 // The engine thread's QObject: runs every TtsBackend call, turns the engine's callbacks into
-// throttled value-type signals, and never lets an exception escape a slot (style-anchors §6 r9–11).
+// throttled value-type signals, and never lets an exception escape a slot (docs/architecture.md, rules 3–5).
 #pragma once
 #include <QObject>
 #include <QString>

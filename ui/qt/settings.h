@@ -1,6 +1,6 @@
 // The app's persisted settings: one GUI-thread object over QSettings, typed getters, setters that
 // emit only on a real change, and every stored value validated on read (invalid -> default).
-// Workers never read it: values are copied into EngineConfig / SynthesisRequest (style-anchors r12).
+// Workers never read it: values are copied into EngineConfig / SynthesisRequest (docs/architecture.md, rule 6).
 #pragma once
 #include <QObject>
 #include <QString>

@@ -1,4 +1,4 @@
-// The A/B bench (design.md §3.5): every arm on the same prompt and seed, one report.
+// The A/B bench (docs/bench-schema.md): every arm on the same prompt and seed, one report.
 #pragma once
 #include <string>
 #include <vector>

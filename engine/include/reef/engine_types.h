@@ -1,4 +1,4 @@
-// Plain value types of the engine's public surface. No torch, no Qt (design.md §2 rule 2).
+// Plain value types of the engine's public surface. No torch, no Qt (docs/architecture.md, rule 2).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -55,7 +55,7 @@ std::optional<DeviceSpec> parse_device_spec(const std::string& s);
 std::string to_string(const DeviceSpec& d);   // "cpu", "cuda:1", "mps"
 
 struct EngineConfig {
-    std::string model_dir;                     // S2-Pro / S1-mini / demo folder (fish-speech-spec §1)
+    std::string model_dir;                     // S2-Pro / S1-mini / demo folder (README.md: model folders)
     DeviceKind device = DeviceKind::Cpu;
     int device_index = 0;                      // cuda:N
     Precision precision = Precision::Fp32;

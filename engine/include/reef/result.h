@@ -1,4 +1,4 @@
-// Errors are values at the engine facade (design.md §2 rule 3): nothing throws past engine.h.
+// Errors are values at the engine facade (docs/architecture.md, rule 3): nothing throws past engine.h.
 #pragma once
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// Configuration of fish-speech's modded DAC codec (fish-speech-spec §5.1): the real
+// Configuration of fish-speech's modded DAC codec (fish-speech: fish_speech/models/dac/modded_dac.py): the real
 // modded_dac_vq.yaml numbers by default, smaller demo presets for tests, read from
 // codec_config.json beside codec.pth when a model folder ships one.
 #pragma once

@@ -1,4 +1,4 @@
-// Deterministic random-weight codec in the real codec.pth layout (design.md §3.1).
+// Deterministic random-weight codec in the real codec.pth layout (docs/architecture.md, "Adding a model layout").
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <filesystem>

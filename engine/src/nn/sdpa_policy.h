@@ -1,4 +1,4 @@
-// SDPA policy (design.md §3.4): an RAII guard over libtorch's process-wide SDPA flags, and the
+// SDPA policy (docs/architecture.md): an RAII guard over libtorch's process-wide SDPA flags, and the
 // preflight that asks libtorch which backend each attention call site would use.
 #pragma once
 #include <ATen/ATen.h>

@@ -1,6 +1,6 @@
 // The streaming codec's own thread for one request (issue #14, docs/decode-performance.md).
 //
-// Design rule (design.md §2 rule 3) used to read "all libtorch work runs on one engine thread". It
+// The threading rule (docs/architecture.md, rule 4) used to read "all libtorch work runs on one engine thread". It
 // now reads: the engine owns its threads — the generation thread plus one codec worker per
 // request, never the UI. Only the streaming decode of audio chunks moves here, because it is the
 // one piece of work that does not feed the next frame: generation hands each chunk's host codes

@@ -17,7 +17,7 @@
 #include "nn/attention.h"
 #include "runtime/codec_worker.h"
 #include "runtime/device.h"
-#include "runtime/perf.h"
+#include "base/perf.h"
 #include "runtime/synthesis_stream.h"
 #include "nn/sdpa_policy.h"
 #include "reef/cpu_kernels.h"
@@ -94,7 +94,7 @@ void preflight(const Pipeline& p, SdpaPolicy policy, KvMode kv_mode, int64_t pro
     };
     probe(CallSite::SlowPrefill, c.n_head, c.n_local_heads, c.head_dim, 0, prompt_len, capacity);
     probe(CallSite::SlowDecode, c.n_head, c.n_local_heads, c.head_dim, prompt_len, 1, capacity);
-    // Fast position 0 attends to one key: the case cuDNN refuses (libtorch-notes §1.7).
+    // Fast position 0 attends to one key: the case cuDNN refuses (PyTorch sdp_utils.cpp: check_cudnn_tensor_shapes).
     probe(CallSite::FastDecode, c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, 0, 1, c.num_codebooks);
     probe(CallSite::FastDecode, c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.num_codebooks - 1, 1,
           c.num_codebooks);

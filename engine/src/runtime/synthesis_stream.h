@@ -16,7 +16,7 @@
 #include "nn/attention.h"
 #include "runtime/codec_worker.h"
 #include "runtime/device.h"
-#include "runtime/perf.h"
+#include "base/perf.h"
 #include "runtime/synthesis.h"
 #include "text2semantic/prompt_builder.h"
 
@@ -49,7 +49,7 @@ inline CodecWorkerOptions codec_worker_options(const EngineConfig& c) {
     return o;
 }
 
-// Decodes pending frames into audio chunks as generation goes (design.md §3.3). With the codec
+// Decodes pending frames into audio chunks as generation goes (docs/decode-performance.md). With the codec
 // worker (EngineConfig::codec_worker), the generation thread only hands each chunk's host codes
 // over; decoding, on_audio_chunk and the audio buffer belong to the worker until finish() joins it.
 // Without it, the same chunk job runs inline, between frames.

@@ -1,4 +1,4 @@
-// The A/B matrix (design.md §3.5): every arm on the same prompt and seed, greedy, a fixed number
+// The A/B matrix (docs/bench-schema.md): every arm on the same prompt and seed, greedy, a fixed number
 // of frames; quality measured against the reference arm.
 #pragma once
 #include <functional>

@@ -1,5 +1,5 @@
 // Demo text2semantic weights: a deterministic random-weight model in the real file formats, so the
-// same loader reads demo and real folders (design.md §3.1).
+// same loader reads demo and real folders (docs/architecture.md, "Adding a model layout").
 #pragma once
 #include <cstdint>
 #include <string>

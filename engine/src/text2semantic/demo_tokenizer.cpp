@@ -27,7 +27,7 @@ const char* kQwen2Pattern =
 
 constexpr int kTinyMerges = 256;  // 256 bytes + 256 merges = 512 = the tiny preset's first special id
 
-// S2-Pro's special tokens relative to <|endoftext|> (fish-speech-spec §3.1 table).
+// S2-Pro's special tokens relative to <|endoftext|> (fish-speech fish_speech/tokenizer.py; s2-pro config.json).
 const std::vector<std::pair<std::string, int32_t>>& s2_control_specials() {
     static const std::vector<std::pair<std::string, int32_t>> v = {
         {"<|endoftext|>", 0},     {"<|im_start|>", 1},  {"<|im_end|>", 2},       {"<|pad|>", 26},

@@ -13,8 +13,8 @@ struct DemoTokenizerInfo {
     int32_t semantic_begin, semantic_end, im_end;
 };
 
-// layout "s2": specials in model.vocab AND added_tokens at their ids (fish-speech-reference-run
-//   §4.2), S2-Pro's relative layout: <|endoftext|> = F, <|im_start|> F+1, <|im_end|> F+2,
+// layout "s2": specials in model.vocab AND added_tokens at their ids (tokenizer_hf.cpp,
+//   "Added tokens"), S2-Pro's relative layout: <|endoftext|> = F, <|im_start|> F+1, <|im_end|> F+2,
 //   <|pad|> F+26 ... <|audio_pad|> F+34, <|semantic:i|> F+35+i.
 // layout "s1": tokenizer.tiktoken (dense ranks; filler ranks up to F) + special_tokens.json in the
 //   S1-era order (15 control tokens, then <|semantic:i|>), ids F + position.

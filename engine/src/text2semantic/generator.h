@@ -1,5 +1,5 @@
 // port of fish-speech text2semantic/inference.py: decode_one_token_ar, decode_n_tokens, generate
-// (HEAD rules for S2 folders, S1-era rules of d3df505 for S1 folders; fish-speech-spec §4).
+// (HEAD rules for S2 folders, S1-era rules of d3df505 for S1 folders).
 // N=num_codebooks, T=prompt length, n=generated frames, V=vocab, K=codebook_size.
 #pragma once
 #include <ATen/ATen.h>

@@ -1,4 +1,4 @@
-// DualARModelArgs port (fish-speech-spec §1.2, §1.4, §2.1): the flat config of the dual-AR
+// DualARModelArgs port (fish-speech: fish_speech/models/text2semantic/llama.py): the flat config of the dual-AR
 // text2semantic model, parsed from either config.json layout and written back in it.
 #pragma once
 #include <cstdint>
@@ -63,7 +63,7 @@ DualArConfig load_model_config(const std::string& model_dir);
 
 // The config.json text in the config's layout: S2 nested (text_config / audio_decoder_config), S1
 // flat. head_dim is always written and max_seq_len is rounded up to a multiple of 8, so that
-// fish-speech's own loader reads the folder unchanged (fish-speech-reference-run.md §3.5).
+// fish-speech's own loader reads the folder unchanged (llama.py: BaseModelArgs, setup_caches).
 std::string model_config_to_json(const DualArConfig& config);
 void write_model_config(const std::string& path, const DualArConfig& config);
 

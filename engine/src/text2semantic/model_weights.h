@@ -1,4 +1,4 @@
-// Text2semantic checkpoint names and files (fish-speech-spec §2.2, §2.3): the expected state dict
+// Text2semantic checkpoint names and files (fish-speech llama.py: from_pretrained): the expected state dict
 // of a config, the S2 HF-name remap (and its inverse for demo models), the S1 .pth rules, and the
 // file priority index.json > model.safetensors > model.pth.
 #pragma once

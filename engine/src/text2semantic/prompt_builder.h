@@ -1,4 +1,4 @@
-// Conversation / ContentSequence port (fish-speech-spec §3.2, §4.9): text and reference codes ->
+// Conversation / ContentSequence port (fish-speech conversation.py, content_sequence.py): text and reference codes ->
 // the prompt tensor (N+1, L) int64 on the CPU. Row 0 = token ids; rows 1..N = codes at VQ positions.
 #pragma once
 #include <ATen/ATen.h>

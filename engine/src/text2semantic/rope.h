@@ -1,5 +1,5 @@
 // Rotary position embedding of the text2semantic model fish-speech's interleaved-pair (GPT-J / Meta-Llama) convention
-// (fish-speech-spec §2.6), NOT HF/NeoX rotate_half.
+// (fish-speech llama.py: precompute_freqs_cis, apply_rotary_emb), NOT HF/NeoX rotate_half.
 #pragma once
 #include <ATen/ATen.h>
 

@@ -1,4 +1,4 @@
-// Sampling (fish-speech-spec §4.1, §4.2, §4.9): pure functions over one logits row plus the two
+// Sampling (fish-speech text2semantic/inference.py): pure functions over one logits row plus the two
 // stateful windows (RAS for S2, the S1 repetition-penalty window). Probabilities are computed in
 // fp32 (fish-speech uses the model dtype; the distribution is the same). V=vocab or codebook width.
 #pragma once

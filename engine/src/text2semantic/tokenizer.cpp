@@ -23,7 +23,7 @@ std::unique_ptr<Tokenizer> Tokenizer::load(const std::string& model_dir) {
 }
 
 void Tokenizer::init_special_ids() {
-    // Semantic range = min/max id over <|semantic:0..4095|> present (fish-speech-spec §2.2). VQ parts
+    // Semantic range = min/max id over <|semantic:0..4095|> present (fish-speech llama.py: from_pretrained). VQ parts
     // are written as code + semantic_begin, so the present ids must be contiguous and in code order.
     int32_t lo = -1, hi = -1, first_code = -1;
     for (int i = 0; i < 4096; ++i) {

@@ -24,7 +24,7 @@ public:
     // table (config vocab_size) must be at least this large.
     virtual int64_t vocab_size() const = 0;
 
-    // Min/max id over <|semantic:0..4095|> present in the vocab (fish-speech-spec §2.2 step 2).
+    // Min/max id over <|semantic:0..4095|> present in the vocab (fish-speech llama.py: from_pretrained).
     int32_t semantic_begin_id() const { return m_semantic_begin; }
     int32_t semantic_end_id() const { return m_semantic_end; }
     int32_t im_end_id() const { return m_im_end; }

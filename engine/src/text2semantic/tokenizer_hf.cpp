@@ -105,7 +105,7 @@ std::unique_ptr<HfBpeTokenizer> HfBpeTokenizer::load_file(const std::string& pat
         }
 
         // Added tokens: HF ignores the "id" field and keeps the vocab id when the content is in
-        // model.vocab, else appends after the model (fish-speech-reference-run §4.2).
+        // model.vocab, else appends after the model (huggingface/tokenizers: added_vocabulary.rs).
         int32_t max_added = -1;
         const int32_t model_size = static_cast<int32_t>(tok->m_vocab.size());
         if (root.contains("added_tokens") && root["added_tokens"].is_array()) {
