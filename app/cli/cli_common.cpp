@@ -65,24 +65,20 @@ EngineConfig EngineFlags::to_config() const {
 }
 
 void refuse_unrunnable(const EngineConfig& c) {
+    // The device: the engine's own check, the one load() runs (a kind this build or machine lacks,
+    // a CUDA index past the last GPU libtorch sees), with its reason and hint.
+    if (const Status usable = Engine::check_device(c.device, c.device_index); !usable) {
+        const EngineError& e = usable.error();
+        throw CLI::ValidationError("--device", "'" + to_string(DeviceSpec{c.device, c.device_index}) +
+                                                   "' cannot run here: " + e.message +
+                                                   (e.hint.empty() ? "" : " (" + e.hint + ")"));
+    }
     const DeviceCaps caps = Engine::capabilities(c.device);
     auto refuse = [&](const char* flag, const std::string& value, const std::map<std::string, Capability>& table) {
         const auto it = table.find(value);
         if (it != table.end() && !it->second.available)
             throw CLI::ValidationError(flag, "'" + value + "' cannot run here: " + it->second.reason);
     };
-    refuse("--device", to_string(c.device), caps.devices);
-    if (c.device == DeviceKind::Cuda) {
-        const std::string id = to_string(DeviceSpec{c.device, c.device_index});
-        std::string seen;
-        bool found = false;
-        for (const DeviceInfo& d : caps.device_list) {
-            if (d.id.rfind("cuda:", 0) != 0) continue;
-            found = found || d.id == id;
-            seen += (seen.empty() ? "" : ", ") + d.id + " (" + d.name + ")";
-        }
-        if (!found) throw CLI::ValidationError("--device", "'" + id + "' is not a device here; libtorch sees " + seen);
-    }
     refuse("--compile", to_string(c.compile_mode), caps.compile_modes);
     refuse("--sdpa", to_string(c.sdpa_policy), caps.sdpa_policies);
 }

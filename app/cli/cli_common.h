@@ -33,7 +33,8 @@ struct EngineFlags {
     EngineConfig to_config() const;  // throws CLI::ValidationError on a bad name or what cannot run here
 };
 // Refuses, before any work, a device, compile mode or SDPA policy this build and machine cannot
-// run (CLI::ValidationError with the engine's reason); a CUDA index names a device libtorch sees.
+// run (CLI::ValidationError with the engine's reason); the device through Engine::check_device, the
+// check load() itself runs, so a CUDA index must name a device libtorch sees.
 void refuse_unrunnable(const EngineConfig& c);
 
 struct SamplingFlags {

@@ -3,7 +3,7 @@
 #include "reef/cpu_kernels.h"
 
 #include "compiled/aoti_decode_step.h"
-#include "facade_guard.h"
+#include "base/facade_guard.h"
 #include "study/bench_runner.h"
 #include "runtime/device.h"
 #include "runtime/pipeline.h"
@@ -143,6 +143,13 @@ DeviceCaps Engine::capabilities(DeviceKind device) {
     } catch (const std::exception&) {
         return {};  // errors are values at the facade: no capability is claimed
     }
+}
+
+Status Engine::check_device(DeviceKind device, int index) {
+    return guarded("check_device", [&]() -> Status {
+        check_device_usable(device, index);
+        return Ok{};
+    });
 }
 
 Result<BenchReport> Engine::bench(const BenchRequest& request,

@@ -7,23 +7,38 @@
 
 #include "check.h"
 
+// Qt's translation marker, for lupdate only: the engine has no Qt, so here it is the string itself.
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
 namespace reef {
 
 const std::vector<SamplingSetting>& sampling_settings() {
     // The ranges are what the sampler handles well, not what a float can hold: top_p of 0 would
     // keep no token, a repetition penalty far from 1 degenerates, and 65536 frames are 50 minutes
     // of audio per text batch (more than any model's max_seq_len).
+    // The label, meaning and special value are shown by the studio in translation: each is marked
+    // here, where it is defined, for Qt's lupdate (scripts/update-translations.sh scans this file;
+    // it reads the markers as text), in the context kSamplingTranslationContext names.
     static const std::vector<SamplingSetting> table = {
-        {SamplingKey::Temperature, "temperature", "Temperature", "0 = greedy", 0.0, 2.0, 0.05, 2, nullptr},
-        {SamplingKey::TopP, "top_p", "Top-p", "nucleus: the smallest set of tokens holding this probability", 0.01,
+        {SamplingKey::Temperature, "temperature", QT_TRANSLATE_NOOP("SamplingSettings", "Temperature"),
+         QT_TRANSLATE_NOOP("SamplingSettings", "0 = greedy"), 0.0, 2.0, 0.05, 2, nullptr},
+        {SamplingKey::TopP, "top_p", QT_TRANSLATE_NOOP("SamplingSettings", "Top-p"),
+         QT_TRANSLATE_NOOP("SamplingSettings", "nucleus: the smallest set of tokens holding this probability"), 0.01,
          1.0, 0.05, 2, nullptr},
-        {SamplingKey::TopK, "top_k", "Top-k", "the k most likely tokens (0 = off, 1 = greedy)", 0, 65536, 1, 0, "off"},
-        {SamplingKey::RepetitionPenalty, "repetition_penalty", "Repetition penalty",
-         "S1-mini: divides the logits of recently used tokens (1 = off)", 0.5, 2.0, 0.05, 2, nullptr},
-        {SamplingKey::MaxNewFrames, "max_new_frames", "Max new frames",
-         "frames per text batch (21.5 frames = 1 s; 0 = up to the model's limit)", 0, 65536, 64, 0, "model limit"},
-        {SamplingKey::ChunkLength, "chunk_length", "Chunk length",
-         "UTF-8 bytes of speaker turns per text batch (0 = no length limit)", 0, 100000, 50, 0, "no limit"},
+        {SamplingKey::TopK, "top_k", QT_TRANSLATE_NOOP("SamplingSettings", "Top-k"),
+         QT_TRANSLATE_NOOP("SamplingSettings", "the k most likely tokens (0 = off, 1 = greedy)"), 0, 65536, 1, 0,
+         QT_TRANSLATE_NOOP("SamplingSettings", "off")},
+        {SamplingKey::RepetitionPenalty, "repetition_penalty", QT_TRANSLATE_NOOP("SamplingSettings", "Repetition penalty"),
+         QT_TRANSLATE_NOOP("SamplingSettings", "S1-mini: divides the logits of recently used tokens (1 = off)"), 0.5,
+         2.0, 0.05, 2, nullptr},
+        {SamplingKey::MaxNewFrames, "max_new_frames", QT_TRANSLATE_NOOP("SamplingSettings", "Max new frames"),
+         QT_TRANSLATE_NOOP("SamplingSettings", "frames per text batch (21.5 frames = 1 s; 0 = up to the model's limit)"),
+         0, 65536, 64, 0, QT_TRANSLATE_NOOP("SamplingSettings", "model limit")},
+        {SamplingKey::ChunkLength, "chunk_length", QT_TRANSLATE_NOOP("SamplingSettings", "Chunk length"),
+         QT_TRANSLATE_NOOP("SamplingSettings", "UTF-8 bytes of speaker turns per text batch (0 = no length limit)"), 0,
+         100000, 50, 0, QT_TRANSLATE_NOOP("SamplingSettings", "no limit")},
     };
     return table;
 }

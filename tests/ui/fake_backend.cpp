@@ -27,6 +27,10 @@ std::vector<float> fakeTone(int64_t first_sample, size_t n, float freq) {
 Result<ModelInfo> FakeBackend::load(const EngineConfig& config) {
     ++m_script->loads;
     sleepMs(m_script->load_delay_ms);
+    const auto let_go = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (m_script->hold_load && std::chrono::steady_clock::now() < let_go)
+        sleepMs(1);
+    ++m_script->loads_done;
     if (m_script->load_error) {
         m_loaded = false;
         return *m_script->load_error;

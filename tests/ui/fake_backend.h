@@ -12,6 +12,10 @@ namespace reef_test {
 
 struct FakeScript {
     int load_delay_ms = 0;
+    // A latch the test holds: while set, load() waits here, so a test can check what happened
+    // while the backend was still loading (an order, not a time). It lets go by itself after 20 s,
+    // so that a broken build fails instead of hanging.
+    std::atomic<bool> hold_load{false};
     std::optional<reef::EngineError> load_error;
     reef::ModelInfo info = [] {
         reef::ModelInfo i;
@@ -31,6 +35,7 @@ struct FakeScript {
 
     // Observations (written on the engine thread).
     std::atomic<int> loads{0}, syntheses{0}, aborted{0}, encodes{0}, benches{0};
+    std::atomic<int> loads_done{0};    // load() calls that returned (loads counts those begun)
     std::atomic<uint64_t> last_request_id{0};
     std::atomic<int> batch_calls{0}, last_batch_requests{0}, last_max_batch{-1};
 };

@@ -64,20 +64,28 @@ private Q_SLOTS:
                                                     EngineState::Generating, EngineState::Ready}));
     }
 
+    // Orders, not times: the backend's load waits on a latch this test holds, so nothing here
+    // depends on how fast the machine is.
     void guiStaysResponsiveWhileLoading() {
         Rig rig;
-        rig.script->load_delay_ms = 400;
-        QElapsedTimer t;
-        t.start();
+        rig.script->hold_load = true;
         rig.engine->loadModel(EngineConfig{});
-        QVERIFY(t.elapsed() < 100);   // loadModel only queues
+        // loadModel only queues: it returned while the backend's load was still held. (A loadModel
+        // that ran the load on the calling thread returns only after the latch lets go: 1 here.)
+        QCOMPARE(rig.script->loads_done.load(), 0);
         QCOMPARE(rig.engine->state(), EngineState::Loading);
+        // The GUI thread's event loop runs while the load is held. (A load queued onto the GUI
+        // thread itself would block it until the latch lets go: no ticks, or the load done first.)
         int ticks = 0;
         QTimer timer;
         connect(&timer, &QTimer::timeout, [&] { ++ticks; });
         timer.start(20);
-        QTRY_COMPARE_WITH_TIMEOUT(rig.engine->state(), EngineState::Ready, 3000);
-        QVERIFY2(ticks >= 5, qPrintable(QStringLiteral("event loop ticked %1 times").arg(ticks)));
+        QTRY_VERIFY_WITH_TIMEOUT(ticks >= 5, 10000);
+        QCOMPARE(rig.script->loads_done.load(), 0);
+        QCOMPARE(rig.engine->state(), EngineState::Loading);
+        rig.script->hold_load = false;
+        QTRY_COMPARE_WITH_TIMEOUT(rig.engine->state(), EngineState::Ready, 10000);
+        QCOMPARE(rig.script->loads_done.load(), 1);
     }
 
     void failingLoadReportsTheReason() {
@@ -222,7 +230,7 @@ private Q_SLOTS:
     void destructorCancelsARunningSynthesis() {
         auto script = std::make_shared<FakeScript>();
         script->frames = 100000;
-        script->frame_delay_ms = 2;
+        script->frame_delay_ms = 2;   // run to its end, at least frames × 2 ms = 200 s
         QElapsedTimer t;
         {
             EngineController engine(std::make_unique<FakeBackend>(script));
@@ -234,7 +242,15 @@ private Q_SLOTS:
             QVERIFY(progress.wait(3000));
             t.start();
         }
-        QVERIFY(t.elapsed() < 1000);
+        // The destructor stopped the run and joined it: the backend had seen the abort by the time
+        // it returned (a destructor that neither cancels nor joins leaves 0 here). And it did not
+        // wait for the run's end: a bound from the script's own figures, a tenth of the least time
+        // the run takes to its end (a destructor that only joins takes all of it, or hits the ctest
+        // timeout), however slow the machine.
+        const qint64 ms = t.elapsed();
+        const qint64 full_run_ms = qint64(script->frames) * script->frame_delay_ms;
+        QVERIFY2(ms < full_run_ms / 10,
+                 qPrintable(QStringLiteral("%1 ms, the whole run takes %2 ms").arg(ms).arg(full_run_ms)));
         QCOMPARE(script->aborted.load(), 1);
     }
 

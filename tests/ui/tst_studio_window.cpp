@@ -116,9 +116,10 @@ class TstStudioWindow : public QObject {
         saveScreen(app.window.get(), "main_window_zh_CN.png");
     }
 private Q_SLOTS:
-    // The Settings panel shows the engine's own sampling labels, meanings and special values through
-    // tr(); the panel lists them for lupdate by hand. When the engine's text changes and that list
-    // is not updated, the translation goes missing: caught here from the engine's table itself.
+    // The Settings panel shows the engine's own sampling labels, meanings and special values in
+    // translation; the engine marks them for lupdate where it defines them. When the engine's text
+    // changes and the .ts files are not refreshed (scripts/update-translations.sh), the translation
+    // goes missing: caught here from the engine's table itself.
     void everyEngineSamplingStringIsTranslated() {
         for (const QString& language : {QStringLiteral("zh_CN"), QStringLiteral("ja")})
             for (const reef::SamplingSetting& s : reef::sampling_settings()) {
@@ -126,8 +127,8 @@ private Q_SLOTS:
                 if (s.at_min)
                     texts << QString::fromUtf8(s.at_min);
                 for (const QString& text : texts)
-                    QVERIFY2(!tsTranslation(language, QStringLiteral("reef::ui::SettingsPanel"), text).isEmpty(),
-                             qPrintable(QStringLiteral("%1 lacks \"%2\" (settings_panel.cpp kSamplingStrings)").arg(language, text)));
+                    QVERIFY2(!tsTranslation(language, QString::fromLatin1(reef::kSamplingTranslationContext), text).isEmpty(),
+                             qPrintable(QStringLiteral("%1 lacks \"%2\" (refresh the .ts with scripts/update-translations.sh, then translate it)").arg(language, text)));
             }
     }
 

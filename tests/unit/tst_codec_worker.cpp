@@ -117,22 +117,45 @@ TEST_CASE(a_failing_job_is_rethrown_unchanged_and_stops_the_stream) {
     CHECK(c10_error);
 }
 
+// Orders and ratios, not wall-clock figures: the running job waits on a latch this test holds, and
+// the queued ones would take a known time (their own sleeps) if cancel ran them.
 TEST_CASE(cancel_drops_queued_jobs_and_returns_after_the_running_one) {
+    constexpr int kQueued = 10;
+    constexpr double kQueuedJobMs = 200;  // what running the queue would cost: at least 2 s
     std::atomic<int> ran{0};
-    std::atomic<bool> running{false};
+    std::atomic<bool> running{false}, release{false};
     CodecWorker worker({1, false});
     worker.post([&] {
         running = true;
-        std::this_thread::sleep_for(100ms);
+        const auto let_go = std::chrono::steady_clock::now() + 20s;  // a broken build fails, not hangs
+        while (!release && std::chrono::steady_clock::now() < let_go) std::this_thread::sleep_for(1ms);
         ++ran;
     });
-    for (int i = 0; i < 10; ++i) worker.post([&] { ++ran; });
+    for (int i = 0; i < kQueued; ++i)
+        worker.post([&] {
+            std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(kQueuedJobMs));
+            ++ran;
+        });
     while (!running) std::this_thread::sleep_for(1ms);
+    std::atomic<bool> cancel_returned{false};
+    std::thread canceller([&] {
+        worker.cancel();
+        cancel_returned = true;
+    });
+    while (!worker.cancelled()) std::this_thread::sleep_for(1ms);  // cancel() has begun
+    std::this_thread::sleep_for(50ms);
+    // It waits for the running job: still inside cancel() while that job is held. (A cancel that
+    // returned without joining the worker would have returned by now.)
+    CHECK(!cancel_returned);
+    CHECK_EQ(ran.load(), 0);
     const auto t0 = std::chrono::steady_clock::now();
-    worker.cancel();
+    release = true;
+    canceller.join();
     const double cancel_ms = ms_since(t0);
-    CHECK_EQ(ran.load(), 1);  // the running job finished; the ten queued ones never started
-    CHECK(cancel_ms < 100 + 400);
+    CHECK_EQ(ran.load(), 1);  // the running job finished; the queued ones never started
+    // And it returned after that one job, not the queue: well under what the queued jobs would take
+    // (a cancel that drained the queue first takes all of it, kQueued × kQueuedJobMs at least).
+    CHECK(cancel_ms < 0.5 * kQueued * kQueuedJobMs);
     CHECK(worker.cancelled());
     worker.post([&] { ++ran; });  // ignored after cancel
     CHECK(worker.drain());
@@ -141,20 +164,31 @@ TEST_CASE(cancel_drops_queued_jobs_and_returns_after_the_running_one) {
 }
 
 TEST_CASE(drain_gives_up_when_should_abort_fires) {
+    constexpr int kJobs = 100;
     std::atomic<int> ran{0};
     CodecWorker worker({1, false});
-    for (int i = 0; i < 100; ++i)
+    for (int i = 0; i < kJobs; ++i)
         worker.post([&] {
             std::this_thread::sleep_for(10ms);
             ++ran;
         });
+    // It fires on an event (the fifth job done), not at a time; the time per job is measured up to
+    // then, in this run, so a slow machine slows the yardstick as much as the drain.
     const auto t0 = std::chrono::steady_clock::now();
-    const bool finished = worker.drain([&] { return ms_since(t0) > 50; });
+    double ms_per_job = 0;
+    const bool finished = worker.drain([&] {
+        const int done = ran.load();
+        if (done < 5) return false;
+        if (ms_per_job == 0) ms_per_job = ms_since(t0) / done;
+        return true;
+    });
     const double ms = ms_since(t0);
     CHECK(!finished);
     CHECK(worker.cancelled());
-    CHECK(ms < 400);  // 100 jobs would take a second
-    CHECK(ran.load() < 40);
+    // It stopped near the abort: a drain that ignored should_abort runs all 100 jobs, and one that
+    // cancelled but still waited for them takes about their time (kJobs × ms_per_job).
+    CHECK(ran.load() < kJobs / 2);
+    CHECK(ms < 0.5 * kJobs * ms_per_job);
 }
 
 TEST_CASE(thread_count_is_the_workers_own_and_the_process_default_comes_back) {

@@ -38,6 +38,33 @@ TEST_CASE(cpu_build_refuses_cuda_graph_with_a_reason) {
     CHECK(!caps.compile_modes.at("cuda-graph").reason.empty());
 }
 
+// Engine::check_device is the check load() runs (reef-cli refuses --device with it): the same error
+// value, and nothing loaded. Caught if the two drift apart again (reef-cli with its own copy).
+TEST_CASE(check_device_gives_the_error_load_gives) {
+    CHECK(Engine::check_device(DeviceKind::Cpu).ok());
+    const std::string empty_dir = reef_test::temp_dir("check_device").string();  // a folder: load gets to the device
+    std::vector<DeviceSpec> unusable = {{DeviceKind::Cuda, 99}, {DeviceKind::Cuda, -1}};  // no such GPU anywhere
+    if (!Engine::capabilities(DeviceKind::Cpu).devices.at("mps").available) unusable.push_back({DeviceKind::Mps, 0});
+    for (const DeviceSpec& spec : unusable) {
+        const Status checked = Engine::check_device(spec.kind, spec.index);
+        CHECK(!checked.ok());
+        if (checked.ok()) continue;
+        CHECK(checked.error().code == ErrorCode::UnsupportedDevice);
+        CHECK(!checked.error().message.empty() && !checked.error().hint.empty());
+        Engine engine;
+        EngineConfig config;
+        config.model_dir = empty_dir;
+        config.device = spec.kind;
+        config.device_index = spec.index;
+        const auto loaded = engine.load(config);
+        CHECK(!loaded.ok());
+        if (loaded.ok()) continue;
+        CHECK(loaded.error().code == checked.error().code);
+        CHECK(loaded.error().message == checked.error().message);
+        CHECK(loaded.error().hint == checked.error().hint);
+    }
+}
+
 // A backend that implements only the required calls (as a remote one may): the optional parts
 // answer with an error value that names what is missing, and the interface holds everything
 // reef-cli and the studio call, so neither needs to know which backend it has.

@@ -227,6 +227,69 @@
     </message>
 </context>
 <context>
+    <name>SamplingSettings</name>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>0 = greedy</source>
+        <translation>0 = 貪欲デコード</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>nucleus: the smallest set of tokens holding this probability</source>
+        <translation>ニュークリアス: 累積確率がこの値に達する最小のトークン集合</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>the k most likely tokens (0 = off, 1 = greedy)</source>
+        <translation>確率の高い上位 k 個のトークン（0 = オフ、1 = 貪欲）</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>オフ</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>繰り返しペナルティ</translation>
+    </message>
+    <message>
+        <source>S1-mini: divides the logits of recently used tokens (1 = off)</source>
+        <translation>S1-mini: 最近使われたトークンのロジットを下げます（1 = オフ）</translation>
+    </message>
+    <message>
+        <source>Max new frames</source>
+        <translation>最大新規フレーム数</translation>
+    </message>
+    <message>
+        <source>frames per text batch (21.5 frames = 1 s; 0 = up to the model&apos;s limit)</source>
+        <translation>テキストバッチあたりのフレーム数（21.5 フレーム = 1 秒、0 = モデルの上限まで）</translation>
+    </message>
+    <message>
+        <source>model limit</source>
+        <translation>モデルの上限</translation>
+    </message>
+    <message>
+        <source>Chunk length</source>
+        <translation>チャンク長</translation>
+    </message>
+    <message>
+        <source>UTF-8 bytes of speaker turns per text batch (0 = no length limit)</source>
+        <translation>テキストバッチあたりの話者ターンの UTF-8 バイト数（0 = 長さ制限なし）</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>制限なし</translation>
+    </message>
+</context>
+<context>
     <name>TextImport</name>
     <message>
         <source>Cannot open %1: %2</source>
@@ -1582,34 +1645,6 @@
         <translation>サンプリング</translation>
     </message>
     <message>
-        <source>0 = greedy</source>
-        <translation>0 = 貪欲デコード</translation>
-    </message>
-    <message>
-        <source>model limit</source>
-        <translation>モデルの上限</translation>
-    </message>
-    <message>
-        <source>Temperature</source>
-        <translation>温度</translation>
-    </message>
-    <message>
-        <source>Top-p</source>
-        <translation>Top-p</translation>
-    </message>
-    <message>
-        <source>Top-k</source>
-        <translation>Top-k</translation>
-    </message>
-    <message>
-        <source>Max new frames</source>
-        <translation>最大新規フレーム数</translation>
-    </message>
-    <message>
-        <source>Chunk length</source>
-        <translation>チャンク長</translation>
-    </message>
-    <message>
         <source>Seed</source>
         <translation>シード</translation>
     </message>
@@ -1668,38 +1703,6 @@
     <message>
         <source>Take history</source>
         <translation>テイク履歴</translation>
-    </message>
-    <message>
-        <source>nucleus: the smallest set of tokens holding this probability</source>
-        <translation>ニュークリアス: 累積確率がこの値に達する最小のトークン集合</translation>
-    </message>
-    <message>
-        <source>the k most likely tokens (0 = off, 1 = greedy)</source>
-        <translation>確率の高い上位 k 個のトークン（0 = オフ、1 = 貪欲）</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>オフ</translation>
-    </message>
-    <message>
-        <source>Repetition penalty</source>
-        <translation>繰り返しペナルティ</translation>
-    </message>
-    <message>
-        <source>S1-mini: divides the logits of recently used tokens (1 = off)</source>
-        <translation>S1-mini: 最近使われたトークンのロジットを下げます（1 = オフ）</translation>
-    </message>
-    <message>
-        <source>frames per text batch (21.5 frames = 1 s; 0 = up to the model&apos;s limit)</source>
-        <translation>テキストバッチあたりのフレーム数（21.5 フレーム = 1 秒、0 = モデルの上限まで）</translation>
-    </message>
-    <message>
-        <source>UTF-8 bytes of speaker turns per text batch (0 = no length limit)</source>
-        <translation>テキストバッチあたりの話者ターンの UTF-8 バイト数（0 = 長さ制限なし）</translation>
-    </message>
-    <message>
-        <source>no limit</source>
-        <translation>制限なし</translation>
     </message>
     <message>
         <source>A whole number from 0 to %1: the same seed and settings give the same take</source>

@@ -227,6 +227,69 @@
     </message>
 </context>
 <context>
+    <name>SamplingSettings</name>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>0 = greedy</source>
+        <translation>0 = 贪心解码</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>nucleus: the smallest set of tokens holding this probability</source>
+        <translation>核采样：累计概率达到此值的最小词元集合</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>the k most likely tokens (0 = off, 1 = greedy)</source>
+        <translation>概率最高的 k 个词元（0 = 关闭，1 = 贪心）</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>S1-mini: divides the logits of recently used tokens (1 = off)</source>
+        <translation>S1-mini：降低最近使用过的词元的 logits（1 = 关闭）</translation>
+    </message>
+    <message>
+        <source>Max new frames</source>
+        <translation>最大新帧数</translation>
+    </message>
+    <message>
+        <source>frames per text batch (21.5 frames = 1 s; 0 = up to the model&apos;s limit)</source>
+        <translation>每个文本批次的帧数（21.5 帧 = 1 秒；0 = 直到模型上限）</translation>
+    </message>
+    <message>
+        <source>model limit</source>
+        <translation>模型上限</translation>
+    </message>
+    <message>
+        <source>Chunk length</source>
+        <translation>分块长度</translation>
+    </message>
+    <message>
+        <source>UTF-8 bytes of speaker turns per text batch (0 = no length limit)</source>
+        <translation>每个文本批次中说话人轮次的 UTF-8 字节数（0 = 不限长度）</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+</context>
+<context>
     <name>TextImport</name>
     <message>
         <source>Cannot open %1: %2</source>
@@ -1582,34 +1645,6 @@
         <translation>采样</translation>
     </message>
     <message>
-        <source>0 = greedy</source>
-        <translation>0 = 贪心解码</translation>
-    </message>
-    <message>
-        <source>model limit</source>
-        <translation>模型上限</translation>
-    </message>
-    <message>
-        <source>Temperature</source>
-        <translation>温度</translation>
-    </message>
-    <message>
-        <source>Top-p</source>
-        <translation>Top-p</translation>
-    </message>
-    <message>
-        <source>Top-k</source>
-        <translation>Top-k</translation>
-    </message>
-    <message>
-        <source>Max new frames</source>
-        <translation>最大新帧数</translation>
-    </message>
-    <message>
-        <source>Chunk length</source>
-        <translation>分块长度</translation>
-    </message>
-    <message>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
@@ -1668,38 +1703,6 @@
     <message>
         <source>Take history</source>
         <translation>生成结果历史</translation>
-    </message>
-    <message>
-        <source>nucleus: the smallest set of tokens holding this probability</source>
-        <translation>核采样：累计概率达到此值的最小词元集合</translation>
-    </message>
-    <message>
-        <source>the k most likely tokens (0 = off, 1 = greedy)</source>
-        <translation>概率最高的 k 个词元（0 = 关闭，1 = 贪心）</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Repetition penalty</source>
-        <translation>重复惩罚</translation>
-    </message>
-    <message>
-        <source>S1-mini: divides the logits of recently used tokens (1 = off)</source>
-        <translation>S1-mini：降低最近使用过的词元的 logits（1 = 关闭）</translation>
-    </message>
-    <message>
-        <source>frames per text batch (21.5 frames = 1 s; 0 = up to the model&apos;s limit)</source>
-        <translation>每个文本批次的帧数（21.5 帧 = 1 秒；0 = 直到模型上限）</translation>
-    </message>
-    <message>
-        <source>UTF-8 bytes of speaker turns per text batch (0 = no length limit)</source>
-        <translation>每个文本批次中说话人轮次的 UTF-8 字节数（0 = 不限长度）</translation>
-    </message>
-    <message>
-        <source>no limit</source>
-        <translation>不限</translation>
     </message>
     <message>
         <source>A whole number from 0 to %1: the same seed and settings give the same take</source>

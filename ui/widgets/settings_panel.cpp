@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -52,25 +53,12 @@ QSpinBox* intSpin(int lo, int hi, const QString& special = {}) {
     return s;
 }
 
-// The engine's sampling labels, meanings and special values (reef/sampling_settings.cpp), named
-// here so lupdate offers them for translation; the panel shows them through tr().
-[[maybe_unused]] constexpr const char* kSamplingStrings[] = {
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Temperature"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "0 = greedy"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Top-p"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "nucleus: the smallest set of tokens holding this probability"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Top-k"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "the k most likely tokens (0 = off, 1 = greedy)"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "off"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Repetition penalty"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "S1-mini: divides the logits of recently used tokens (1 = off)"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Max new frames"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "frames per text batch (21.5 frames = 1 s; 0 = up to the model's limit)"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "model limit"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "Chunk length"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "UTF-8 bytes of speaker turns per text batch (0 = no length limit)"),
-    QT_TRANSLATE_NOOP("reef::ui::SettingsPanel", "no limit"),
-};
+// The engine's sampling labels, meanings and special values, in this interface's language: the
+// engine marks them for lupdate where it defines them (reef/sampling_settings.cpp), in their own
+// context, so the panel keeps no copy of them.
+QString samplingText(const char* text) {
+    return QCoreApplication::translate(kSamplingTranslationContext, text);
+}
 
 }  // namespace
 
@@ -221,10 +209,10 @@ QWidget* SettingsPanel::createSamplingGroup() {
         s->setRange(st.min, st.max);
         s->setSingleStep(st.step);
         if (st.at_min)
-            s->setSpecialValueText(tr(st.at_min));
-        s->setToolTip(tr(st.meaning));
-        s->setAccessibleName(tr(st.label));
-        f->addRow(tr(st.label), s);
+            s->setSpecialValueText(samplingText(st.at_min));
+        s->setToolTip(samplingText(st.meaning));
+        s->setAccessibleName(samplingText(st.label));
+        f->addRow(samplingText(st.label), s);
         connect(s, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::pushSampling);
         m_samplingSpins[st.key] = s;
     }

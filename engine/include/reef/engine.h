@@ -40,13 +40,17 @@ public:
     // What this build and machine can run on `device` (compile modes, precisions, devices, each
     // with the reason when not), without a loaded model: for refusing a request before any work.
     static DeviceCaps capabilities(DeviceKind device);
+    // Whether `device` (cuda:`index`) can run here: Ok, or the UnsupportedDevice error load() would
+    // return for it (the reason, and a hint), without loading anything or changing the current
+    // device. reef-cli refuses a --device with it before any work.
+    static Status check_device(DeviceKind device, int index = 0);
 
 private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
 
-// Writes a deterministic random-weight model in the real file formats (design.md §3.1).
+// Writes a deterministic random-weight model in the real file formats (docs/architecture.md, "Adding a model layout").
 // preset: "tiny" | "s1-mini" | "s2-pro"; layout: "s2" (safetensors + tokenizer.json) or
 // "s1" (model.pth + tokenizer.tiktoken). Writes into a temp folder, then renames.
 Status write_demo_model(const std::string& dir, const std::string& preset, const std::string& layout,

@@ -15,15 +15,20 @@ namespace reef {
 
 enum class SamplingKey { Temperature, TopP, TopK, RepetitionPenalty, MaxNewFrames, ChunkLength };
 
+// The translation context of the label, meaning and at_min texts below: sampling_settings.cpp marks
+// each for Qt's lupdate where it is defined, and the studio shows them through
+// QCoreApplication::translate(kSamplingTranslationContext, text). English everywhere else.
+inline constexpr const char kSamplingTranslationContext[] = "SamplingSettings";
+
 struct SamplingSetting {
     SamplingKey key;
     const char* name;     // in files, messages and reef-cli (with '-'): "temperature", "top_p"
-    const char* label;    // "Temperature"
-    const char* meaning;  // what it does, for tooltips and --help
+    const char* label;    // "Temperature" (translatable: kSamplingTranslationContext)
+    const char* meaning;  // what it does, for tooltips and --help (translatable)
     double min, max;      // the allowed range, both ends included
     double step;          // a useful step for a spin box
     int decimals;         // 0: a whole number
-    const char* at_min;   // what the minimum means when it is special ("model limit"), else nullptr
+    const char* at_min;   // what the minimum means when it is special ("model limit"), else nullptr (translatable)
 };
 
 // Every setting above, in the order a form shows them.

@@ -10,7 +10,7 @@
 #include "check.h"
 #include "reef/compile_python.h"
 #include "nn/gemv.h"
-#include "runtime/cuda_memory.h"
+#include "base/cuda_memory.h"
 
 namespace reef {
 namespace {
@@ -125,8 +125,7 @@ DeviceCaps query_device_caps(DeviceKind device) {
     return caps;
 }
 
-void require_device(DeviceKind device, int index, Precision precision) {
-    (void)precision;
+void check_device_usable(DeviceKind device, int index) {
     if (device == DeviceKind::Mps && !at::hasMPS())
         throw ReefError(ErrorCode::UnsupportedDevice,
                         "MPS was requested but this libtorch has no MPS (Apple GPUs, macOS builds only)", "use --device cpu");
@@ -145,7 +144,12 @@ void require_device(DeviceKind device, int index, Precision precision) {
                             " CUDA device" + (count == 1 ? "" : "s") + (seen.empty() ? "" : " (" + seen + ")"),
                         "pick one of them with --device cuda:N");
     }
-    select_cuda_device(index);
+}
+
+void require_device(DeviceKind device, int index, Precision precision) {
+    (void)precision;
+    check_device_usable(device, index);
+    if (device == DeviceKind::Cuda) select_cuda_device(index);
 }
 
 MemoryStats query_memory(DeviceKind device) {

@@ -20,9 +20,11 @@ at::ScalarType to_scalar_type(Precision precision);
 // for 32 frames of s1-mini's codec in bf16); there it runs in fp32, which is exact and fast. The
 // codec's weights are a small part of a model, so the memory it costs is small too.
 at::ScalarType codec_dtype(at::Device device, at::ScalarType model_dtype);
-// Throws ReefError(UnsupportedDevice) with the reason when the device/precision cannot run here
-// (no such device, a CUDA index past the last GPU, MPS outside macOS); for CUDA, makes cuda:index
-// the engine thread's current device.
+// Throws ReefError(UnsupportedDevice) with the reason and a hint when the device cannot run here
+// (no such device, a CUDA index past the last GPU, MPS outside macOS); changes nothing. The one
+// check: load() runs it through require_device, reef-cli through Engine::check_device.
+void check_device_usable(DeviceKind device, int index);
+// check_device_usable, then for CUDA makes cuda:index the engine thread's current device.
 void require_device(DeviceKind device, int index, Precision precision);
 MemoryStats query_memory(DeviceKind device);
 void reset_peak_memory(DeviceKind device);
