@@ -20,7 +20,7 @@ source "$(dirname "$0")/study_env.sh"
 ROUNDS="${2:-3}"
 TSV="$OUT/codec-worker-s1mini-bf16${REEF_STUDY_TAG:+-$REEF_STUDY_TAG}.tsv"
 TEXT="The quick brown fox jumps over the lazy dog, and then it runs far away into the forest."
-common=(-m "$MODEL" --precision bf16 -t "$TEXT" --max-new-frames 64 --temperature 0 -o /tmp/reef-codec-study.wav)
+common=(-m "$MODEL" --precision bf16 -t "$TEXT" --max-new-frames "${REEF_STUDY_FRAMES:-64}" --temperature 0 -o /tmp/reef-codec-study.wav)
 names=(inline worker-idle-t1 worker-idle-t2 worker-normal-t1 no-stream 1core-inline 1core-worker 1core-no-stream)
 flags=("--threads 2 --stream-chunk 16 --codec-worker off"
        "--threads 2 --stream-chunk 16 --codec-threads 1 --codec-priority idle"

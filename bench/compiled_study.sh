@@ -12,17 +12,18 @@ set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
 ARMS=eager:math,eager:auto,aot-inductor:math,aot-inductor:auto
 ARMS=$ARMS,eager:math:full,eager:auto:full,aot-inductor:math:full,aot-inductor:auto:full
-ARMS=$ARMS,eager:fish-speech,aot-inductor:fish-speech
+ARMS=$(study_arms "$ARMS,eager:fish-speech,aot-inductor:fish-speech")
 for prec in bf16 fp32; do
   for sdpa in math auto; do
     for kv in active full; do
-      "$CLI" compile -m "$MODEL" --precision $prec --threads 2 --sdpa $sdpa --kv $kv >/dev/null
+      aot_on || continue
+      "$CLI" compile -m "$MODEL" --precision $prec --threads "$THREADS" --sdpa $sdpa --kv $kv >/dev/null
     done
   done
   extra=()
   [[ $prec == bf16 ]] && extra=(--pr-report "compiled-pr-s1mini-bf16.md" --profile "compiled-s1mini-bf16-profile.md")
-  (cd "$OUT" && "$CLI" bench -m "$MODEL" --precision $prec --threads 2 --kv-margin 100000 --arms "$ARMS" \
-    --frames 32 --warmup 4 --repeats 3 --no-audio --json "compiled-s1mini-$prec.json" \
-    --md "compiled-s1mini-$prec.md" "${extra[@]}" >/dev/null)
+  (cd "$OUT" && "$CLI" bench -m "$MODEL" --precision $prec --threads "$THREADS" --kv-margin 100000 --arms "$ARMS" \
+    $(sizes 32 4 3) --no-audio --json "compiled-s1mini-$prec.json" --md "compiled-s1mini-$prec.md" \
+    "${extra[@]}" >/dev/null)
 done
 echo "reports in $OUT"

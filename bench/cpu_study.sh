@@ -8,24 +8,24 @@
 # bench`: arms interleaved within one run, medians over repeats.
 set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
-common=(-m "$MODEL" --threads 2 --no-audio)
+common=(-m "$MODEL" --threads "$THREADS" --no-audio)
 bench() {  # name, then bench flags
   local name=$1
   shift
   "$CLI" bench "${common[@]}" "$@" --json "$OUT/$name.json" --md "$OUT/$name.md" >/dev/null 2>&1 || [[ $? -eq 3 ]]
 }
 # active prefix, the decode GEMV on (default) and off (libtorch's linear: the "before" of the hot loop)
-bench s1mini-bf16 --precision bf16 --frames 64 --warmup 4 --repeats 3 --profile "$OUT/s1mini-bf16-profile.md" \
+bench s1mini-bf16 --precision bf16 $(sizes 64 4 3) --profile "$OUT/s1mini-bf16-profile.md" \
   --arms eager:math,eager:auto,eager:flash,eager:fish-speech
-REEF_GEMV=0 bench s1mini-bf16-libtorch-linear --precision bf16 --frames 64 --warmup 4 --repeats 3 \
+REEF_GEMV=0 bench s1mini-bf16-libtorch-linear --precision bf16 $(sizes 64 4 3) \
   --profile "$OUT/s1mini-bf16-libtorch-linear-profile.md" --arms eager:math,eager:auto
 # the small ops through ATen (REEF_ROW_KERNELS=0): the "before" of nn/row_kernels
-REEF_ROW_KERNELS=0 bench s1mini-bf16-aten-small-ops --precision bf16 --frames 64 --warmup 4 --repeats 3 \
+REEF_ROW_KERNELS=0 bench s1mini-bf16-aten-small-ops --precision bf16 $(sizes 64 4 3) \
   --profile "$OUT/s1mini-bf16-aten-small-ops-profile.md" --arms eager:math,eager:auto
-bench s1mini-fp32 --precision fp32 --frames 32 --warmup 4 --repeats 5 --arms eager:math,eager:auto,eager:fish-speech
-REEF_GEMV=0 bench s1mini-fp32-libtorch-linear --precision fp32 --frames 32 --warmup 4 --repeats 3 --arms eager:math,eager:auto
+bench s1mini-fp32 --precision fp32 $(sizes 32 4 5) --arms eager:math,eager:auto,eager:fish-speech
+REEF_GEMV=0 bench s1mini-fp32-libtorch-linear --precision fp32 $(sizes 32 4 3) --arms eager:math,eager:auto
 # an s1-mini-sized cache (8192 rows): the active prefix against fish-speech HEAD's masked full cache
-bench s1mini-bf16-kv8000 --precision bf16 --frames 16 --warmup 4 --repeats 3 --kv-margin 8000 \
+bench s1mini-bf16-kv8000 --precision bf16 $(sizes 16 4 3) --kv-margin 8000 \
   --arms eager:auto,eager:math,eager:auto:full,eager:math:full
 echo "reports in $OUT"
 # Back to back with fish-speech's own eager decode on the same weights and an 8192-row cache, when
@@ -36,7 +36,7 @@ if [[ -n "${FISH_SPEECH_TREE:-}" && -n "${FISH_SPEECH_PYTHON:-}" ]]; then
       "$FISH_SPEECH_PYTHON" "$ROOT/bench/fish_speech_eager.py" --fish-speech "$FISH_SPEECH_TREE" --model "$MODEL" \
         --frames 12 --warmup 2 --sdpa "$sdpa" 2>/dev/null | grep '^fish-speech'
     done
-    bench "s1mini-bf16-kv8000-vs-fish-speech-reef" --precision bf16 --frames 12 --warmup 2 --repeats 2 \
+    bench "s1mini-bf16-kv8000-vs-fish-speech-reef" --precision bf16 $(sizes 12 2 2) \
       --kv-margin 8000 --arms eager:math:full,eager:auto:full
     grep -E '^\| `eager' "$OUT/s1mini-bf16-kv8000-vs-fish-speech-reef.md" | cut -d'|' -f2,3
   done

@@ -29,8 +29,8 @@ done
 arms+="eager:auto:linear"
 for precision in bf16 fp32; do
   echo "== $precision: $arms"
-  "$CLI" bench -m "$MODEL" --threads 2 --no-audio --precision "$precision" --frames 32 --warmup 4 \
-    --repeats "${REPEATS:-5}" --frame-probes --arms "$arms" \
+  "$CLI" bench -m "$MODEL" --threads "$THREADS" --no-audio --precision "$precision" \
+    $(sizes 32 4 "${REPEATS:-5}") --frame-probes --arms "$arms" \
     --json "$OUT/targets-$precision.json" --md "$OUT/targets-$precision.md" >/dev/null 2>&1 ||
     [[ $? -eq 3 ]]
   grep -E '^\| `eager' "$OUT/targets-$precision.md" | cut -d'|' -f2-4

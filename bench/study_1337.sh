@@ -10,14 +10,16 @@
 set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
 cd "$OUT"   # the report links its WAVs relative to itself
-"$CLI" bench -m "$MODEL" --precision bf16 --threads 2 --kv-margin 100000 \
-  --arms eager:math,eager:auto,eager:fish-speech,eager:auto:full,aot-inductor:fish-speech \
-  --frames 32 --warmup 4 --repeats 3 --context 128,512,2048,8160 --sweep-repeats 2 \
+"$CLI" bench -m "$MODEL" --precision bf16 --threads "$THREADS" --kv-margin 100000 \
+  --arms "$(study_arms eager:math,eager:auto,eager:fish-speech,eager:auto:full,aot-inductor:fish-speech)" \
+  $(sizes 32 4 3) --context "${REEF_STUDY_CONTEXTS:-128,512,2048,8160}" --sweep-repeats "${REEF_STUDY_REPEATS:-2}" \
   --wav-dir pr-s1mini-bf16-wavs --pr-report pr-s1mini-bf16.md --json sweep-s1mini-bf16.json \
   --md sweep-s1mini-bf16.md --sweep-csv sweep-s1mini-bf16.csv >/dev/null || [[ $? -eq 3 ]]   # 3: an arm could not run (reported)
+widths=()   # REEF_STUDY_SDPA_WIDTHS: the key widths (default sdpa-bench's, up to 32768)
+[[ -n "${REEF_STUDY_SDPA_WIDTHS:-}" ]] && widths=(--widths "$REEF_STUDY_SDPA_WIDTHS")
 for preset in s1-mini s2-pro; do
   name=${preset//-/}
-  "$CLI" sdpa-bench --preset "$preset" --precision bf16 --threads 2 --json "sdpa-bench-$name-bf16.json" \
-    --md "sdpa-bench-$name-bf16.md" >/dev/null
+  "$CLI" sdpa-bench --preset "$preset" --precision bf16 --threads "$THREADS" "${widths[@]}" \
+    --json "sdpa-bench-$name-bf16.json" --md "sdpa-bench-$name-bf16.md" >/dev/null
 done
 echo "reports in $OUT"

@@ -14,15 +14,16 @@ set -euo pipefail
 source "$(dirname "$0")/study_env.sh"
 NAME="pr-arms-s1mini-bf16${REEF_STUDY_TAG:+-$REEF_STUDY_TAG}"
 ARMS=eager:math,eager:auto,aot-inductor:math,aot-inductor:auto
-ARMS=$ARMS,eager:math:full,eager:auto:full,aot-inductor:math:full,aot-inductor:auto:full
+ARMS=$(study_arms "$ARMS,eager:math:full,eager:auto:full,aot-inductor:math:full,aot-inductor:auto:full")
 for sdpa in math auto; do
   for kv in active full; do
-    "$CLI" compile -m "$MODEL" --precision bf16 --threads 2 --sdpa $sdpa --kv $kv >/dev/null
+    aot_on || continue
+    "$CLI" compile -m "$MODEL" --precision bf16 --threads "$THREADS" --sdpa $sdpa --kv $kv >/dev/null
   done
 done
 cd "$OUT"   # the report links its WAVs relative to itself
-"$CLI" bench -m "$MODEL" --precision bf16 --threads 2 --kv-margin 100000 --arms "$ARMS" \
-  --frames 32 --warmup 4 --repeats 3 --context "${REEF_STUDY_CONTEXTS:-128,512,2048}" --sweep-repeats 1 \
+"$CLI" bench -m "$MODEL" --precision bf16 --threads "$THREADS" --kv-margin 100000 --arms "$ARMS" \
+  $(sizes 32 4 3) --context "${REEF_STUDY_CONTEXTS:-128,512,2048}" --sweep-repeats 1 \
   --wav-dir "$NAME-wavs" --pr-report "$NAME.md" --json "$NAME-bench.json" --md "$NAME-bench.md" \
   --sweep-csv "$NAME-sweep.csv" >/dev/null
 echo "reports in $OUT: $NAME.md (+ -bench.json/.md, -sweep.csv, -wavs/)"

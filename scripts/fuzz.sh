@@ -16,18 +16,19 @@ SRC="$REEF_ROOT/tests/fuzz"
 ALL=(safetensors safetensors_index pth model_config codec_config tokenizer_json tiktoken text_split audio)
 HARNESSES=("$@"); ((${#HARNESSES[@]})) || HARNESSES=("${ALL[@]}")
 
-# clang 14 is Debian 12's; libFuzzer and the sanitizer runtimes come with compiler-rt.
-REEF_APT_PACKAGES=(clang libclang-rt-dev cmake ninja-build pkg-config libsndfile1-dev libsoxr-dev portaudio19-dev
-                   nlohmann-json3-dev libpcre2-dev libcli11-dev libspdlog-dev libfmt-dev python3-venv)
+# the build's packages and clang 14 (Debian 12's) with libFuzzer and the sanitizer runtimes
+REEF_APT_PACKAGES+=("${REEF_FUZZ_APT_PACKAGES[@]}")
 reef_install_apt
 reef_install_torch
+reef_build_tool_args
+reef_build_tool_args
 
 if [[ ! -f "$FUZZ_DIR/CMakeCache.txt" ]]; then
   reef_log "configuring $FUZZ_DIR (clang, libFuzzer, ASan + UBSan)"
   cmake -S "$REEF_ROOT" -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DREEF_BUILD_GUI=OFF -DREEF_BUILD_TESTS=OFF -DREEF_BUILD_FUZZERS=ON \
-    -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" "${REEF_TORCH_CMAKE_ARGS[@]}"
+    -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" "${REEF_TORCH_CMAKE_ARGS[@]}" "${REEF_BUILD_TOOL_ARGS[@]}"
 fi
 reef_log "building the fuzzers (-j$REEF_JOBS)"
 cmake --build "$FUZZ_DIR" --target reef_fuzzers -j "$REEF_JOBS"

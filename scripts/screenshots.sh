@@ -7,10 +7,13 @@
 #   compare_sweep.png    tst_real_window: the Compare view after a two-length context sweep (tiny demo model)
 #   remote_project.png   tst_remote_window: a project generated through reef-cli serve (Settings → Speech from a server)
 # Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
-# ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR]
+# ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR]   (OUT_DIR default docs/images;
+# ctest tst_script_screenshots writes them to a temporary folder)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
+IMAGES="${2:-$ROOT/docs/images}"
+mkdir -p "$IMAGES"
 missing=()
 for p in xvfb xauth fonts-wqy-microhei; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,8 +28,8 @@ export REEF_SCREENS_DIR="$shots" REEF_SOURCE_DIR="$ROOT" QT_QPA_PLATFORM=xcb OMP
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_studio_window" >/dev/null
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTextThroughAProject \
   compareViewRunsAContextSweep >/dev/null
-cp "$shots/project_real.png" "$ROOT/docs/images/project.png"
+cp "$shots/project_real.png" "$IMAGES/project.png"
 REEF_CLI="$BUILD/app/reef-cli" xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_remote_window" >/dev/null
 cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$shots/remote_project.png" \
-  "$ROOT/docs/images/"
-echo "wrote docs/images/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project}.png"
+  "$IMAGES/"
+echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project}.png"

@@ -19,6 +19,7 @@ REEF_JOBS="${REEF_JOBS:-2}"
 
 REEF_APT_PACKAGES=(
   cmake ninja-build pkg-config g++ python3-venv
+  ccache mold                                          # compiler cache and linker: a rebuild in minutes
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n   # lrelease for ui/translations, Qt's own zh/ja strings
   portaudio19-dev libsndfile1-dev libsoxr-dev
@@ -27,10 +28,13 @@ REEF_APT_PACKAGES=(
   qtkeychain-qt6-dev                                   # server keys in the desktop's secret store
   libhwy-dev                                           # Highway: the SIMD CPU kernels, runtime-dispatched
   g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64     # the kernels cross-built for aarch64, tested under qemu
-  xvfb xauth
+  xvfb xauth fonts-wqy-microhei                       # the windows' tests and screenshots (CJK text)
   help2man librsvg2-bin appstream desktop-file-utils   # man page, icons, and checking the install tree
   cmark-gfm                                            # renders the PR report in its test
 )
+
+# What scripts/fuzz.sh adds: clang 14 (Debian 12's) with libFuzzer and the sanitizer runtimes.
+REEF_FUZZ_APT_PACKAGES=(clang libclang-rt-dev)
 
 source "$REEF_ROOT/scripts/torch_wheel.sh"
 
@@ -94,12 +98,41 @@ reef_install_clients() {
   fi
 }
 
+# The compiler cache (ccache) lives outside the clone, so a fresh clone on a machine that built Reef
+# before compiles almost nothing (CI's second run). Its settings are in the cache's own ccache.conf,
+# so a plain `ninja` in a build folder uses them too:
+# - sloppiness pch_defines,time_macros: ccache's condition for precompiled headers. GCC's .gch is not
+#   reproducible (two compiles of one header differ), so it only helps because ccache also caches
+#   the .gch itself: a hit returns the stored file, and every object compiled against it hits too;
+# - include_file_mtime,include_file_ctime: headers generated during the build (moc, the PCH) are
+#   cacheable at once;
+# - hash_dir false and base_dir (per build, on the launcher) the clone: objects are shared between
+#   clones in different folders, RelWithDebInfo's -g included.
+# REEF_CCACHE=0 builds without it; REEF_CCACHE_DIR moves it.
+REEF_CCACHE_DIR="${REEF_CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reef/ccache}"
+reef_build_tool_args() {
+  REEF_BUILD_TOOL_ARGS=()
+  if [[ ${REEF_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null; then
+    mkdir -p "$REEF_CCACHE_DIR"
+    local conf="$REEF_CCACHE_DIR/ccache.conf"
+    if [[ ! -f $conf ]]; then
+      printf '%s\n' "sloppiness = pch_defines,time_macros,include_file_mtime,include_file_ctime" \
+        "hash_dir = false" "max_size = 12G" > "$conf"
+    fi
+    REEF_BUILD_TOOL_ARGS+=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_DIR=$REEF_CCACHE_DIR;CCACHE_BASEDIR=$REEF_ROOT;ccache")
+  fi
+  # mold links the ~100 test binaries (each against libtorch) several times faster than GNU ld.
+  if [[ ${REEF_MOLD:-1} != 0 ]] && command -v mold >/dev/null; then
+    REEF_BUILD_TOOL_ARGS+=(-DREEF_LINKER=mold)
+  fi
+}
+
 reef_configure_and_build() {
   if [[ ! -f "$REEF_BUILD_DIR/CMakeCache.txt" ]]; then
     reef_log "configuring $REEF_BUILD_DIR (Release)"
     cmake -S "$REEF_ROOT" -B "$REEF_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" -DREEF_VENV_PYTHON="$REEF_VENV/bin/python" "${REEF_TORCH_CMAKE_ARGS[@]}" \
-      -DREEF_CLIENTS_PYTHON="$REEF_CLIENTS_VENV/bin/python" \
+      -DREEF_CLIENTS_PYTHON="$REEF_CLIENTS_VENV/bin/python" "${REEF_BUILD_TOOL_ARGS[@]}" \
       ${REEF_CMAKE_ARGS:-}
   elif [[ -n ${REEF_CMAKE_ARGS:-} ]]; then
     cmake "$REEF_BUILD_DIR" ${REEF_CMAKE_ARGS}   # a later run's options apply to the existing build too
@@ -112,5 +145,6 @@ reef_setup() {
   reef_install_apt
   reef_install_torch
   reef_install_clients
+  reef_build_tool_args
   reef_configure_and_build
 }

@@ -20,7 +20,7 @@
 #include "compiled/package_cache.h"
 #include "compiled/subprocess.h"
 #include "memory_check.h"
-#include "runtime/cuda_memory.h"
+#include "base/cuda_memory.h"
 #include "text2semantic/dual_ar_model.h"
 #include "text2semantic/model_config.h"
 
@@ -350,11 +350,15 @@ AotiPackage ensure_aoti_package(const DualArModel& model, const at::Tensor& head
     const double timeout_s = compile_timeout_s();
     bool timed_out = false;
     progress("compiling the decode step: " + last);
+    // Inductor's own cache goes in the temporary folder too: it would otherwise keep a copy of
+    // every compiled package (weights included) in /tmp; Reef's cache is the one that lasts.
+    // $REEF_INDUCTOR_CACHE_DIR names a folder that lasts instead, for those who compile the same
+    // graphs over and over (CI's compiled-arm tests, .ci/run): Inductor then reuses its kernels.
+    const char* lasting = std::getenv("REEF_INDUCTOR_CACHE_DIR");
+    const std::string inductor_dir = lasting && *lasting ? lasting : (tmp.path() / "inductor").string();
     const ChildResult r = run_child(
-        // Inductor's own cache goes in the temporary folder too: it would otherwise keep a copy of
-        // every compiled package (weights included) in /tmp; Reef's cache is the one that lasts.
         {python, exporter, (tmp.path() / "spec.json").string()},
-        {{"PYTHONUNBUFFERED", "1"}, {"TORCHINDUCTOR_CACHE_DIR", (tmp.path() / "inductor").string()}},
+        {{"PYTHONUNBUFFERED", "1"}, {"TORCHINDUCTOR_CACHE_DIR", inductor_dir}},
         [&](const std::string& line) {
             const std::string tag = "reef-export: ";
             if (line.rfind(tag, 0) == 0) last = line.substr(tag.size());
