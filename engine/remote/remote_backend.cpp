@@ -57,6 +57,7 @@ std::optional<std::string> read_file_bytes(const std::string& path, std::string*
 // the body is not a model list at all, empty fields when the list is empty.
 struct ListedModel {
     std::string id, owner;
+    std::string served_with;   // reef-cli serve's own account of its engine ("cpu · fp32 · eager · auto")
 };
 std::optional<ListedModel> first_listed_model(const std::string& body) {
     const json j = json::parse(body, nullptr, false);
@@ -65,6 +66,14 @@ std::optional<ListedModel> first_listed_model(const std::string& body) {
     if (!j["data"].empty() && j["data"][0].is_object()) {
         m.id = j["data"][0].value("id", std::string());
         m.owner = j["data"][0].value("owned_by", std::string());
+        const json& reef = j["data"][0].contains("reef") ? j["data"][0]["reef"] : json();
+        if (reef.is_object()) {
+            std::string parts;
+            for (const char* key : {"device", "precision", "compile_mode", "sdpa_policy"})
+                if (reef.contains(key) && reef[key].is_string() && !reef[key].get<std::string>().empty())
+                    parts += (parts.empty() ? "" : " · ") + reef[key].get<std::string>().substr(0, 40);
+            m.served_with = parts;
+        }
     }
     return m;
 }
@@ -121,6 +130,39 @@ private:
     int64_t m_sent = 0;
 };
 
+// Progress of a streamed answer for the views (issue #47): a server sends audio, not frames, so
+// each frame's worth of samples received (at 44.1 kHz) counts as a frame, and the perf sample's
+// rate is audio frames per second of wall time since the first audio. No attention backend is
+// known: the sample's stay Unknown.
+class StreamProgress {
+public:
+    using Clock = std::chrono::steady_clock;
+    StreamProgress(uint64_t id, const Callbacks& cb, Clock::time_point t0) : m_id(id), m_cb(cb), m_t0(t0) {}
+    void received(size_t samples_44k) {
+        const int frames = int(samples_44k / size_t(kSamplesPerFrame));
+        if (frames <= m_reported) return;
+        const Clock::time_point now = Clock::now();
+        if (m_reported == 0) m_first = now;
+        for (; m_reported < frames; ++m_reported)
+            if (m_cb.on_frame) m_cb.on_frame(m_id, m_reported, {});
+        if (!m_cb.on_perf) return;
+        PerfSample s;
+        s.request_id = m_id;
+        s.frame = frames - 1;
+        s.t_ms = std::chrono::duration<double, std::milli>(now - m_t0).count();
+        const double streaming_s = std::chrono::duration<double>(now - m_first).count();
+        s.frames_per_s = streaming_s > 0.05 ? (frames - 1) / streaming_s : 0;
+        s.step_ms = s.frames_per_s > 0 ? 1000.0 / s.frames_per_s : 0;
+        m_cb.on_perf(s);
+    }
+
+private:
+    uint64_t m_id;
+    const Callbacks& m_cb;
+    Clock::time_point m_t0, m_first;
+    int m_reported = 0;
+};
+
 class RemoteBackend final : public TtsBackend {
 public:
     explicit RemoteBackend(ServerProfile profile) : m_profile(std::move(profile)) {}
@@ -175,7 +217,7 @@ Result<RemoteFlavour> RemoteBackend::detect_flavour() {
         const HttpResponse r = get("/v1/health");
         if (r.failure != HttpResponse::Failure::None || r.status == 401 || r.status == 403 ||
             (r.status >= 300 && r.status < 400))
-            return remote::describe_failure(r, server_label(), "/v1/health", "the health check");
+            return remote::describe_failure(r, server_label(), "/v1/health", "the health check", m_profile.key_setting);
         if (r.ok()) {
             const json j = json::parse(r.body, nullptr, false);
             if (j.is_object() && j.value("status", std::string()) == "ok") return RemoteFlavour::FishSpeech;
@@ -183,13 +225,13 @@ Result<RemoteFlavour> RemoteBackend::detect_flavour() {
     }
     if (asked == RemoteFlavour::FishSpeech) {
         const HttpResponse r = get("/v1/health");
-        if (!r.ok()) return remote::describe_failure(r, server_label(), "/v1/health", "the health check");
+        if (!r.ok()) return remote::describe_failure(r, server_label(), "/v1/health", "the health check", m_profile.key_setting);
         return RemoteFlavour::FishSpeech;
     }
     // The OpenAI-compatible ones: /v1/models names the model (and, on SGLang-Omni, its owner).
     const HttpResponse models = get("/v1/models");
     if (!models.ok()) {
-        EngineError e = remote::describe_failure(models, server_label(), "/v1/models", "the model list");
+        EngineError e = remote::describe_failure(models, server_label(), "/v1/models", "the model list", m_profile.key_setting);
         if (asked == RemoteFlavour::Auto && models.status == 404)
             e.message = "the server answers neither fish-speech's /v1/health nor the OpenAI-compatible /v1/models (" +
                         server_label() + ")";
@@ -226,12 +268,17 @@ Result<ModelInfo> RemoteBackend::load(const EngineConfig&) {
         if (const std::optional<ListedModel> listed = models.ok() ? first_listed_model(models.body) : std::nullopt)
             m_model = listed->id;
     }
+    // What the server says of its own engine (reef-cli serve does; others say nothing).
+    std::string served_with;
+    if (const HttpResponse models = get("/v1/models"); models.ok())
+        if (const std::optional<ListedModel> listed = first_listed_model(models.body)) served_with = listed->served_with;
     m_info = ModelInfo{};
     m_info.model_dir = m_base;
     m_info.model_type = std::string("remote:") + to_string(m_flavour);
     const std::string model = m_model.empty() ? std::string() : " " + m_model;
     m_info.name = std::string(to_string(m_flavour)) + model + " at " + server_label();
     m_info.num_codebooks = 10;
+    m_info.served_with = served_with;
     m_loaded = true;
     return m_info;
 }
@@ -336,6 +383,7 @@ Result<SynthesisResult> RemoteBackend::synthesize(const SynthesisRequest& reques
     SynthesisResult result;
     result.request_id = request.id;
     ChunkEmitter emitter(request.id, callbacks);
+    StreamProgress progress(request.id, callbacks, t0);
     std::vector<float> fresh;
     std::string stream_error;
     double first_audio_ms = 0;
@@ -349,6 +397,7 @@ Result<SynthesisResult> RemoteBackend::synthesize(const SynthesisRequest& reques
             return false;
         }
         result.audio.insert(result.audio.end(), samples.begin(), samples.end());
+        progress.received(size_t(double(result.audio.size()) * kSampleRate / std::max(rate, 1)));
         if (rate == kSampleRate) emitter.add(samples, false);
         samples.clear();
         return true;
@@ -395,7 +444,7 @@ Result<SynthesisResult> RemoteBackend::synthesize(const SynthesisRequest& reques
     if (!stream_error.empty())
         return EngineError{ErrorCode::Io, stream_error + " (" + server_label() + ")", {}};
     if (!response.ok()) {
-        EngineError e = remote::describe_failure(response, server_label(), route, "synthesis");
+        EngineError e = remote::describe_failure(response, server_label(), route, "synthesis", m_profile.key_setting);
         // SGLang-Omni before 0.1.9 takes reference clips only as paths or URLs on the server.
         if (m_flavour == RemoteFlavour::SglangOmni && !request.references.empty() && response.status >= 400 &&
             response.status < 600)

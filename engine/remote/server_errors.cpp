@@ -87,7 +87,7 @@ std::string server_message(const std::string& body) {
 }
 
 EngineError describe_failure(const HttpResponse& r, const std::string& server, const std::string& route,
-                             const std::string& what) {
+                             const std::string& what, const std::string& key_setting) {
     using F = HttpResponse::Failure;
     const std::string at = " (" + server + ")";
     switch (r.failure) {
@@ -119,7 +119,7 @@ EngineError describe_failure(const HttpResponse& r, const std::string& server, c
                 "Reef does not follow redirects: put the address it names in the profile."};
     if (r.status == 401 || r.status == 403)
         return {ErrorCode::BackendUnavailable, "the server refused the API key (" + status + says + ")" + at,
-                "Set the server's key in the profile (or with --api-key / REEF_API_KEY)."};
+                "Give the key the server expects" + (key_setting.empty() ? std::string(".") : " (" + key_setting + ").")};
     if (r.status == 404 || r.status == 405)
         return {ErrorCode::BackendUnavailable, "the server has no " + route + " (" + status + ")" + at,
                 "Is it the kind of server the profile says? Choose its flavour (fish-speech, sglang-omni or "

@@ -13,8 +13,9 @@ namespace reef::remote {
 // bare validation array [{loc, msg}], else the body's first printable line. Empty when none.
 std::string server_message(const std::string& body);
 
-// what: "synthesis", "the health check" … ; route: the path that was asked for.
+// what: "synthesis", "the health check" … ; route: the path that was asked for; key_setting: where
+// the user gives the key in this front end (ServerProfile::key_setting), named when it is refused.
 EngineError describe_failure(const HttpResponse& r, const std::string& server, const std::string& route,
-                             const std::string& what);
+                             const std::string& what, const std::string& key_setting = {});
 
 }  // namespace reef::remote

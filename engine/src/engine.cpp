@@ -3,6 +3,7 @@
 #include "reef/cpu_kernels.h"
 
 #include "compiled/aoti_decode_step.h"
+#include "base/cpu_cores.h"
 #include "base/facade_guard.h"
 #include "study/bench_runner.h"
 #include "runtime/device.h"
@@ -30,6 +31,18 @@ struct Engine::Impl {
     std::unique_ptr<Pipeline> pipeline;
     EngineConfig config;
 
+    // Loading a pipeline sets libtorch's thread count from its config; a load that fails, or a
+    // bench's own pipeline, must not leave the loaded model with another count than it was loaded with.
+    struct KeepThreads {
+        const Impl& impl;
+        ~KeepThreads() {
+            if (impl.pipeline) try {
+                    apply_cpu_threads(impl.config.cpu_threads);
+                } catch (...) {  // a destructor: the count stays as it was
+                }
+        }
+    };
+
     Pipeline& loaded() {
         if (!pipeline) throw ReefError(ErrorCode::NotLoaded, "no model is loaded", "load a model folder first");
         return *pipeline;
@@ -47,7 +60,8 @@ Result<ModelInfo> Engine::load(const EngineConfig& config) {
         if (!kernels.error.empty())
             return EngineError{ErrorCode::UnsupportedDevice, kernels.error,
                                "unset REEF_CPU_TARGET, or set it to one of the targets named"};
-        // Build the new pipeline first: a failed load keeps the previous model ready.
+        // Build the new pipeline first: a failed load keeps the previous model ready (threads too).
+        const Impl::KeepThreads keep{*m_impl};
         auto p = load_pipeline(config);
         m_impl->pipeline = std::move(p);
         m_impl->config = config;
@@ -172,6 +186,7 @@ Result<BenchReport> Engine::bench(const BenchRequest& request,
                            cur.precision == config.precision && cur.kv_margin == config.kv_margin &&
                            (m_impl->pipeline->codec || !config.load_codec);
         std::unique_ptr<Pipeline> own;
+        const Impl::KeepThreads keep{*m_impl};
         Pipeline* p = reuse ? m_impl->pipeline.get() : (own = load_pipeline(config)).get();
         return run_bench(*p, request, progress, should_abort);
     });

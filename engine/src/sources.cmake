@@ -2,6 +2,7 @@
 # through the facade's own types, so it sits with the facade)
 target_sources(reef_engine PRIVATE
   src/types.cpp
+  src/config_conflict.cpp
   src/backend.cpp
   src/sampling_settings.cpp
   src/engine.cpp

@@ -4,7 +4,7 @@
 # that it wrote the files it promises. Exits 77 when something the script needs is not installed.
 #   short_form.sh CASE REEF_CLI TMP_DIR [BUILD_DIR]
 # CASE: batch_project codec_worker_study compiled_study cpu_study cpu_targets decode_attention_speed
-#       fish_speech_eager serve_bench study_1337 study_1337_arms screenshots update_translations
+#       fish_speech_eager serve_bench study_1337 study_1337_arms screenshots threads_reload update_translations
 # Env: REEF_SCRIPT_PYTHON (the venv Python with torch, for the .py scripts).
 set -euo pipefail
 case_=$1 cli=$2 tmp=$3 build=${4:-}
@@ -138,7 +138,7 @@ study_1337_arms)   # eager arms only (the compiled ones take minutes to compile)
   arms_ran "$n-bench.json" 4
   compgen -G "$n-wavs/*.wav" >/dev/null || fail "no WAV in pr-arms-s1mini-bf16-wavs"
   ;;
-screenshots)   # the five README images, written to TMP_DIR instead of docs/images
+screenshots)   # the eight README images, written to TMP_DIR instead of docs/images
   [[ -n $build ]] || fail "give BUILD_DIR"
   missing=()
   for p in xvfb xauth fonts-wqy-microhei; do
@@ -146,10 +146,25 @@ screenshots)   # the five README images, written to TMP_DIR instead of docs/imag
   done
   ((${#missing[@]} == 0)) || skip "not installed: ${missing[*]} (the script would install them)"
   bash "$root/scripts/screenshots.sh" "$build" "$T/images"
-  for f in project queue_running main_window_zh_CN compare_sweep remote_project; do
+  for f in project queue_running main_window_zh_CN compare_sweep remote_project remote_progress settings_1280 queue_batch; do
     nonempty "$T/images/$f.png"
     [[ $(head -c 4 "$T/images/$f.png" | od -An -tx1 | tr -d ' \n') == 89504e47 ]] || fail "$f.png is not a PNG"
   done
+  ;;
+threads_reload)   # 99 threads, then default, on the tiny model; BUILD_DIR slot: the program
+  tiny
+  # The speed ratio is the script's verdict for a quiet machine (ctest runs tests beside this one),
+  # so here only its files and the count of threads left after the reload are checked.
+  REEF_THREADS_RELOAD="$build" REEF_STUDY_FRAMES=8 REEF_STUDY_REPEATS=1 REEF_STUDY_PRECISION=fp32 \
+    bash "$root/bench/threads_reload.sh" "$T/tiny" "$T/out" 1 || [[ -s "$T/out/threads-reload.json" ]] ||
+    fail "threads_reload.sh wrote no result"
+  nonempty "$T/out/threads-reload.md" "$T/out/threads-reload.log"
+  python3 - "$T/out/threads-reload.json" <<'PY' || fail "the reload left the threads of 99 behind"
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r)
+if r["process_threads_after_reload"] >= 99: sys.exit(f"{r['process_threads_after_reload']} process threads after the reload")
+PY
   ;;
 update_translations)   # refreshes copies of the .ts files; the checkout's own are left alone
   lupdate=${LUPDATE:-$(command -v lupdate || echo /usr/lib/qt6/bin/lupdate)}

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "reef/engine_types.h"
+#include "base/cpu_cores.h"
 #include "runtime/codec_worker.h"
 
 using namespace reef;
@@ -281,8 +282,22 @@ int allowed_cpus_from_proc() {
     return -1;
 }
 
+// A cgroup CPU quota in whole CPUs as `cat` shows it (v2 "200000 100000", v1 quota and period
+// files; "max" or -1: none), 0 when none: a container's limit, which the count honours too.
+int cgroup_quota_cpus() {
+    std::string quota;
+    long long period = 0;
+    if (std::ifstream v2("/sys/fs/cgroup/cpu.max"); v2 >> quota >> period)
+        return quota == "max" || period <= 0 ? 0 : int((std::stoll(quota) + period - 1) / period);
+    long long q = -1;
+    std::ifstream v1q("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), v1p("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+    if (v1q >> q && v1p >> period && q > 0 && period > 0) return int((q + period - 1) / period);
+    return 0;
+}
+
 TEST_CASE(automatic_choice_follows_the_free_cores) {
-    const int cpus = allowed_cpus_from_proc();
+    int cpus = allowed_cpus_from_proc();
+    if (const int quota = cgroup_quota_cpus(); quota > 0 && cpus > quota) cpus = quota;
     if (cpus < 1) {
         reef_test::skip("no Cpus_allowed_list in /proc/self/status");
         return;

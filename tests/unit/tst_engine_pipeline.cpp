@@ -307,12 +307,21 @@ TEST_CASE(forced_backend_that_cannot_run_is_a_clear_error_and_engine_stays_ready
         CHECK(r.error().message.find("efficient") != std::string::npos);
         CHECK(r.error().message.find("slow-prefill") != std::string::npos);
     }
+    // A compile mode or combination no build runs is refused by load() itself, before any weights
+    // are read (issue #47), and the model loaded before stays loaded.
     c.compile_mode = CompileMode::CudaGraph;
     c.sdpa_policy = SdpaPolicy::Auto;
-    CHECK(engine.load(c).ok());
-    auto g = engine.synthesize(greedy_request(4), {});
+    auto g = engine.load(c);
     CHECK(!g.ok() && g.error().code == ErrorCode::BackendUnavailable);
+    CHECK(engine.is_loaded());
+    c.compile_mode = CompileMode::AotInductor;
+    c.sdpa_policy = SdpaPolicy::Reef;
+    auto k = engine.load(c);
+    CHECK(!k.ok() && k.error().code == ErrorCode::BackendUnavailable);
+    if (!k.ok()) CHECK(k.error().message.find("eager") != std::string::npos);
+    CHECK(engine.is_loaded());
     c.compile_mode = CompileMode::Eager;
+    c.sdpa_policy = SdpaPolicy::Auto;
     CHECK(engine.load(c).ok());
     CHECK(engine.synthesize(greedy_request(4), {}).ok());
 }

@@ -97,8 +97,14 @@ public:
             res.set_content(R"({"status":"healthy"})", "application/json");
         });
         s.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
+            // "reef": how this server runs the model, so a studio's takes say what made them
+            // (remote_backend.cpp reads it; other clients ignore the extra member).
+            const json engine = {{"device", to_string(m_info.device)},       {"precision", to_string(m_info.precision)},
+                                 {"compile_mode", m_o.engine.compile},        {"sdpa_policy", m_o.engine.sdpa},
+                                 {"cpu_threads", m_info.cpu_threads}};
             res.set_content(json{{"object", "list"},
-                                 {"data", {{{"id", m_info.name}, {"object", "model"}, {"created", 0}, {"owned_by", "reef"}}}}}
+                                 {"data",
+                                  {{{"id", m_info.name}, {"object", "model"}, {"created", 0}, {"owned_by", "reef"}, {"reef", engine}}}}}
                                 .dump(),
                             "application/json");
         });

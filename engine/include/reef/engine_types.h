@@ -78,6 +78,17 @@ struct EngineConfig {
     bool codec_idle_priority = true;
 };
 
+// Why an engine config's compile mode, SDPA policy and device cannot run together (e.g. Reef's own
+// attention kernel runs in eager decoding only), with what to pick instead; empty when they can.
+// Engine::load refuses such a config before reading any weights; the settings panel disables the
+// items that would make one, with the same reason.
+struct ConfigConflict {
+    std::string reason;
+    std::string hint;
+    explicit operator bool() const { return !reason.empty(); }
+};
+ConfigConflict config_conflict(CompileMode mode, SdpaPolicy policy, DeviceKind device);
+
 struct SamplingParams {
     float temperature = 0.8f;   // 0 = greedy
     float top_p = 0.8f;
@@ -216,6 +227,10 @@ struct ModelInfo {
     int num_codebooks = 0;
     DeviceKind device = DeviceKind::Cpu;
     Precision precision = Precision::Fp32;
+    int cpu_threads = 0;      // libtorch intra-op threads this load set (its request, or the default)
+    // A server's own account of how it runs the model ("cpu · fp32 · eager · auto"); empty for this
+    // computer's engine, and for a server that does not say (then nothing local stands in for it).
+    std::string served_with;
 };
 
 // What this build and machine can run, with a reason for everything it cannot.
@@ -243,6 +258,8 @@ struct DeviceCaps {
     std::map<std::string, Capability> precisions;    // per current device
     std::map<std::string, Capability> compile_modes;
     std::map<std::string, Capability> sdpa_policies;
+    int cpu_cores = 0;               // CPU cores this process may use (affinity and cgroup quota)
+    int default_cpu_threads = 0;     // libtorch's thread count on a fresh start: what "default" means
 };
 
 // What `reef-cli compile` / Engine::compile_decode_step made or found (compile mode aot-inductor).

@@ -26,6 +26,9 @@ struct ServerProfile {
     RemoteFlavour flavour = RemoteFlavour::Auto;
     bool openai_only = false;  // "--flavour openai": Auto, but only between the OpenAI-compatible two
     std::string api_key;       // sent as "Authorization: Bearer <key>"; never written to settings files
+    // Where this front end takes the key, named when the server refuses it: reef-cli's flags, or
+    // the studio's Settings field (each front end words it for its own users).
+    std::string key_setting = "--api-key or REEF_API_KEY";
     std::string model;         // OpenAI "model"; Fish Audio's hosted API takes it as the "model" header
     std::string voice;         // OpenAI "voice" (a server-side voice name), empty = the server's default
     int concurrency = 1;       // requests the studio's queue may run on this server at once

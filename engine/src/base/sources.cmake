@@ -4,4 +4,5 @@
 target_sources(reef_engine PRIVATE
   src/base/weight_memory.cpp
   src/base/cuda_memory.cpp
+  src/base/cpu_cores.cpp
 )

@@ -1,4 +1,5 @@
 #include "runtime/codec_worker.h"
+#include "base/cpu_cores.h"
 #include "base/cuda_memory.h"
 
 #include "reef/engine_types.h"
@@ -173,15 +174,6 @@ void CodecWorker::run() {
         if (inherited > 0 && m_options.threads > 0 && m_options.threads != inherited) at::set_num_threads(inherited);
     } catch (...) {  // nothing to report to any more; the count only matters for threads created later
     }
-}
-
-int usable_cpu_count() {
-#ifdef __linux__
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-#endif
-    return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 bool codec_worker_enabled(const EngineConfig& c) {

@@ -25,9 +25,6 @@ namespace reef {
 
 struct EngineConfig;
 
-// The CPUs this process may run on (sched_getaffinity; a container's or taskset's limit), at least 1.
-int usable_cpu_count();
-
 // Whether streamed audio decodes on a codec worker: EngineConfig::codec_worker when set; unset,
 // on where the worker has something to run on — a CUDA device, or a CPU core beside generation's
 // threads (cpu_threads, or libtorch's intra-op count when 0) — and off where generation already

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "reef/compile_python.h"
 #include "nn/gemv.h"
+#include "base/cpu_cores.h"
 #include "base/cuda_memory.h"
 
 namespace reef {
@@ -122,6 +123,8 @@ DeviceCaps query_device_caps(DeviceKind device) {
 #else
     caps.sdpa_policies["reef"] = {false, "this build has no CPU kernels (Highway)"};
 #endif
+    caps.cpu_cores = usable_cpu_count();
+    caps.default_cpu_threads = default_cpu_threads();
     return caps;
 }
 

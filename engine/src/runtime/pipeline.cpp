@@ -1,13 +1,14 @@
 #include "runtime/pipeline.h"
 
-#include <ATen/Parallel.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
 
+#include "base/cpu_cores.h"
 #include "check.h"
 #include "runtime/device.h"
+#include "runtime/synthesis.h"
 #include "text2semantic/model_config.h"
 
 namespace reef {
@@ -43,7 +44,12 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
         throw ReefError(ErrorCode::ModelNotFound, "model folder not found: " + config.model_dir,
                         "point Reef at a fish-speech S2-Pro or S1-mini folder, or create one with reef-cli demo-model");
     require_device(config.device, config.device_index, config.precision);
-    if (config.cpu_threads > 0) at::set_num_threads(config.cpu_threads);
+    // Refused before any weights are read (issue #47): a combination that only Generate would refuse.
+    check_compile_mode(config.compile_mode, config.device);
+    check_sdpa_policy(config.sdpa_policy, config.compile_mode, config.device);
+    if (config.cpu_threads < 0) throw ReefError(ErrorCode::InvalidArgument, "cpu_threads must be >= 0 (0 = libtorch's default)");
+    // Both directions: 0 puts the default back after an earlier load asked for more or fewer.
+    const int threads = apply_cpu_threads(config.cpu_threads);
     if (config.kv_margin < 0) throw ReefError(ErrorCode::InvalidArgument, "kv_margin must be >= 0");
     if (config.codec_threads < 0)
         throw ReefError(ErrorCode::InvalidArgument, "codec_threads must be >= 0 (0 = as many as generation uses)");
@@ -79,6 +85,7 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     info.num_codebooks = int(c.num_codebooks);
     info.device = config.device;
     info.precision = config.precision;
+    info.cpu_threads = threads;
     return p;
 }
 

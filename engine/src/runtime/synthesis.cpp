@@ -53,30 +53,15 @@ std::vector<std::string> text_batches(const Pipeline& p, const SynthesisRequest&
 }
 
 void check_compile_mode(CompileMode mode, DeviceKind device) {
-    switch (mode) {
-    case CompileMode::Eager: return;
-    case CompileMode::CudaGraph:
-        throw ReefError(ErrorCode::BackendUnavailable,
-                        device == DeviceKind::Cuda
-                            ? "compile mode 'cuda-graph' is not available: CUDA-graph capture of the decode step is not "
-                              "implemented in this build"
-                            : "compile mode 'cuda-graph' needs a CUDA device; this run is on the CPU",
-                        "use compile mode 'eager'");
-    case CompileMode::AotInductor: return;  // CPU and CUDA: prepare_compiled builds or loads the package
-    }
+    if (mode != CompileMode::CudaGraph) return;  // eager, and aot-inductor on CPU and CUDA (prepare_compiled)
+    const ConfigConflict c = config_conflict(mode, SdpaPolicy::Auto, device);
+    throw ReefError(ErrorCode::BackendUnavailable, c.reason, c.hint);
 }
 
 void check_sdpa_policy(SdpaPolicy policy, CompileMode mode, DeviceKind device) {
     if (policy != SdpaPolicy::Reef) return;
-    if (device != DeviceKind::Cpu)
-        throw ReefError(ErrorCode::BackendUnavailable, "SDPA policy 'reef' is Reef's own CPU decode attention kernel; this run is on " +
-                                                           std::string(to_string(device)),
-                        "use the 'auto' SDPA policy");
-    if (mode != CompileMode::Eager)
-        throw ReefError(ErrorCode::BackendUnavailable,
-                        std::string("SDPA policy 'reef' runs Reef's own kernel in eager decoding; compile mode '") +
-                            to_string(mode) + "' runs the attention compiled into its package",
-                        "use compile mode 'eager', or another SDPA policy");
+    if (const ConfigConflict c = config_conflict(mode, policy, device))
+        throw ReefError(ErrorCode::BackendUnavailable, c.reason, c.hint);
     if (!cpu_kernel_info().built)
         throw ReefError(ErrorCode::BackendUnavailable, "SDPA policy 'reef': this build has no CPU kernels (Highway)",
                         "use the 'auto' SDPA policy");

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "base/cpu_cores.h"
 #include "check.h"
 #include "memory_check.h"
 #include "runtime/device.h"
@@ -269,7 +270,7 @@ SdpaBenchReport run_sdpa_bench(const SdpaBenchRequest& req, const std::function<
     const SdpaBenchModel model = resolve_sdpa_bench_model(req);
     validate(req, model);
     require_device(req.device, req.device_index, req.precision);
-    if (req.cpu_threads > 0) at::set_num_threads(req.cpu_threads);
+    if (req.cpu_threads > 0) apply_cpu_threads(req.cpu_threads);
 
     SdpaBenchReport report;
     report.reef_version = REEF_VERSION;

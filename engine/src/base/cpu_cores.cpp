@@ -1,0 +1,82 @@
+#include "base/cpu_cores.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace reef {
+namespace {
+
+// The cgroup's CPU quota in CPUs (rounded up), or 0 when none is set or none can be read.
+int cgroup_cpu_quota() {
+    // cgroup v2: "max 100000" (no limit) or "200000 100000" (2 CPUs)
+    if (std::ifstream v2("/sys/fs/cgroup/cpu.max"); v2) {
+        std::string quota;
+        double period = 0;
+        if (v2 >> quota >> period && quota != "max" && period > 0) {
+            try {
+                return std::max(1, int(std::ceil(std::stod(quota) / period)));
+            } catch (const std::exception&) {
+                return 0;
+            }
+        }
+        return 0;
+    }
+    // cgroup v1: quota -1 = no limit
+    std::ifstream q("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), p("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+    double quota = -1, period = 0;
+    if (q >> quota && p >> period && quota > 0 && period > 0) return std::max(1, int(std::ceil(quota / period)));
+    return 0;
+}
+
+}  // namespace
+
+int usable_cpu_count() {
+    int n = 0;
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+#endif
+    if (n <= 0) n = int(std::thread::hardware_concurrency());
+    if (const int quota = cgroup_cpu_quota(); quota > 0) n = std::min(std::max(n, 1), quota);
+    return std::max(1, n);
+}
+
+int default_cpu_threads() { return std::max(1, at::intraop_default_num_threads()); }
+
+int apply_cpu_threads(int requested) {
+    // libtorch sizes its pthreadpool (the one XNNPACK and QNNPACK share) at the process's first
+    // set_num_threads and never resizes it: a first load with 99 threads would leave 98 idle
+    // threads for the life of the process. So the first call sets the default, as a fresh start has.
+    static const bool pool_at_default = [] {
+        at::set_num_threads(default_cpu_threads());
+        return true;
+    }();
+    (void)pool_at_default;
+    const int n = requested > 0 ? requested : default_cpu_threads();
+#ifdef _OPENMP
+    // Fewer threads than before: OpenMP keeps the larger team's threads docked in this thread's
+    // pool until a region of the new size runs, and with one thread none ever does, so 98 idle
+    // threads of a 99 outlive the reload. Pausing the runtime (OpenMP 5.0) lets them go now; the
+    // next region starts the threads it needs.
+    if (n < at::get_num_threads() && !omp_in_parallel()) omp_pause_resource_all(omp_pause_soft);
+#endif
+    // Also when the count already reads n on this thread: set_num_threads stores it as the count
+    // that threads created later (the codec worker's) start from.
+    at::set_num_threads(n);
+    return n;
+}
+
+}  // namespace reef

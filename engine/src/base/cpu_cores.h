@@ -1,0 +1,22 @@
+// How many CPU cores this process may use, and libtorch's thread count set from a load's config.
+// The count reads the affinity mask and the cgroup's CPU quota (a container limited to 2 CPUs on
+// a 64-core host has 2), so a thread count above it can be called out before it slows decoding.
+#pragma once
+
+namespace reef {
+
+// CPUs in this process's affinity mask, capped by the cgroup's quota (v2 cpu.max, v1
+// cpu.cfs_quota_us / cpu.cfs_period_us, rounded up); at least 1.
+int usable_cpu_count();
+
+// libtorch's intra-op thread count on a fresh start (OMP_NUM_THREADS, else the physical cores):
+// what cpu_threads = 0 ("default") means.
+int default_cpu_threads();
+
+// Sets libtorch's intra-op threads (and with them OpenMP's team and the GEMV team, which follow
+// at::get_num_threads) for this load: `requested`, or the default when it is 0, so a reload with
+// "default" undoes an earlier count (issue #47) and the threads created later start from it too.
+// Returns the count now in effect.
+int apply_cpu_threads(int requested);
+
+}  // namespace reef
