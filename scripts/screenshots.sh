@@ -6,6 +6,9 @@
 #   main_window_zh_CN.png tst_studio_window: the Chinese interface over a generated project
 #   compare_sweep.png    tst_real_window: the Compare view after a two-length context sweep (tiny demo model)
 #   remote_project.png   tst_remote_window: a project generated through reef-cli serve (Settings → Speech from a server)
+#   remote_progress.png  tst_remote_window: a take streaming in from the server, its progress moving
+#   settings_1280.png    tst_main_window: the window at its default 1280×860, every Settings row in view
+#   queue_batch.png      tst_main_window: a batch of 4 with 8 items queued (fake engine), which decode and which wait
 # Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
 # ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR]   (OUT_DIR default docs/images;
 # ctest tst_script_screenshots writes them to a temporary folder)
@@ -30,6 +33,8 @@ xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTe
   compareViewRunsAContextSweep >/dev/null
 cp "$shots/project_real.png" "$IMAGES/project.png"
 REEF_CLI="$BUILD/app/reef-cli" xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_remote_window" >/dev/null
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_main_window" settingsFitAndClosedDocksComeBack \
+  theQueueTellsTheTruthAboutABatch >/dev/null
 cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$shots/remote_project.png" \
-  "$IMAGES/"
-echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project}.png"
+  "$shots/remote_progress.png" "$shots/settings_1280.png" "$shots/queue_batch.png" "$IMAGES/"
+echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project,remote_progress,settings_1280,queue_batch}.png"

@@ -71,7 +71,7 @@ Result<SynthesisResult> FakeBackend::synthesize(const SynthesisRequest& request,
             ++m_script->aborted;
             return EngineError{ErrorCode::Cancelled, "cancelled at frame " + std::to_string(f), {}};
         }
-        sleepMs(m_script->frame_delay_ms);
+        sleepMs(f == 0 ? m_script->first_frame_delay_ms + m_script->frame_delay_ms : m_script->frame_delay_ms);
         if (cb.on_frame)
             cb.on_frame(request.id, f, std::vector<int32_t>(10, f % 100));
         if (cb.on_perf) {

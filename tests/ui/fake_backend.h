@@ -28,6 +28,7 @@ struct FakeScript {
     }();
     int frames = 40;
     int frame_delay_ms = 2;
+    int first_frame_delay_ms = 0;      // before frame 0: a compile of the decode step, say
     int chunk_frames = 8;              // 0 = no streaming, audio only in the result
     std::optional<reef::EngineError> synth_error;   // returned after the frames ran
     bool throw_in_synth = false;       // a bug in the backend: the worker must catch it

@@ -4,7 +4,13 @@
 #include <cmath>
 
 #include <QCheckBox>
+#include <QGroupBox>
+#include <QAction>
+#include <QMenuBar>
+#include <QScrollBar>
+#include <QScrollArea>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -27,6 +33,7 @@
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
 #include "qt/settings.h"
+#include "qt/synthesis_queue.h"
 #include "qt/takes_model.h"
 #include "qt/voice_list_model.h"
 #include "widgets/about_dialog.h"
@@ -35,6 +42,7 @@
 #include "widgets/main_window.h"
 #include "widgets/perf_chart_widget.h"
 #include "widgets/player_bar.h"
+#include "widgets/queue_view.h"
 #include "widgets/settings_panel.h"
 #include "widgets/synthesis_panel.h"
 
@@ -111,6 +119,193 @@ private Q_SLOTS:
         QVERIFY(w.exportTo(0, app.dir.filePath(QStringLiteral("take0.wav")), &error));
         QVERIFY(!w.exportTo(-1, app.dir.filePath(QStringLiteral("no/such/dir/x.wav")), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    // Issue #47 fault 5: a compile before the first frame (the fake sleeps 3 s there) is no decode
+    // time. Counting it, the ETA at frame N of F would be at least (F - N) * elapsed / N; timed from
+    // the first frame it is (F - N) frames at the decode's own pace, far below that.
+    void etaCountsDecodingFromItsFirstFrame() {
+        App app;
+        constexpr int kFrames = 150;
+        app.script->frames = kFrames;
+        app.script->frame_delay_ms = 10;
+        app.script->first_frame_delay_ms = 3000;
+        QVERIFY(app.load());
+        SamplingParams p = app.settings.sampling();
+        p.max_new_frames = kFrames;
+        app.settings.setSampling(p);
+        MainWindow& w = *app.window;
+        w.textEdit()->setPlainText(QStringLiteral("A text whose decode step compiles first."));
+        QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+        static const QRegularExpression pattern(
+            QStringLiteral("^(\\d+) frames · ([0-9.]+) s elapsed · ETA ≤ ([0-9.]+) s · ([0-9.]+)× real time"));
+        QRegularExpressionMatch m;
+        QTRY_VERIFY_WITH_TIMEOUT((m = pattern.match(w.synthesisPanel()->progressText())).hasMatch() &&
+                                     m.captured(1).toInt() >= 40,
+                                 15000);
+        const int n = m.captured(1).toInt();
+        const double elapsed = m.captured(2).toDouble(), eta = m.captured(3).toDouble(), rtf = m.captured(4).toDouble();
+        QVERIFY2(n < kFrames, qPrintable(m.captured(0)));
+        QVERIFY2(elapsed >= 3.0, qPrintable(m.captured(0)));   // the elapsed time still counts the compile
+        const double countingTheCompile = (kFrames - n) * elapsed / n;
+        QVERIFY2(eta < 0.6 * countingTheCompile, qPrintable(QStringLiteral("%1 (counting the compile: ETA %2 s)")
+                                                                 .arg(m.captured(0))
+                                                                 .arg(countingTheCompile)));
+        // The real-time factor likewise: audio made per second of decoding, not per second since Generate.
+        const double audioPerElapsed = n / kFramesPerSecond / elapsed;
+        QVERIFY2(rtf > 1.5 * audioPerElapsed, qPrintable(m.captured(0)));
+        app.engine.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(app.engine.state(), EngineState::Ready, 5000);
+    }
+
+    // Issue #47 fault 3: a long one-line error wraps in the window instead of widening it and
+    // pushing the Settings dock off screen.
+    void aLongErrorWrapsInsteadOfWideningTheWindow() {
+        App app;
+        app.window->resize(1280, 860);
+        QVERIFY(QTest::qWaitForWindowExposed(app.window.get()));
+        app.script->frames = 3;
+        QString reason = QStringLiteral("compile mode 'aot-inductor' cannot run this:");
+        while (reason.size() < 600)
+            reason += QStringLiteral(" the_package_at_/a/very/long/path/that/keeps/going");
+        app.script->synth_error = EngineError{ErrorCode::BackendUnavailable, reason.toStdString(), "pick another"};
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        QWidget* dock = w.findChild<QDockWidget*>(QStringLiteral("settingsDock"));
+        QVERIFY(dock);
+        const int dockWidth = dock->width();
+        w.textEdit()->setPlainText(QStringLiteral("Hello."));
+        QSignalSpy failed(&app.engine, &EngineController::synthesisFailed);
+        QTest::mouseClick(w.generateButton(), Qt::LeftButton);
+        QVERIFY(failed.wait(5000));
+        QTest::qWait(50);   // the layouts settle
+        QVERIFY(w.synthesisPanel()->progressText().contains(QStringLiteral("keeps/going")));
+        QCOMPARE(w.width(), 1280);
+        QVERIFY2(dock->isVisible() && dock->geometry().right() <= w.width() && dock->width() >= dockWidth - 2,
+                 qPrintable(QStringLiteral("dock %1 px at x %2, was %3 px").arg(dock->width()).arg(dock->x()).arg(dockWidth)));
+    }
+
+    // Issue #47 fault 4: a batch of 4 with 8 items says which items decode and which wait; the
+    // header counts failed and cancelled apart from done; the selected row keeps its progress bar;
+    // after "Cancel item" the focus is back on the list, not on "Cancel all".
+    void theQueueTellsTheTruthAboutABatch() {
+        App app;
+        app.script->frames = 60;
+        app.script->frame_delay_ms = 20;
+        app.settings.setBatchSize(4);
+        SamplingParams sampling = app.settings.sampling();
+        sampling.max_new_frames = 60;   // the fake's frames: the rows' percentages reach 100
+        app.settings.setSampling(sampling);
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        w.resize(1280, 860);
+        SynthesisQueue& queue = w.queue();
+        QList<quint64> ids;
+        for (int i = 0; i < 8; ++i)
+            ids << w.studio().generateText(QStringLiteral("Item %1.").arg(i), QString());
+        // The fake decodes a batch call's requests one after another, the engine 4 at a time: either
+        // way at least 8 - 4 items of the call have no frame yet while the first decodes.
+        QTRY_VERIFY_WITH_TIMEOUT(queue.item(ids[0])->frames > 0, 5000);
+        int waiting = 0;
+        for (int r = 0; r < queue.rowCount(); ++r) {
+            const QString text = queue.data(queue.index(r), SynthesisQueue::StateTextRole).toString();
+            QVERIFY2(!text.contains(QStringLiteral("batch of 8")), qPrintable(text));
+            waiting += text.startsWith(QStringLiteral("waiting for a slot in the batch of 4"));
+        }
+        QVERIFY2(waiting >= 4, qPrintable(QString::number(waiting)));
+        const QString first = queue.data(queue.index(0), SynthesisQueue::StateTextRole).toString();
+        QVERIFY2(first.startsWith(QStringLiteral("running")) && first.contains(QStringLiteral("batch of 4")), qPrintable(first));
+        QVERIFY2(w.synthesisPanel()->progressText().contains(QStringLiteral("4 decode together")),
+                 qPrintable(w.synthesisPanel()->progressText()));
+
+        // The selected running row still shows its bar: a run of the selection's text colour
+        // (the bar's fill there), 5 px high, which the selection's own colour would hide.
+        QueueView& view = *w.queueView();
+        int runningRow = -1;
+        auto findRunning = [&] {
+            for (int r = 0; r < queue.rowCount(); ++r)
+                if (QueueItem::State(queue.data(queue.index(r), SynthesisQueue::StateRole).toInt()) == QueueItem::State::Running &&
+                    queue.data(queue.index(r), SynthesisQueue::ProgressRole).toInt() >= 20)
+                    return (runningRow = r) >= 0;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(findRunning(), 5000);
+        view.list()->setCurrentIndex(queue.index(runningRow));
+        const QRect rowRect = view.list()->visualRect(queue.index(runningRow));
+        const QImage img = view.list()->viewport()->grab(rowRect).toImage();
+        const QRgb fill = view.list()->palette().color(QPalette::HighlightedText).rgb();
+        bool barSeen = false;
+        for (int y = 0; y + 3 < img.height() && !barSeen; ++y)
+            for (int x = 0, run = 0; x < img.width() && !barSeen; ++x) {
+                bool column = true;
+                for (int dy = 0; dy < 4; ++dy)
+                    column = column && img.pixel(x, y + dy) == fill;
+                run = column ? run + 1 : 0;
+                barSeen = run >= 8;
+            }
+        QVERIFY2(barSeen, "the selected running row shows no progress bar");
+        saveScreen(&w, "queue_batch.png");   // the README's picture of a batch of 4 with 8 items
+
+        // Cancel one queued item with the keyboard's button: focus goes back to the list.
+        view.list()->setCurrentIndex(queue.index(7));
+        view.cancelButton()->setFocus();
+        QTest::keyClick(view.cancelButton(), Qt::Key_Space);
+        QVERIFY2(QApplication::focusWidget() != view.cancelAllButton(), "focus landed on Cancel all");
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(view.list()));
+        // (it waits in the batch: it ends as cancelled when the engine reaches it)
+        QTRY_COMPARE_WITH_TIMEOUT(queue.item(ids[7])->state, QueueItem::State::Cancelled, 20000);
+
+        // The header counts each outcome apart: the cancelled one is not "finished" work.
+        QTRY_COMPARE_WITH_TIMEOUT(queue.pendingCount(), 0, 20000);
+        const int done = queue.countIn(QueueItem::State::Done);
+        QVERIFY(done >= 1);
+        const QString summary = view.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("%1 done").arg(done)) && summary.contains(QStringLiteral("1 cancelled")) &&
+                     !summary.contains(QStringLiteral("finished")),
+                 qPrintable(summary));
+    }
+
+    // Issue #47 fault 8: at the default 1280×860 every Settings row fits the dock's width (no
+    // horizontal scrollbar, no button cut short), and View brings a closed dock back.
+    void settingsFitAndClosedDocksComeBack() {
+        App app;
+        app.script->info.is_demo = true;   // the demo banner shows
+        app.window->resize(1280, 860);
+        QVERIFY(QTest::qWaitForWindowExposed(app.window.get()));
+        QVERIFY(app.load());
+        MainWindow& w = *app.window;
+        QTest::qWait(50);
+        auto* scroll = w.settingsPanel()->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        saveScreen(&w, "settings_1280.png");   // the README's picture of the Settings at 1280×860
+        QWidget* inner = scroll->widget();
+        QVERIFY2(inner->width() <= scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("groups %1 px in a %2 px view").arg(inner->width()).arg(scroll->viewport()->width())));
+        for (QPushButton* b : inner->findChildren<QPushButton*>()) {
+            if (!b->isVisibleTo(inner))
+                continue;
+            QVERIFY2(b->width() >= b->minimumSizeHint().width(),
+                     qPrintable(QStringLiteral("\"%1\" is %2 px, needs %3").arg(b->text()).arg(b->width()).arg(b->minimumSizeHint().width())));
+            const QPoint right = b->mapTo(scroll->viewport(), QPoint(b->width() - 1, 0));
+            QVERIFY2(right.x() < scroll->viewport()->width(), qPrintable(b->text()));
+        }
+        // View lists the docks; one closed comes back from there.
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("settingsDock"));
+        QAction* toggle = nullptr;
+        for (QAction* menu : w.menuBar()->actions())
+            if (menu->menu() && menu->text().remove(QLatin1Char('&')) == QStringLiteral("View"))
+                for (QAction* a : menu->menu()->actions())
+                    if (a->text().remove(QLatin1Char('&')) == QStringLiteral("Settings"))
+                        toggle = a;
+        QVERIFY(toggle);
+        dock->close();
+        QVERIFY(!dock->isVisible());
+        toggle->trigger();
+        QTRY_VERIFY(dock->isVisible());
+        // The demo banner's ellipsis is not followed by a full stop.
+        QVERIFY2(w.banner()->text().contains(QStringLiteral("random weights")), qPrintable(w.banner()->text()));
+        QVERIFY2(!w.banner()->text().contains(QStringLiteral("….")), qPrintable(w.banner()->text()));
     }
 
     void stopWorks() {

@@ -29,6 +29,7 @@
 #include "reef/engine.h"
 #include "widgets/banner.h"
 #include "widgets/main_window.h"
+#include "widgets/perf_chart_widget.h"
 #include "widgets/project_view.h"
 #include "widgets/server_settings.h"
 #include "widgets/settings_panel.h"
@@ -99,6 +100,10 @@ private Q_SLOTS:
         VoiceListModel voices(m_dir.filePath(QStringLiteral("voices")));
         EngineController engine(std::make_unique<Engine>());   // this machine's engine stays unused
         PlaybackController playback(std::make_unique<ClockSink>());
+        // This computer's engine set to bf16: nothing of it may show up in what the server (fp32) made.
+        EngineConfig local = settings.engineConfig();
+        local.precision = Precision::Bf16;
+        settings.setEngineConfig(local);
         MainWindow w(engine, settings, playback, voices);
         w.resize(1400, 900);
         w.show();
@@ -113,6 +118,10 @@ private Q_SLOTS:
         QVERIFY2(w.banner()->isVisible() && w.banner()->text().contains(QStringLiteral("Could not connect to the server")),
                  qPrintable(w.banner()->text()));
         QVERIFY2(w.banner()->text().contains(QStringLiteral("refused the API key")), qPrintable(w.banner()->text()));
+        // A GUI user is told where the studio takes the key, not reef-cli's flags (issue #47).
+        QVERIFY2(w.banner()->text().contains(QStringLiteral("Settings → Speech from a server → Key")) &&
+                     !w.banner()->text().contains(QStringLiteral("--api-key")),
+                 qPrintable(w.banner()->text()));
         // The key never reaches the settings file.
         settings.sync();
         QFile ini(m_dir.filePath(QStringLiteral("reef.ini")));
@@ -129,6 +138,11 @@ private Q_SLOTS:
         QVERIFY2(w.statusDeviceText().contains(m_url), qPrintable(w.statusDeviceText()));
         QVERIFY(w.studio().isRemote());
         QTRY_COMPARE_WITH_TIMEOUT(w.queue().laneCount(), 2, 30000);   // the second connection answered
+        // The Engine panel is this computer's: disabled, with a note naming the server and how it runs.
+        QVERIFY(!w.settingsPanel()->engineGroup()->isEnabled());
+        QVERIFY2(w.settingsPanel()->servedByNote()->isVisibleTo(w.settingsPanel()) &&
+                     w.settingsPanel()->servedByNote()->text().contains(QStringLiteral("fp32")),
+                 qPrintable(w.settingsPanel()->servedByNote()->text()));
 
         // A project of three segments made on the server; the second cancelled while it waits.
         ProjectModel& project = w.project();
@@ -160,10 +174,55 @@ private Q_SLOTS:
         // A take of the Synthesis tab records the server as where it was made.
         w.textEdit()->setPlainText(QStringLiteral("A take from the server."));
         const int before = w.takesModel().rowCount();
+        QSignalSpy progress(&engine, &EngineController::progress);
+        // The README's picture of a remote run: the window while the server's audio streams in
+        // (a longer take, so there is a moment between the first frame and the last).
+        SamplingParams longer = settings.sampling();
+        longer.max_new_frames = 200;
+        settings.setSampling(longer);
+        bool shot = false;
+        QMetaObject::Connection mid;
+        if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty())
+            mid = connect(&engine, &EngineController::progress, this, [&, dir](quint64, int frames) {
+                if (shot || frames < 20)
+                    return;
+                shot = true;
+                QDir().mkpath(dir);
+                w.grab().save(QDir(dir).filePath(QStringLiteral("remote_progress.png")));
+            });
         w.generate();
         QTRY_VERIFY_WITH_TIMEOUT(w.takesModel().rowCount() > before, 60000);
+        // Progress moved while the server streamed (frames counted from the audio that arrived),
+        // and the chart got samples; it says the server did not report its attention backends.
+        int lastFrames = 0, reports = 0;
+        for (const QList<QVariant>& p : progress)
+            if (p.at(1).toInt() > lastFrames) {
+                lastFrames = p.at(1).toInt();
+                ++reports;
+            }
+        QVERIFY2(reports >= 2, qPrintable(QString::number(reports)));
+        disconnect(mid);
+        QVERIFY(w.perfChart()->pointCount() > 0);
+        QVERIFY2(w.perfChart()->backendText().contains(QStringLiteral("not reported")), qPrintable(w.perfChart()->backendText()));
         QVERIFY2(QString::fromStdString(w.takesModel().take(0).config.model_dir) == m_url,
                  qPrintable(QString::fromStdString(w.takesModel().take(0).config.model_dir)));
+        // Its settings are the server's, as it reported them (reef-cli serve runs fp32 here), never this
+        // computer's bf16; and the history does not claim a stop reason the server never gave.
+        const QString summary = w.takesModel().take(0).settingsSummary();
+        QVERIFY2(summary.contains(m_url) && summary.contains(QStringLiteral("fp32")) && !summary.contains(QStringLiteral("bf16")),
+                 qPrintable(summary));
+        const QString stop = w.takesModel().data(w.takesModel().index(0, TakesModel::StopReason)).toString();
+        QVERIFY2(stop != QStringLiteral("server"), qPrintable(stop));
+
+        // A reconnect with a wrong key fails; the connection goes on with the right key, and the key
+        // field shows that one again, not the refused one.
+        server->keyEdit()->setText(QStringLiteral("wrong-again"));
+        QSignalSpy failedAgain(&engine, &EngineController::loadFailed);
+        server->connectButton()->click();
+        QVERIFY(failedAgain.wait(30000));
+        QVERIFY(w.studio().isRemote());
+        QTRY_COMPARE_WITH_TIMEOUT(server->keyEdit()->text(), QStringLiteral("s3cret"), 2000);
+        QCOMPARE(settings.serverKey(), QStringLiteral("s3cret"));
 
         // Exported like any project: the two segments with audio, read back.
         QString error;

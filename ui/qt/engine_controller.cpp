@@ -31,7 +31,10 @@ EngineController::EngineController(std::unique_ptr<TtsBackend> backend, QObject*
     refreshCaps();
 }
 
-void EngineController::setServer(std::optional<ServerProfile> server) { m_router->setServer(std::move(server)); }
+void EngineController::setServer(std::optional<ServerProfile> server) {
+    m_nextServer = server;
+    m_router->setServer(std::move(server));
+}
 
 EngineController::~EngineController() {
     m_cancel->cancelledThrough.store(std::numeric_limits<quint64>::max());
@@ -108,6 +111,8 @@ quint64 EngineController::loadModel(const EngineConfig& config) {
     }
     cancelThrough(id - 1);
     m_loadId = id;
+    m_loadingConfig = config;
+    m_loadingServer = m_nextServer;
     m_stopping = false;
     updateState();
     QMetaObject::invokeMethod(
@@ -202,6 +207,8 @@ void EngineController::onLoaded(quint64 id, const ModelInfo& info, const DeviceC
     m_loadId = 0;
     m_modelLoaded = true;
     m_modelInfo = info;
+    m_loadedConfig = m_loadingConfig;
+    m_loadedServer = m_loadingServer;
     m_caps = caps;
     Q_EMIT capsChanged(caps);
     Q_EMIT modelLoaded(info);

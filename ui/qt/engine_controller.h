@@ -24,6 +24,11 @@ public:
     EngineState state() const { return m_state; }
     bool isModelLoaded() const { return m_modelLoaded; }
     const ModelInfo& modelInfo() const { return m_modelInfo; }
+    // The config the loaded model was loaded with (meaningful while isModelLoaded()): what runs,
+    // whatever Settings holds now.
+    const EngineConfig& loadedConfig() const { return m_loadedConfig; }
+    // The server the loaded "model" is (its profile, key included), nullopt for this machine's engine.
+    const std::optional<ServerProfile>& loadedServer() const { return m_loadedServer; }
     const DeviceCaps& deviceCaps() const { return m_caps; }
     quint64 currentSynthesisId() const { return m_synthId; }   // the one-request synthesis, 0 = none
     // The requests of the running batch that have not ended yet.
@@ -96,6 +101,9 @@ private:
     bool m_stopping = false;
     bool m_modelLoaded = false;
     ModelInfo m_modelInfo;
+    EngineConfig m_loadingConfig;   // of the pending load
+    EngineConfig m_loadedConfig;    // of the loaded model
+    std::optional<ServerProfile> m_nextServer, m_loadingServer, m_loadedServer;   // setServer's, the pending load's, the loaded
     DeviceCaps m_caps;
     EngineState m_state = EngineState::NoModel;
 };

@@ -62,7 +62,9 @@ struct EngineWorker::Throttle {
     }
     void frame(EngineWorker* w, quint64 id, int frame) {
         frames = frame + 1;
-        if (lastProgress.elapsed() >= kThrottleMs) {
+        // The first frame goes out at once: the views time decoding from it (a compile or the
+        // prefill before it is not decode time).
+        if (frame == 0 || lastProgress.elapsed() >= kThrottleMs) {
             lastProgress.restart();
             Q_EMIT w->progress(id, frames, double(run.nsecsElapsed()) / 1e6);
         }

@@ -74,6 +74,27 @@ bool sameConfig(const EngineConfig& a, const EngineConfig& b) {
            a.kv_mode == b.kv_mode && a.kv_margin == b.kv_margin && a.load_codec == b.load_codec;
 }
 
+QStringList configChanges(const EngineConfig& loaded, const EngineConfig& wanted) {
+    QStringList out;
+    auto add = [&out](const QString& what, const QString& now, const QString& was) {
+        if (now != was)
+            out << Settings::tr("%1 %2 (loaded: %3)").arg(what, now, was);
+    };
+    auto threads = [](int n) { return n > 0 ? QString::number(n) : Settings::tr("default"); };
+    if (loaded.model_dir != wanted.model_dir)
+        out << Settings::tr("model folder %1").arg(QString::fromStdString(wanted.model_dir));
+    add(Settings::tr("device"), QString::fromStdString(to_string(DeviceSpec{wanted.device, wanted.device_index})),
+        QString::fromStdString(to_string(DeviceSpec{loaded.device, loaded.device_index})));
+    add(Settings::tr("precision"), QLatin1String(to_string(wanted.precision)), QLatin1String(to_string(loaded.precision)));
+    add(Settings::tr("CPU threads"), threads(wanted.cpu_threads), threads(loaded.cpu_threads));
+    add(Settings::tr("compile mode"), QLatin1String(to_string(wanted.compile_mode)),
+        QLatin1String(to_string(loaded.compile_mode)));
+    add(Settings::tr("SDPA policy"), QLatin1String(to_string(wanted.sdpa_policy)), QLatin1String(to_string(loaded.sdpa_policy)));
+    add(Settings::tr("KV cache"), QLatin1String(to_string(wanted.kv_mode)), QLatin1String(to_string(loaded.kv_mode)));
+    add(Settings::tr("KV margin"), QString::number(wanted.kv_margin), QString::number(loaded.kv_margin));
+    return out;
+}
+
 bool sameSampling(const SamplingParams& a, const SamplingParams& b) {
     return a.temperature == b.temperature && a.top_p == b.top_p && a.top_k == b.top_k &&
            a.repetition_penalty == b.repetition_penalty && a.max_new_frames == b.max_new_frames &&
@@ -171,6 +192,7 @@ void Settings::reload() {
 ServerProfile Settings::serverProfile() const {
     ServerProfile p = m_server;
     p.api_key = m_serverKey.toStdString();
+    p.key_setting = tr("Settings → Speech from a server → Key").toStdString();
     return p;
 }
 

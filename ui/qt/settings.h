@@ -15,6 +15,9 @@ class QSettings;
 namespace reef::ui {
 
 bool sameConfig(const EngineConfig& a, const EngineConfig& b);
+// What a load of `wanted` would change in the model loaded with `loaded`, one phrase per setting
+// ("SDPA policy math (loaded: auto)"); empty when a reload would change nothing.
+QStringList configChanges(const EngineConfig& loaded, const EngineConfig& wanted);
 bool sameSampling(const SamplingParams& a, const SamplingParams& b);
 
 class Settings : public QObject {

@@ -65,6 +65,18 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateBatchSize);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateLanes);
+    // A reconnect that failed keeps the connection that works, with the key it has: the key field
+    // shows that key again, not the refused one (issue #47).
+    connect(&engine, &EngineController::loadFailed, this, [this] {
+        const std::optional<ServerProfile>& inUse = m_engine.loadedServer();
+        if (!m_engine.isModelLoaded() || !inUse || inUse->url != m_settings.serverProfile().url)
+            return;
+        const QString key = QString::fromStdString(inUse->api_key);
+        if (m_settings.serverKey() == key)
+            return;
+        m_settings.setServerKey(key);
+        Q_EMIT statusMessage(tr("Reconnecting failed: the connection goes on with the key it had, shown again in Settings."), 10000);
+    });
     // A key typed in Settings goes to the desktop's secret store, never to the settings file.
     m_secrets = new SecretStore(QStringLiteral("Reef server keys"), this);
     connect(&settings, &Settings::serverChanged, this, &StudioController::saveServerKey);
@@ -167,6 +179,15 @@ bool StudioController::loadModel(QString* error) {
             *error = tr("Choose a model folder first (File → Open model folder…).");
         return false;
     }
+    // A combination the engine cannot run is refused here, before a load that would only fail.
+    const EngineConfig c = m_settings.engineConfig();
+    if (const ConfigConflict conflict = config_conflict(c.compile_mode, c.sdpa_policy, c.device)) {
+        if (error)
+            *error = tr("<b>These engine settings cannot run together.</b> %1: %2 (Settings → Engine).")
+                         .arg(QString::fromStdString(conflict.reason).toHtmlEscaped(),
+                              QString::fromStdString(conflict.hint).toHtmlEscaped());
+        return false;
+    }
     m_engine.setServer(std::nullopt);
     m_engine.loadModel(m_settings.engineConfig());
     return true;
@@ -230,7 +251,35 @@ quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling)
     return m_queue->enqueue(title, std::move(r), QVariant::fromValue(job));
 }
 
+QStringList StudioController::pendingEngineChanges() const {
+    if (isRemote() || !m_engine.isModelLoaded() || m_settings.useServer())
+        return {};
+    return configChanges(m_engine.loadedConfig(), m_settings.engineConfig());
+}
+
+void StudioController::applyPendingEngineSettings() {
+    const QStringList changes = pendingEngineChanges();
+    if (changes.isEmpty())
+        return;
+    // Reloading cancels what runs: with the queue busy the new item runs with the loaded model's
+    // settings, and the Settings panel's "Reload needed" line says which ones differ.
+    if (m_queue->isRunning() || m_engine.state() != EngineState::Ready) {
+        Q_EMIT statusMessage(tr("Runs with the loaded model's settings; the new ones (%1) need a reload: Settings → "
+                                "Reload now.").arg(changes.join(QStringLiteral("; "))),
+                             10000);
+        return;
+    }
+    QString error;
+    if (!loadModel(&error)) {
+        Q_EMIT statusMessage(error, 10000);
+        return;
+    }
+    Q_EMIT statusMessage(tr("Reloading the model to apply %1, then generating.").arg(changes.join(QStringLiteral("; "))),
+                         10000);
+}
+
 quint64 StudioController::generateText(const QString& text, const QString& voiceId) {
+    applyPendingEngineSettings();
     StudioJob job;
     job.kind = StudioJob::Kind::Take;
     job.text = text;
@@ -239,6 +288,7 @@ quint64 StudioController::generateText(const QString& text, const QString& voice
 }
 
 QList<quint64> StudioController::generateSegments(const QList<int>& rows) {
+    applyPendingEngineSettings();
     QList<quint64> ids;
     for (int row : rows) {
         if (row < 0 || row >= m_project->segmentCount())
@@ -287,9 +337,13 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
     take.text = job.text;
     take.voice = job.voiceName;
     take.modelName = QString::fromStdString(m_engine.modelInfo().name);
-    take.config = m_settings.engineConfig();
-    if (isRemote())   // the take says where it was made: the server's address
+    // What made it, not what Settings shows now: the loaded model's config, or the server.
+    take.config = m_engine.loadedConfig();
+    if (isRemote()) {
+        take.server = QString::fromStdString(m_engine.modelInfo().model_dir);
+        take.servedWith = QString::fromStdString(m_engine.modelInfo().served_with);
         take.config.model_dir = m_engine.modelInfo().model_dir;
+    }
     take.sampling = item->request.sampling;
     take.metrics = result.metrics;
     take.audio = result.audio;
@@ -298,7 +352,9 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
     m_takes->addTake(std::move(take));
     // Second line: which SDPA backend ran at each attention call site (also in the take's tooltip).
     m_lastAttention = attention;
-    Q_EMIT jobFinished(tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary) +
+    const QString done = isRemote() ? tr("Done: %1").arg(summary)   // a server does not say why it stopped
+                                    : tr("Done (%1): %2").arg(QString::fromStdString(result.metrics.stop_reason), summary);
+    Q_EMIT jobFinished(done +
                        (attention.isEmpty() ? QString() : QStringLiteral("\n") + attention));
 }
 

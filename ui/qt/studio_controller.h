@@ -76,6 +76,12 @@ public:
     void restoreServerKey(std::function<void()> then);
 
     // --- generating -----------------------------------------------------------------------------
+    // What the engine settings in Settings would change in the loaded local model ("SDPA policy
+    // math (loaded: auto)"); empty when they match, or speech comes from a server.
+    QStringList pendingEngineChanges() const;
+    // Generate applies changed engine settings (issue #47): with nothing running it reloads the
+    // model first (the queue waits for it), saying so; otherwise it says that a reload is needed.
+    void applyPendingEngineSettings();
     // Queues a take of text (with the voice of that id, empty for none) with the current settings.
     quint64 generateText(const QString& text, const QString& voiceId);
     // Queues (re-)generation of these project segments, in order; rows out of range are skipped.

@@ -119,9 +119,15 @@ QVariant SynthesisQueue::data(const QModelIndex& index, int role) const {
     case IdRole: return it.id;
     case StateRole: return int(it.state);
     case StateTextRole:
+        if (it.state == QueueItem::State::Running && it.batchCount > 1) {
+            // A batch call holds more items than decode at once: those without a frame yet wait
+            // for a slot (the engine admits them as others end), and say so (issue #47).
+            const QString width = it.batchWidth > 0 ? tr("batch of %1").arg(it.batchWidth) : tr("batch");
+            return it.frames == 0 ? tr("waiting for a slot in the %1").arg(width)
+                                  : tr("running %1 % (%2)").arg(percent).arg(width);
+        }
         if (it.state == QueueItem::State::Running)
-            return it.batchCount > 1 ? tr("running %1 % (batch of %2)").arg(percent).arg(it.batchCount)
-                                     : tr("running %1 %").arg(percent);
+            return tr("running %1 %").arg(percent);
         if (it.state == QueueItem::State::Failed)
             return tr("failed: %1").arg(it.error);
         return stateText(it.state);
@@ -162,6 +168,10 @@ QueueItem* SynthesisQueue::find(quint64 id) {
 const QueueItem* SynthesisQueue::item(quint64 id) const {
     const int row = rowForId(id);
     return row < 0 ? nullptr : &m_items[size_t(row)];
+}
+
+int SynthesisQueue::countIn(QueueItem::State state) const {
+    return int(std::count_if(m_items.begin(), m_items.end(), [state](const QueueItem& i) { return i.state == state; }));
 }
 
 int SynthesisQueue::pendingCount() const {
@@ -285,6 +295,7 @@ void SynthesisQueue::startOn(Lane& lane, std::vector<QueueItem*> items) {
         it->state = QueueItem::State::Running;
         it->frames = 0;
         it->batchCount = int(items.size());
+        it->batchWidth = m_batchSize > 0 ? std::min(m_batchSize, int(items.size())) : 0;
         it->maxFrames = it->request.sampling.max_new_frames > 0 ? it->request.sampling.max_new_frames
                                                                 : controller->modelInfo().max_seq_len;
         lane.runs.push_back(Run{it->id, 0, false});

@@ -38,6 +38,7 @@ struct QueueItem {
     int frames = 0;
     int maxFrames = 0;        // the request's max_new_frames, or the model's max_seq_len when that is 0
     int batchCount = 0;       // running: how many items its call holds (1 = alone)
+    int batchWidth = 0;       // running in a batch: how many of them decode at once (0 = the engine picks)
     QString error;            // why it failed
     bool isFinished() const { return state == State::Done || state == State::Failed || state == State::Cancelled; }
 };
@@ -81,6 +82,7 @@ public:
     int runningCount() const;
     bool isRunning() const { return runningCount() > 0; }
     int pendingCount() const;      // queued + running
+    int countIn(QueueItem::State state) const;   // items in that state now
     bool isWaitingForEngine() const;   // items are queued but the controller is not Ready
     const QueueItem* item(quint64 id) const;
     int rowForId(quint64 id) const;   // -1 when absent

@@ -140,6 +140,8 @@ QJsonObject takeJson(const Take& t, const QString& file) {
             {QStringLiteral("audio"), file},
             {QStringLiteral("samples"), qint64(t.audio.size())},
             {QStringLiteral("config"), configJson(t.config)},
+            {QStringLiteral("server"), t.server},
+            {QStringLiteral("served_with"), t.servedWith},
             {QStringLiteral("sampling"), samplingToJson(t.sampling)},
             {QStringLiteral("metrics"), metricsJson(t.metrics)}};
 }
@@ -244,6 +246,8 @@ bool TakeHistory::load(QString* error) {
         t.voice = o.value(QLatin1String("voice")).toString();
         t.modelName = o.value(QLatin1String("model")).toString();
         t.config = configFrom(o.value(QLatin1String("config")).toObject());
+        t.server = o.value(QLatin1String("server")).toString();   // absent before issue #47: this computer
+        t.servedWith = o.value(QLatin1String("served_with")).toString();
         // version 1 wrote the same keys, unchecked: a value the engine would refuse is refused here
         QString samplingProblem;
         if (!samplingFromJson(o.value(QLatin1String("sampling")).toObject(), &t.sampling, &samplingProblem)) {

@@ -5,9 +5,15 @@
 namespace reef::ui {
 
 QString Take::settingsSummary() const {
-    return QStringLiteral("%1 · %2 · %3 · %4 · T %5 · top-p %6 · top-k %7 · seed %8")
-        .arg(QString::fromStdString(to_string(DeviceSpec{config.device, config.device_index})), QLatin1String(to_string(config.precision)),
-             QLatin1String(to_string(config.compile_mode)), QLatin1String(to_string(config.sdpa_policy)))
+    const QString engine =
+        isRemote() ? TakesModel::tr("server %1 (%2)")
+                         .arg(server, servedWith.isEmpty() ? TakesModel::tr("its engine settings not reported") : servedWith)
+                   : QStringLiteral("%1 · %2 · %3 · %4")
+                         .arg(QString::fromStdString(to_string(DeviceSpec{config.device, config.device_index})),
+                              QLatin1String(to_string(config.precision)), QLatin1String(to_string(config.compile_mode)),
+                              QLatin1String(to_string(config.sdpa_policy)));
+    return QStringLiteral("%1 · T %2 · top-p %3 · top-k %4 · seed %5")
+        .arg(engine)
         .arg(double(sampling.temperature), 0, 'f', 2)
         .arg(double(sampling.top_p), 0, 'f', 2)
         .arg(sampling.top_k)
@@ -61,7 +67,8 @@ QVariant TakesModel::data(const QModelIndex& index, int role) const {
     case AudioSeconds: return QString::number(t.metrics.audio_seconds, 'f', 2);
     case FramesPerS: return QString::number(t.metrics.warm_frames_per_s, 'f', 1);
     case RealTime: return QString::number(t.metrics.real_time_factor, 'f', 2);
-    case StopReason: return QString::fromStdString(t.metrics.stop_reason);
+    // a server does not say why it stopped: no local reason stands in for it
+    case StopReason: return t.isRemote() ? QStringLiteral("—") : QString::fromStdString(t.metrics.stop_reason);
     default: return {};
     }
 }

@@ -14,11 +14,16 @@ struct Take {
     QString text;
     QString voice;            // voice name, empty = default voice
     QString modelName;
-    EngineConfig config;
+    EngineConfig config;      // this computer's engine as it ran the take (unused for a server's take)
+    QString server;           // the server that made it (its address); empty = this computer
+    QString servedWith;       // the server's own account of its engine ("cpu · fp32 · eager · auto"), if it gave one
     SamplingParams sampling;
     RunMetrics metrics;
     std::vector<float> audio;
-    QString settingsSummary() const;   // "eager · auto · active · T 0.80 · top-p 0.80 · top-k 30 · seed 42"
+    bool isRemote() const { return !server.isEmpty(); }
+    // "cpu · bf16 · eager · auto · T 0.80 · top-p 0.80 · top-k 30 · seed 42"; a server's take names
+    // the server and what it said of its engine instead of this computer's settings.
+    QString settingsSummary() const;
     QString statsSummary() const;      // "64 frames · 2.97 s audio · 18.3 frames/s · RTF 0.85 · first audio 120 ms"
     QString backendSummary() const;    // "attention: slow-prefill math, slow-decode math, …" (empty if none reported)
 };

@@ -55,10 +55,24 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n finished</source>
+        <source>%n done</source>
         <translation>
-            <numerusform>%n finished</numerusform>
-            <numerusform>%n finished</numerusform>
+            <numerusform>%n done</numerusform>
+            <numerusform>%n done</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cancelled</source>
+        <translation>
+            <numerusform>%n cancelled</numerusform>
+            <numerusform>%n cancelled</numerusform>
         </translation>
     </message>
 </context>

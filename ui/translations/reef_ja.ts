@@ -431,14 +431,6 @@
         <translation>非有限値</translation>
     </message>
     <message>
-        <source>ok</source>
-        <translation>OK</translation>
-    </message>
-    <message>
-        <source>OVER</source>
-        <translation>超過</translation>
-    </message>
-    <message>
         <source>%1 of the %2 frames/s that memory bandwidth allows (%3 MB per frame, read at %4 GB/s, the fast stack&apos;s re-reads at %5 GB/s); %6 if every byte came from memory</source>
         <translation>メモリ帯域幅で可能な %2 frames/s のうち %1（1 フレームあたり %3 MB、読み取り %4 GB/s、高速スタックの再読み込み %5 GB/s）。すべてのバイトをメモリから読む場合は %6</translation>
     </message>
@@ -451,40 +443,64 @@
         <translation>状態</translation>
     </message>
     <message>
-        <source>warm frames/s</source>
-        <translation>ウォーム時 frames/s</translation>
-    </message>
-    <message>
-        <source>% of roofline</source>
-        <translation>ルーフライン比 %</translation>
-    </message>
-    <message>
-        <source>cold first frame (ms)</source>
-        <translation>コールド初回フレーム (ms)</translation>
-    </message>
-    <message>
-        <source>first audio (ms)</source>
-        <translation>最初の音声 (ms)</translation>
-    </message>
-    <message>
-        <source>peak memory</source>
-        <translation>ピークメモリ</translation>
-    </message>
-    <message>
-        <source>backend per call site</source>
-        <translation>呼び出し箇所ごとのバックエンド</translation>
-    </message>
-    <message>
-        <source>max |Δ logit|</source>
-        <translation>最大 |Δ logit|</translation>
-    </message>
-    <message>
-        <source>greedy agreement</source>
-        <translation>貪欲一致率</translation>
-    </message>
-    <message>
         <source>listen</source>
         <translation>試聴</translation>
+    </message>
+    <message>
+        <source>(within tolerance)</source>
+        <translation>（許容範囲内）</translation>
+    </message>
+    <message>
+        <source>(OVER tolerance)</source>
+        <translation>（許容範囲超過）</translation>
+    </message>
+    <message>
+        <source>warm
+frames/s</source>
+        <translation>ウォーム
+フレーム/秒</translation>
+    </message>
+    <message>
+        <source>% of
+roofline</source>
+        <translation>ルーフライン
+に対する %</translation>
+    </message>
+    <message>
+        <source>cold first
+frame (ms)</source>
+        <translation>コールド初回
+フレーム (ms)</translation>
+    </message>
+    <message>
+        <source>first audio
+(ms)</source>
+        <translation>最初の音声
+(ms)</translation>
+    </message>
+    <message>
+        <source>peak
+memory</source>
+        <translation>ピーク
+メモリ</translation>
+    </message>
+    <message>
+        <source>backend per
+call site</source>
+        <translation>呼び出し箇所
+ごとのバックエンド</translation>
+    </message>
+    <message>
+        <source>max |Δ logit|
+(tolerance)</source>
+        <translation>最大 |Δ logit|
+(許容範囲)</translation>
+    </message>
+    <message>
+        <source>greedy
+agreement</source>
+        <translation>グリーディ
+一致率</translation>
     </message>
 </context>
 <context>
@@ -816,16 +832,8 @@
         <translation>停止しました。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;No model is configured&lt;/b&gt; and Reef could not create its demo model: %1&lt;br&gt;Open a fish-speech model folder with File → Open model folder….</source>
-        <translation>&lt;b&gt;モデルが設定されていません&lt;/b&gt;。また、Reef はデモモデルを作成できませんでした：%1&lt;br&gt;「ファイル → モデルフォルダーを開く…」で fish-speech のモデルフォルダーを開いてください。</translation>
-    </message>
-    <message>
         <source>Open a fish-speech model folder</source>
         <translation>fish-speech のモデルフォルダーを開く</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Demo model loaded.&lt;/b&gt; &quot;%1&quot; has &lt;b&gt;random weights&lt;/b&gt;: it runs the whole pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or S1-mini model and open its folder with File → Open model folder….</source>
-        <translation>&lt;b&gt;デモモデルを読み込みました。&lt;/b&gt;「%1」の重みは&lt;b&gt;ランダム&lt;/b&gt;です。パイプライン全体は動作しますが、音声はノイズになります。実際の音声を得るには、fish-speech の S2-Pro または S1-mini モデルをダウンロードし、「ファイル → モデルフォルダーを開く…」でそのフォルダーを開いてください。</translation>
     </message>
     <message>
         <source>Loaded %1 (%2 M parameters) from %3</source>
@@ -1073,6 +1081,22 @@
         <source>%1 items decoding together (batch size: Settings → Engine)</source>
         <translation>%1 個の項目を同時にデコード中（バッチサイズ：設定 → エンジン）</translation>
     </message>
+    <message>
+        <source>%1 items in this batch: %2 decode together, the others wait for a free slot (batch size: Settings → Engine)</source>
+        <translation>このバッチは %1 個：%2 個を同時にデコードし、残りは空きを待ちます（バッチサイズ：設定 → エンジン）</translation>
+    </message>
+    <message>
+        <source>%1 items in this batch: as many decode together as memory allows (batch size: Settings → Engine)</source>
+        <translation>このバッチは %1 個：メモリが許す数だけ同時にデコードします（バッチサイズ：設定 → エンジン）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No model is configured&lt;/b&gt; and Reef could not create its demo model: %1&lt;br&gt;Open a fish-speech model folder (File → Open model folder…).</source>
+        <translation>&lt;b&gt;モデルが設定されておらず&lt;/b&gt;、Reef はデモモデルも作成できませんでした：%1&lt;br&gt;fish-speech のモデルフォルダーを開いてください（ファイル → モデルフォルダーを開く…）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Demo model loaded.&lt;/b&gt; &quot;%1&quot; has &lt;b&gt;random weights&lt;/b&gt;: it runs the whole pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or S1-mini model and open its folder (File → Open model folder…).</source>
+        <translation>&lt;b&gt;デモモデルを読み込みました。&lt;/b&gt;「%1」の重みは&lt;b&gt;ランダム&lt;/b&gt;です：パイプライン全体は動きますが、音声はノイズです。実際の音声には、fish-speech の S2-Pro または S1-mini モデルをダウンロードし、そのフォルダーを開いてください（ファイル → モデルフォルダーを開く…）。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1119,6 +1143,10 @@
     <message>
         <source>frames/s, all items</source>
         <translation>frames/s（全項目）</translation>
+    </message>
+    <message>
+        <source>attention: not reported (speech from a server)</source>
+        <translation>アテンション：報告なし（サーバーで生成した音声）</translation>
     </message>
 </context>
 <context>
@@ -1457,15 +1485,27 @@
             <numerusform>残り %n 個</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n finished</source>
-        <translation>
-            <numerusform>%n 個終了</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Nothing queued. Generate adds the text here, and a project adds its segments.</source>
         <translation>キューは空です。「生成」でテキストが、プロジェクトではそのセグメントがここに追加されます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n done</source>
+        <translation>
+            <numerusform>完了 %n 個</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>失敗 %n 個</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cancelled</source>
+        <translation>
+            <numerusform>取消 %n 個</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1579,6 +1619,53 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::Settings</name>
+    <message>
+        <source>%1 %2 (loaded: %3)</source>
+        <translation>%1 %2（読み込み済み：%3）</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <source>model folder %1</source>
+        <translation>モデルフォルダー %1</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>デバイス</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU スレッド</translation>
+    </message>
+    <message>
+        <source>compile mode</source>
+        <translation>コンパイルモード</translation>
+    </message>
+    <message>
+        <source>SDPA policy</source>
+        <translation>SDPA ポリシー</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV キャッシュ</translation>
+    </message>
+    <message>
+        <source>KV margin</source>
+        <translation>KV マージン</translation>
+    </message>
+    <message>
+        <source>Settings → Speech from a server → Key</source>
+        <translation>設定 → サーバーで音声を生成 → キー</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::SettingsPanel</name>
     <message>
         <source>Model</source>
@@ -1595,10 +1682,6 @@
     <message>
         <source>Load model</source>
         <translation>モデルを読み込む</translation>
-    </message>
-    <message>
-        <source>Engine (applies on the next load)</source>
-        <translation>エンジン（次回の読み込み時に適用）</translation>
     </message>
     <message>
         <source>default</source>
@@ -1752,6 +1835,38 @@
         <source>aot-inductor: %1</source>
         <translation>aot-inductor：%1</translation>
     </message>
+    <message>
+        <source>Engine</source>
+        <translation>エンジン</translation>
+    </message>
+    <message>
+        <source>Reload now</source>
+        <translation>今すぐ再読み込み</translation>
+    </message>
+    <message>
+        <source>Load the model again with the settings shown here</source>
+        <translation>ここに表示された設定でモデルを読み込み直します</translation>
+    </message>
+    <message>
+        <source>default (%1)</source>
+        <translation>既定（%1）</translation>
+    </message>
+    <message>
+        <source>%1 threads on %2 usable CPU cores: the threads take turns on the cores, and decoding runs many times slower. Pick &quot;default&quot; or at most %2.</source>
+        <translation>使用できる CPU コア %2 個に %1 スレッド：スレッドがコアを奪い合い、デコードが何倍も遅くなります。「既定」か %2 以下を選んでください。</translation>
+    </message>
+    <message>
+        <source>Speech comes from the server %1 (%2). The Engine settings below are this computer&apos;s: they apply when you load a model here again.</source>
+        <translation>音声はサーバー %1（%2）で生成されています。下のエンジン設定はこのコンピューターのもので、ここでモデルを読み込み直したときに適用されます。</translation>
+    </message>
+    <message>
+        <source>it does not say how it runs the model</source>
+        <translation>モデルの実行方法は報告されていません</translation>
+    </message>
+    <message>
+        <source>Reload needed: the loaded model runs with other settings. Changed: %1. Generate reloads first when nothing is running.</source>
+        <translation>再読み込みが必要です：読み込み済みのモデルは別の設定で動いています。変更：%1。何も実行していなければ、「生成」が先に読み込み直します。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ShortcutsDialog</name>
@@ -1870,6 +1985,26 @@
         <source>Give the server&apos;s address first (Settings → Speech from a server).</source>
         <translation>先にサーバーのアドレスを入力してください（設定 → サーバーで音声を生成）。</translation>
     </message>
+    <message>
+        <source>Reconnecting failed: the connection goes on with the key it had, shown again in Settings.</source>
+        <translation>再接続に失敗しました：接続は元のキーのまま続き、設定にもそのキーを表示し直しました。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;These engine settings cannot run together.&lt;/b&gt; %1: %2 (Settings → Engine).</source>
+        <translation>&lt;b&gt;これらのエンジン設定は同時に使えません。&lt;/b&gt;%1：%2（設定 → エンジン）。</translation>
+    </message>
+    <message>
+        <source>Runs with the loaded model&apos;s settings; the new ones (%1) need a reload: Settings → Reload now.</source>
+        <translation>読み込み済みモデルの設定で実行します。新しい設定（%1）には再読み込みが必要です：設定 → 今すぐ再読み込み。</translation>
+    </message>
+    <message>
+        <source>Reloading the model to apply %1, then generating.</source>
+        <translation>%1 を適用するためモデルを読み込み直してから生成します。</translation>
+    </message>
+    <message>
+        <source>Done: %1</source>
+        <translation>完了：%1</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SynthesisPanel</name>
@@ -1934,10 +2069,6 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <translation>残り時間 ≤ %1 秒</translation>
     </message>
     <message>
-        <source>%1 frames · %2 s elapsed · %3 · %4× real time</source>
-        <translation>%1 フレーム · 経過 %2 秒 · %3 · 実時間の %4×</translation>
-    </message>
-    <message>
         <source>Text to speak</source>
         <translation>読み上げるテキスト</translation>
     </message>
@@ -1960,6 +2091,18 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>&amp;Voice:</source>
         <translation>ボイス(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>%1× real time</source>
+        <translation>%1× 実時間</translation>
+    </message>
+    <message>
+        <source>— real time</source>
+        <translation>— 実時間</translation>
+    </message>
+    <message>
+        <source>%1 frames · %2 s elapsed · %3 · %4</source>
+        <translation>%1 フレーム · 経過 %2 秒 · %3 · %4</translation>
     </message>
 </context>
 <context>
@@ -1993,8 +2136,20 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <translation>失敗：%1</translation>
     </message>
     <message>
-        <source>running %1 % (batch of %2)</source>
-        <translation>実行中 %1 %（%2 件のバッチ）</translation>
+        <source>batch of %1</source>
+        <translation>%1 個のバッチ</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>バッチ</translation>
+    </message>
+    <message>
+        <source>waiting for a slot in the %1</source>
+        <translation>%1で空きを待機中</translation>
+    </message>
+    <message>
+        <source>running %1 % (%2)</source>
+        <translation>実行中 %1 %（%2）</translation>
     </message>
 </context>
 <context>
@@ -2117,6 +2272,14 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>stop</source>
         <translation>停止理由</translation>
+    </message>
+    <message>
+        <source>server %1 (%2)</source>
+        <translation>サーバー %1（%2）</translation>
+    </message>
+    <message>
+        <source>its engine settings not reported</source>
+        <translation>エンジン設定の報告なし</translation>
     </message>
 </context>
 <context>

@@ -431,14 +431,6 @@
         <translation>非有限值</translation>
     </message>
     <message>
-        <source>ok</source>
-        <translation>正常</translation>
-    </message>
-    <message>
-        <source>OVER</source>
-        <translation>超限</translation>
-    </message>
-    <message>
         <source>%1 of the %2 frames/s that memory bandwidth allows (%3 MB per frame, read at %4 GB/s, the fast stack&apos;s re-reads at %5 GB/s); %6 if every byte came from memory</source>
         <translation>达到内存带宽上限 %2 frames/s 的 %1（每帧 %3 MB，读取带宽 %4 GB/s，快速栈的重复读取 %5 GB/s）；若每个字节都来自内存则为 %6</translation>
     </message>
@@ -451,40 +443,64 @@
         <translation>状态</translation>
     </message>
     <message>
-        <source>warm frames/s</source>
-        <translation>预热后 frames/s</translation>
-    </message>
-    <message>
-        <source>% of roofline</source>
-        <translation>roofline 占比 %</translation>
-    </message>
-    <message>
-        <source>cold first frame (ms)</source>
-        <translation>冷启动首帧 (ms)</translation>
-    </message>
-    <message>
-        <source>first audio (ms)</source>
-        <translation>首个音频 (ms)</translation>
-    </message>
-    <message>
-        <source>peak memory</source>
-        <translation>峰值内存</translation>
-    </message>
-    <message>
-        <source>backend per call site</source>
-        <translation>各调用点的后端</translation>
-    </message>
-    <message>
-        <source>max |Δ logit|</source>
-        <translation>最大 |Δ logit|</translation>
-    </message>
-    <message>
-        <source>greedy agreement</source>
-        <translation>贪心一致率</translation>
-    </message>
-    <message>
         <source>listen</source>
         <translation>试听</translation>
+    </message>
+    <message>
+        <source>(within tolerance)</source>
+        <translation>（在容差内）</translation>
+    </message>
+    <message>
+        <source>(OVER tolerance)</source>
+        <translation>（超出容差）</translation>
+    </message>
+    <message>
+        <source>warm
+frames/s</source>
+        <translation>热态
+帧/秒</translation>
+    </message>
+    <message>
+        <source>% of
+roofline</source>
+        <translation>占屋顶线
+的 %</translation>
+    </message>
+    <message>
+        <source>cold first
+frame (ms)</source>
+        <translation>冷启动首帧
+(毫秒)</translation>
+    </message>
+    <message>
+        <source>first audio
+(ms)</source>
+        <translation>首段音频
+(毫秒)</translation>
+    </message>
+    <message>
+        <source>peak
+memory</source>
+        <translation>峰值
+内存</translation>
+    </message>
+    <message>
+        <source>backend per
+call site</source>
+        <translation>各调用点
+的后端</translation>
+    </message>
+    <message>
+        <source>max |Δ logit|
+(tolerance)</source>
+        <translation>最大 |Δ logit|
+(容差)</translation>
+    </message>
+    <message>
+        <source>greedy
+agreement</source>
+        <translation>贪心
+一致率</translation>
     </message>
 </context>
 <context>
@@ -816,16 +832,8 @@
         <translation>已停止。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;No model is configured&lt;/b&gt; and Reef could not create its demo model: %1&lt;br&gt;Open a fish-speech model folder with File → Open model folder….</source>
-        <translation>&lt;b&gt;尚未配置模型&lt;/b&gt;，且 Reef 无法创建演示模型：%1&lt;br&gt;请通过“文件 → 打开模型文件夹…”打开 fish-speech 模型文件夹。</translation>
-    </message>
-    <message>
         <source>Open a fish-speech model folder</source>
         <translation>打开 fish-speech 模型文件夹</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Demo model loaded.&lt;/b&gt; &quot;%1&quot; has &lt;b&gt;random weights&lt;/b&gt;: it runs the whole pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or S1-mini model and open its folder with File → Open model folder….</source>
-        <translation>&lt;b&gt;已加载演示模型。&lt;/b&gt;“%1”使用的是&lt;b&gt;随机权重&lt;/b&gt;：它能跑通完整流程，但生成的音频只是噪声。如需真实语音，请下载 fish-speech S2-Pro 或 S1-mini 模型，并通过“文件 → 打开模型文件夹…”打开其文件夹。</translation>
     </message>
     <message>
         <source>Loaded %1 (%2 M parameters) from %3</source>
@@ -1073,6 +1081,22 @@
         <source>%1 items decoding together (batch size: Settings → Engine)</source>
         <translation>%1 个项目正在一起解码（批大小：设置 → 引擎）</translation>
     </message>
+    <message>
+        <source>%1 items in this batch: %2 decode together, the others wait for a free slot (batch size: Settings → Engine)</source>
+        <translation>本批共 %1 项：%2 项同时解码，其余项等待空位（批大小：设置 → 引擎）</translation>
+    </message>
+    <message>
+        <source>%1 items in this batch: as many decode together as memory allows (batch size: Settings → Engine)</source>
+        <translation>本批共 %1 项：内存允许多少项就同时解码多少项（批大小：设置 → 引擎）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No model is configured&lt;/b&gt; and Reef could not create its demo model: %1&lt;br&gt;Open a fish-speech model folder (File → Open model folder…).</source>
+        <translation>&lt;b&gt;尚未配置模型&lt;/b&gt;，Reef 也无法创建演示模型：%1&lt;br&gt;请打开 fish-speech 模型文件夹（文件 → 打开模型文件夹…）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Demo model loaded.&lt;/b&gt; &quot;%1&quot; has &lt;b&gt;random weights&lt;/b&gt;: it runs the whole pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or S1-mini model and open its folder (File → Open model folder…).</source>
+        <translation>&lt;b&gt;已加载演示模型。&lt;/b&gt;“%1”使用&lt;b&gt;随机权重&lt;/b&gt;：它会跑完整个流程，但生成的音频是噪声。要得到真实语音，请下载 fish-speech S2-Pro 或 S1-mini 模型并打开其文件夹（文件 → 打开模型文件夹…）。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1119,6 +1143,10 @@
     <message>
         <source>frames/s, all items</source>
         <translation>帧/秒（全部项目）</translation>
+    </message>
+    <message>
+        <source>attention: not reported (speech from a server)</source>
+        <translation>注意力：未报告（语音来自服务器）</translation>
     </message>
 </context>
 <context>
@@ -1457,15 +1485,27 @@
             <numerusform>还剩 %n 项</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n finished</source>
-        <translation>
-            <numerusform>%n 项已结束</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Nothing queued. Generate adds the text here, and a project adds its segments.</source>
         <translation>队列为空。“生成”会把文本加入这里，项目会加入它的片段。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n done</source>
+        <translation>
+            <numerusform>完成 %n 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>失败 %n 项</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cancelled</source>
+        <translation>
+            <numerusform>取消 %n 项</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1579,6 +1619,53 @@
     </message>
 </context>
 <context>
+    <name>reef::ui::Settings</name>
+    <message>
+        <source>%1 %2 (loaded: %3)</source>
+        <translation>%1 %2（已加载：%3）</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>model folder %1</source>
+        <translation>模型文件夹 %1</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU 线程</translation>
+    </message>
+    <message>
+        <source>compile mode</source>
+        <translation>编译模式</translation>
+    </message>
+    <message>
+        <source>SDPA policy</source>
+        <translation>SDPA 策略</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>KV margin</source>
+        <translation>KV 余量</translation>
+    </message>
+    <message>
+        <source>Settings → Speech from a server → Key</source>
+        <translation>设置 → 在服务器上合成语音 → 密钥</translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::SettingsPanel</name>
     <message>
         <source>Model</source>
@@ -1595,10 +1682,6 @@
     <message>
         <source>Load model</source>
         <translation>加载模型</translation>
-    </message>
-    <message>
-        <source>Engine (applies on the next load)</source>
-        <translation>引擎（下次加载时生效）</translation>
     </message>
     <message>
         <source>default</source>
@@ -1752,6 +1835,38 @@
         <source>aot-inductor: %1</source>
         <translation>aot-inductor：%1</translation>
     </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Reload now</source>
+        <translation>立即重新加载</translation>
+    </message>
+    <message>
+        <source>Load the model again with the settings shown here</source>
+        <translation>用这里显示的设置重新加载模型</translation>
+    </message>
+    <message>
+        <source>default (%1)</source>
+        <translation>默认（%1）</translation>
+    </message>
+    <message>
+        <source>%1 threads on %2 usable CPU cores: the threads take turns on the cores, and decoding runs many times slower. Pick &quot;default&quot; or at most %2.</source>
+        <translation>在 %2 个可用 CPU 核心上使用 %1 个线程：线程只能轮流使用核心，解码会慢很多倍。请选择“默认”或不超过 %2。</translation>
+    </message>
+    <message>
+        <source>Speech comes from the server %1 (%2). The Engine settings below are this computer&apos;s: they apply when you load a model here again.</source>
+        <translation>语音来自服务器 %1（%2）。下面的引擎设置属于本机：在本机重新加载模型时才会生效。</translation>
+    </message>
+    <message>
+        <source>it does not say how it runs the model</source>
+        <translation>它没有说明如何运行模型</translation>
+    </message>
+    <message>
+        <source>Reload needed: the loaded model runs with other settings. Changed: %1. Generate reloads first when nothing is running.</source>
+        <translation>需要重新加载：已加载的模型使用的是其他设置。已更改：%1。没有任务运行时，“生成”会先重新加载。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ShortcutsDialog</name>
@@ -1870,6 +1985,26 @@
         <source>Give the server&apos;s address first (Settings → Speech from a server).</source>
         <translation>请先填写服务器地址（设置 → 在服务器上合成语音）。</translation>
     </message>
+    <message>
+        <source>Reconnecting failed: the connection goes on with the key it had, shown again in Settings.</source>
+        <translation>重新连接失败：连接继续使用原来的密钥，设置中已重新显示该密钥。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;These engine settings cannot run together.&lt;/b&gt; %1: %2 (Settings → Engine).</source>
+        <translation>&lt;b&gt;这些引擎设置不能同时使用。&lt;/b&gt;%1：%2（设置 → 引擎）。</translation>
+    </message>
+    <message>
+        <source>Runs with the loaded model&apos;s settings; the new ones (%1) need a reload: Settings → Reload now.</source>
+        <translation>将按已加载模型的设置运行；新设置（%1）需要重新加载：设置 → 立即重新加载。</translation>
+    </message>
+    <message>
+        <source>Reloading the model to apply %1, then generating.</source>
+        <translation>正在重新加载模型以应用 %1，随后开始生成。</translation>
+    </message>
+    <message>
+        <source>Done: %1</source>
+        <translation>完成：%1</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SynthesisPanel</name>
@@ -1934,10 +2069,6 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <translation>预计剩余 ≤ %1 秒</translation>
     </message>
     <message>
-        <source>%1 frames · %2 s elapsed · %3 · %4× real time</source>
-        <translation>%1 帧 · 已用 %2 秒 · %3 · %4× 实时速度</translation>
-    </message>
-    <message>
         <source>Text to speak</source>
         <translation>要朗读的文本</translation>
     </message>
@@ -1960,6 +2091,18 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>&amp;Voice:</source>
         <translation>音色(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>%1× real time</source>
+        <translation>%1× 实时</translation>
+    </message>
+    <message>
+        <source>— real time</source>
+        <translation>— 实时</translation>
+    </message>
+    <message>
+        <source>%1 frames · %2 s elapsed · %3 · %4</source>
+        <translation>%1 帧 · 已用 %2 秒 · %3 · %4</translation>
     </message>
 </context>
 <context>
@@ -1993,8 +2136,20 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <source>running %1 % (batch of %2)</source>
-        <translation>运行中 %1 %（%2 项批次）</translation>
+        <source>batch of %1</source>
+        <translation>%1 项一批</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批</translation>
+    </message>
+    <message>
+        <source>waiting for a slot in the %1</source>
+        <translation>在%1中等待空位</translation>
+    </message>
+    <message>
+        <source>running %1 % (%2)</source>
+        <translation>正在运行 %1 %（%2）</translation>
     </message>
 </context>
 <context>
@@ -2117,6 +2272,14 @@ With a reference voice, speaker 0 speaks in that voice.</source>
     <message>
         <source>stop</source>
         <translation>停止原因</translation>
+    </message>
+    <message>
+        <source>server %1 (%2)</source>
+        <translation>服务器 %1（%2）</translation>
+    </message>
+    <message>
+        <source>its engine settings not reported</source>
+        <translation>未报告其引擎设置</translation>
     </message>
 </context>
 <context>

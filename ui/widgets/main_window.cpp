@@ -105,14 +105,18 @@ void MainWindow::setupUi() {
     auto* dock = new QDockWidget(tr("Settings"), this);
     dock->setObjectName(QStringLiteral("settingsDock"));
     dock->setWidget(m_settingsPanel);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     m_queueView = new QueueView(m_studio->queue());
     auto* queueDock = new QDockWidget(tr("Queue"), this);
     queueDock->setObjectName(QStringLiteral("queueDock"));
     queueDock->setWidget(m_queueView);
-    queueDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    queueDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                           QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, queueDock);
+    // Settings gets most of the column: at the default 1280×860 the queue's few rows need less
+    // height than the settings' groups (issue #47: only three groups showed).
+    resizeDocks({dock, queueDock}, {3, 1}, Qt::Vertical);
 
     m_stateLabel = new QLabel;
     m_deviceLabel = new QLabel(appVersions().deviceSummary);
@@ -175,6 +179,8 @@ void MainWindow::connectEngine() {
                                  : tr("<b>Could not load the model.</b> %1%2<br>Pick a fish-speech S2-Pro or S1-mini folder "
                                       "in Settings → Model, or with File → Open model folder…");
         m_banner->showMessage(what.arg(reason.toHtmlEscaped(), still), Banner::Kind::Error, Banner::Topic::Model);
+        if (!m_engine.isModelLoaded())
+            m_settingsPanel->setLoadedConfig(std::nullopt);
     });
     connect(&e, &EngineController::synthesisStarted, this, [this] {
         m_banner->dismissTopic(Banner::Topic::Synthesis);  // the last failure is no longer news
@@ -184,7 +190,18 @@ void MainWindow::connectEngine() {
     connect(&e, &EngineController::batchStarted, this, [this](const QList<quint64>& ids) {
         m_banner->dismissTopic(Banner::Topic::Synthesis);
         m_synthesis->startProgress(0);
-        m_synthesis->showMessage(tr("%1 items decoding together (batch size: Settings → Engine)").arg(ids.size()));
+        // The call holds up to a few batches' worth; only the batch size decode at once (issue #47).
+        const int size = m_settings.batchSize();
+        if (size > 0 && size < ids.size())
+            m_synthesis->showMessage(tr("%1 items in this batch: %2 decode together, the others wait for a free slot "
+                                        "(batch size: Settings → Engine)")
+                                         .arg(ids.size())
+                                         .arg(size));
+        else if (size > 0)
+            m_synthesis->showMessage(tr("%1 items decoding together (batch size: Settings → Engine)").arg(ids.size()));
+        else
+            m_synthesis->showMessage(tr("%1 items in this batch: as many decode together as memory allows (batch size: "
+                                        "Settings → Engine)").arg(ids.size()));
     });
     connect(&e, &EngineController::progress, this, [this](quint64 id, int frames, double ms) {
         if (id == m_engine.currentSynthesisId())
@@ -210,7 +227,7 @@ void MainWindow::startUp(const QString& dataDir) {
     QString error;
     if (!m_studio->prepareModel(dataDir, &error)) {
         m_banner->showMessage(tr("<b>No model is configured</b> and Reef could not create its demo model: %1<br>"
-                                 "Open a fish-speech model folder with File → Open model folder….")
+                                 "Open a fish-speech model folder (File → Open model folder…).")
                                   .arg(error.toHtmlEscaped()),
                               Banner::Kind::Error);
         return;
@@ -233,10 +250,16 @@ void MainWindow::openModelFolder() {
 }
 
 void MainWindow::onModelLoaded(const ModelInfo& info) {
+    // The Settings panel compares what it shows against what runs ("Reload needed").
+    m_settingsPanel->setLoadedConfig(m_studio->isRemote() ? std::nullopt
+                                                          : std::optional<EngineConfig>(m_engine.loadedConfig()));
+    m_settingsPanel->setServedBy(m_studio->isRemote() ? std::optional<QString>(QString::fromStdString(info.name))
+                                                      : std::nullopt,
+                                 QString::fromStdString(info.served_with));
     if (info.is_demo)
         m_banner->showMessage(tr("<b>Demo model loaded.</b> \"%1\" has <b>random weights</b>: it runs the whole "
                                  "pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or "
-                                 "S1-mini model and open its folder with File → Open model folder….")
+                                 "S1-mini model and open its folder (File → Open model folder…).")
                                   .arg(QString::fromStdString(info.name).toHtmlEscaped()),
                               Banner::Kind::Info);
     else

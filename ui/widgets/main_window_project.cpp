@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 
 #include "qt/file_export.h"
@@ -17,6 +18,16 @@
 #include "widgets/synthesis_panel.h"
 
 namespace reef::ui {
+namespace {
+
+// Where a project's dialogs open: the user's documents (issue #47), not the app's data folder,
+// which holds the take history and is no place to look for one's own files.
+QString documentsDir() {
+    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !docs.isEmpty() && QDir(docs).exists() ? docs : QDir::homePath();
+}
+
+}  // namespace
 
 void MainWindow::reuseTakeSettings(int row) {
     const std::optional<QString> voiceId = m_studio->reuseTakeSettings(row);
@@ -55,7 +66,7 @@ void MainWindow::newProject() {
 void MainWindow::openProjectInteractive() {
     if (!maybeSaveProject())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a project"), m_studio->dataDir(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a project"), documentsDir(),
                                                       tr("Reef projects (*.reefproj);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -70,7 +81,8 @@ bool MainWindow::saveProjectInteractive(bool saveAs) {
     QString path = m_studio->project().filePath();
     if (saveAs || path.isEmpty()) {
         path = QFileDialog::getSaveFileName(this, tr("Save the project"),
-                                            QDir(m_studio->dataDir()).filePath(m_studio->suggestedProjectFileName()),
+                                            path.isEmpty() ? QDir(documentsDir()).filePath(m_studio->suggestedProjectFileName())
+                                                           : path,
                                             tr("Reef projects (*.reefproj)"));
         if (path.isEmpty())
             return false;
@@ -115,7 +127,7 @@ std::optional<audio::ExportFormat> MainWindow::askFormat(const QString& title) {
 void MainWindow::exportProjectInteractive() {
     const QString base = m_studio->project().title().isEmpty() ? tr("Untitled project") : m_studio->project().title();
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the project"), QDir(m_studio->dataDir()).filePath(base),
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the project"), QDir(documentsDir()).filePath(base),
                                                 exportFileFilter(), &filter);
     if (path.isEmpty())
         return;

@@ -57,6 +57,13 @@ PerfChartWidget::PerfChartWidget(PerfHistoryModel& model, QWidget* parent) : QWi
         m_backend[c] = new QLineSeries;
         m_backend[c]->setName(QString::fromLatin1(to_string(CallSite(c))));
         backends->addSeries(m_backend[c]);
+        // Four sites often run the same backend: each its own dash pattern (and a row offset
+        // below), so lines on one backend stay apart and tell which site is which (issue #47).
+        static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+        QPen pen = m_backend[c]->pen();
+        pen.setWidthF(2.0);
+        pen.setStyle(kStyles[c % 4]);
+        m_backend[c]->setPen(pen);
         m_backend[c]->attachAxis(m_backendTime);
         m_backend[c]->attachAxis(m_backendAxis);
     }
@@ -138,7 +145,7 @@ void PerfChartWidget::rebuild() {
         mem.append({t, m_model.memoryMiB(r)});
         maxMem = std::max(maxMem, m_model.memoryMiB(r));
         for (int c = 0; c < kNumCallSites; ++c)
-            backend[c].append({t, double(int(s.backend[c])) + 0.06 * (c - 1.5)});   // offset so lines stay apart
+            backend[c].append({t, double(int(s.backend[c])) + 0.1 * (c - 1.5)});   // offset so lines stay apart
     }
     m_fps->replace(fps);
     m_fps->setName(batch ? tr("frames/s, all items") : tr("frames/s"));
@@ -156,8 +163,14 @@ void PerfChartWidget::rebuild() {
         for (int c = 0; c < kNumCallSites; ++c)
             sites << QStringLiteral("%1 %2").arg(QLatin1String(to_string(CallSite(c))),
                                                  QLatin1String(to_string(m_model.sample(n - 1).backend[c])));
+    // A server's samples carry frames and speed but no attention backend: say so, not "unknown" four times.
+    bool anyKnown = false;
+    if (n > 0)
+        for (int c = 0; c < kNumCallSites; ++c)
+            anyKnown = anyKnown || m_model.sample(n - 1).backend[c] != SdpaBackend::Unknown;
     m_backendText->setText(sites.isEmpty() ? tr("attention: no run yet")
-                                           : tr("attention: %1").arg(sites.join(QStringLiteral(", "))));
+                           : anyKnown      ? tr("attention: %1").arg(sites.join(QStringLiteral(", ")))
+                                           : tr("attention: not reported (speech from a server)"));
     m_memAxis->setRange(0, maxMem * 1.15);
 }
 

@@ -5,6 +5,7 @@
 #include <QListView>
 #include <QPainter>
 #include <QPushButton>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include "qt/synthesis_queue.h"
@@ -23,9 +24,16 @@ public:
         QRect state = row.second;
         if (QueueItem::State(index.data(SynthesisQueue::StateRole).toInt()) == QueueItem::State::Running) {
             const QRect bar(state.left(), state.center().y() - 2, state.width() / 3, 5);
-            p->fillRect(bar, option.palette.color(QPalette::Mid));
+            // On a selected row the selection is drawn in Highlight: the bar then uses the
+            // selection's text colour, so it stays visible (issue #47).
+            const bool selected = option.state & QStyle::State_Selected;
+            const QColor fill = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight);
+            QColor track = selected ? fill : option.palette.color(QPalette::Mid);
+            if (selected)
+                track.setAlpha(90);
+            p->fillRect(bar, track);
             const int done = bar.width() * index.data(SynthesisQueue::ProgressRole).toInt() / 100;
-            p->fillRect(QRect(bar.left(), bar.top(), done, bar.height()), option.palette.color(QPalette::Highlight));
+            p->fillRect(QRect(bar.left(), bar.top(), done, bar.height()), fill);
             state.setLeft(bar.right() + 8);
         }
         drawText(p, option, row, state, index.data(SynthesisQueue::StateTextRole).toString(), true);
@@ -62,6 +70,9 @@ QueueView::QueueView(SynthesisQueue& queue, QWidget* parent) : QWidget(parent), 
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (const quint64 id = selectedId())
             m_queue.cancel(id);
+        // The button may now be disabled; focus goes back to the list, not on to "Cancel all",
+        // where a stray Enter would cancel everything (issue #47).
+        m_list->setFocus(Qt::OtherFocusReason);
     });
     connect(m_cancelAll, &QPushButton::clicked, &m_queue, &SynthesisQueue::cancelAll);
     connect(m_clear, &QPushButton::clicked, &m_queue, &SynthesisQueue::clearFinished);
@@ -83,13 +94,19 @@ quint64 QueueView::selectedId() const {
 void QueueView::refresh() {
     const int pending = m_queue.pendingCount();
     const int finished = m_queue.rowCount() - pending;
-    if (m_queue.rowCount() == 0)
+    if (m_queue.rowCount() == 0) {
         m_summary->setText(tr("Nothing queued. Generate adds the text here, and a project adds its segments."));
-    else if (pending > 0 && m_queue.isWaitingForEngine())
+    } else if (pending > 0 && m_queue.isWaitingForEngine()) {
         m_summary->setText(tr("%n item(s) waiting for the model.", nullptr, pending));
-    else
-        m_summary->setText(tr("%n item(s) to go", nullptr, pending) + QStringLiteral(" · ") +
-                           tr("%n finished", nullptr, finished));
+    } else {
+        // Failed and cancelled items are not "finished" work: each outcome is counted apart.
+        QStringList parts{tr("%n item(s) to go", nullptr, pending), tr("%n done", nullptr, m_queue.countIn(QueueItem::State::Done))};
+        if (const int failed = m_queue.countIn(QueueItem::State::Failed))
+            parts << tr("%n failed", nullptr, failed);
+        if (const int cancelled = m_queue.countIn(QueueItem::State::Cancelled))
+            parts << tr("%n cancelled", nullptr, cancelled);
+        m_summary->setText(parts.join(QStringLiteral(" · ")));
+    }
     const QModelIndex current = m_list->currentIndex();
     const auto state = current.isValid() ? QueueItem::State(current.data(SynthesisQueue::StateRole).toInt())
                                          : QueueItem::State::Done;

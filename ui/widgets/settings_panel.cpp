@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStyle>
 #include <QStandardItemModel>
 #include <QRegularExpressionValidator>
 #include <QVBoxLayout>
@@ -77,12 +78,19 @@ void applyCapabilities(QComboBox* combo, const std::map<std::string, Capability>
 
 SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(parent), m_settings(settings) {
     auto* inner = new QWidget;
+    m_inner = inner;
     auto* v = new QVBoxLayout(inner);
     v->addWidget(createModelGroup());
     m_server = new ServerSettings(settings);
     connect(m_server, &ServerSettings::connectRequested, this, &SettingsPanel::loadRequested);
     v->addWidget(m_server);
-    v->addWidget(createEngineGroup());
+    m_servedBy = new QLabel;
+    m_servedBy->setObjectName(QStringLiteral("servedByNote"));
+    m_servedBy->setWordWrap(true);
+    m_servedBy->hide();
+    v->addWidget(m_servedBy);
+    m_engineGroup = createEngineGroup();
+    v->addWidget(m_engineGroup);
     v->addWidget(createSamplingGroup());
     v->addWidget(createAudioGroup());
     v->addWidget(createInterfaceGroup());
@@ -91,6 +99,8 @@ SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(pare
     scroll->setAccessibleName(tr("Settings"));
     scroll->setWidget(inner);
     scroll->setWidgetResizable(true);
+    // Only ever a vertical scrollbar (issue #47): the panel is as wide as its widest row needs.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -128,8 +138,28 @@ QWidget* SettingsPanel::createModelGroup() {
 }
 
 QWidget* SettingsPanel::createEngineGroup() {
-    auto* box = new QGroupBox(tr("Engine (applies on the next load)"));
+    auto* box = new QGroupBox(tr("Engine"));
     auto* f = new QFormLayout(box);
+    // Load settings: what differs from the loaded model is said here, with the one click that
+    // applies it (Generate applies it too, when nothing is running).
+    m_pending = new QLabel;
+    m_pending->setObjectName(QStringLiteral("reloadNeededLabel"));
+    m_pending->setWordWrap(true);
+    m_reloadNow = new QPushButton(tr("Reload now"));
+    m_reloadNow->setObjectName(QStringLiteral("reloadNowButton"));
+    m_reloadNow->setToolTip(tr("Load the model again with the settings shown here"));
+    m_pendingRow = new QWidget;
+    auto* pendingLayout = new QHBoxLayout(m_pendingRow);
+    pendingLayout->setContentsMargins(0, 0, 0, 0);
+    pendingLayout->addWidget(m_pending, 1);
+    pendingLayout->addWidget(m_reloadNow, 0, Qt::AlignTop);
+    m_pendingRow->hide();
+    f->addRow(m_pendingRow);
+    connect(m_reloadNow, &QPushButton::clicked, this, [this] {
+        pushEngineConfig();
+        m_settings.setUseServer(false);
+        Q_EMIT loadRequested();
+    });
     // Filled from the engine's device list (setDeviceCaps): cpu, every GPU libtorch sees, and the
     // kinds it has none of, disabled with the reason. Until the list arrives, the two plain kinds.
     m_device = enumCombo({DeviceKind::Cpu, DeviceKind::Cuda});
@@ -146,6 +176,11 @@ QWidget* SettingsPanel::createEngineGroup() {
     f->addRow(tr("Device"), m_device);
     f->addRow(tr("Precision"), m_precision);
     f->addRow(tr("CPU threads"), m_threads);
+    m_threadsWarning = new QLabel;
+    m_threadsWarning->setObjectName(QStringLiteral("threadsWarning"));
+    m_threadsWarning->setWordWrap(true);
+    m_threadsWarning->hide();
+    f->addRow(QString(), m_threadsWarning);
     // aot-inductor compiles with a Python holding this libtorch's torch; where there is none the
     // option is off and this button makes one (a private venv), with pip's progress.
     m_compileSetup = new QPushButton(tr("Set up\u2026"));
@@ -195,6 +230,7 @@ QWidget* SettingsPanel::createEngineGroup() {
         connect(c, &QComboBox::currentIndexChanged, this, &SettingsPanel::pushEngineConfig);
     for (QSpinBox* s : {m_threads, m_kvMargin})
         connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::pushEngineConfig);
+
     return box;
 }
 
@@ -276,6 +312,15 @@ QWidget* SettingsPanel::createInterfaceGroup() {
     return box;
 }
 
+QSize SettingsPanel::minimumSizeHint() const {
+    // As wide as the widest group needs, plus the vertical scrollbar: the dock never cuts a row
+    // ("Remove" read "Re" at 1280×860) nor needs a horizontal scrollbar.
+    const QSize inner = m_inner->minimumSizeHint();
+    return {inner.width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4, std::min(inner.height(), 200)};
+}
+
+QSize SettingsPanel::sizeHint() const { return minimumSizeHint().expandedTo(QWidget::sizeHint()); }
+
 void SettingsPanel::syncFromSettings() {
     m_syncing = true;
     const EngineConfig c = m_settings.engineConfig();
@@ -298,6 +343,7 @@ void SettingsPanel::syncFromSettings() {
     m_historyLimit->setValue(m_settings.historyLimitMb());
     m_batchSize->setCurrentIndex(std::max(0, m_batchSize->findData(m_settings.batchSize())));
     m_syncing = false;
+    applyEngineAvailability();
 }
 
 void SettingsPanel::pushEngineConfig() {
@@ -316,6 +362,7 @@ void SettingsPanel::pushEngineConfig() {
     c.kv_mode = currentEnum(m_kvMode, &parse_kv_mode, c.kv_mode);
     c.kv_margin = m_kvMargin->value();
     m_settings.setEngineConfig(c);
+    applyEngineAvailability();
 }
 
 void SettingsPanel::pushSampling() {
@@ -396,11 +443,80 @@ void SettingsPanel::setDeviceCaps(const DeviceCaps& caps) {
                !m_setupSucceeded) {
         m_compileSetupStatus->hide();
     }
+    m_caps = caps;
+    if (caps.default_cpu_threads > 0)
+        m_threads->setSpecialValueText(tr("default (%1)").arg(caps.default_cpu_threads));
+    applyEngineAvailability();
+}
+
+void SettingsPanel::applyEngineAvailability() {
     // device items ("cuda:0") got their state per device from setDeviceList: caps.devices is per
     // kind ("cuda"), and would read every indexed item as one it does not know, so enabled
-    applyCapabilities(m_precision, caps.precisions);
-    applyCapabilities(m_compile, caps.compile_modes);
-    applyCapabilities(m_sdpa, caps.sdpa_policies);
+    applyCapabilities(m_precision, m_caps.precisions);
+    // A compile mode or SDPA policy that the other one rules out (e.g. sdpa 'reef' with
+    // aot-inductor) is disabled with the engine's reason, as load() would refuse it.
+    const EngineConfig c = m_settings.engineConfig();
+    auto withConflicts = [&](QComboBox* combo, const std::map<std::string, Capability>& caps, auto conflictOf) {
+        std::map<std::string, Capability> merged = caps;
+        for (int i = 0; i < combo->count(); ++i) {
+            const std::string name = combo->itemData(i).toString().toStdString();
+            const ConfigConflict conflict = conflictOf(name);
+            if (!conflict)
+                continue;
+            const auto known = caps.find(name);
+            if (known == caps.end() || known->second.available)
+                merged[name] = {false, conflict.reason + " (" + conflict.hint + ")"};
+        }
+        applyCapabilities(combo, merged);
+    };
+    withConflicts(m_compile, m_caps.compile_modes, [&](const std::string& name) {
+        const auto mode = parse_compile_mode(name);
+        // cuda-graph's own reason is the caps' (device-wide); here only what the SDPA policy rules out
+        return mode && *mode != CompileMode::CudaGraph ? config_conflict(*mode, c.sdpa_policy, c.device) : ConfigConflict{};
+    });
+    withConflicts(m_sdpa, m_caps.sdpa_policies, [&](const std::string& name) {
+        const auto policy = parse_sdpa_policy(name);
+        return policy && c.compile_mode != CompileMode::CudaGraph ? config_conflict(c.compile_mode, *policy, c.device)
+                                                                  : ConfigConflict{};
+    });
+    updateThreadsWarning();
+    updatePending();
+}
+
+void SettingsPanel::updateThreadsWarning() {
+    const int cores = m_caps.cpu_cores;
+    const int threads = m_threads->value();
+    const bool over = cores > 0 && threads > cores;
+    if (over)
+        m_threadsWarning->setText(
+            tr("%1 threads on %2 usable CPU cores: the threads take turns on the cores, and decoding runs many times "
+               "slower. Pick \"default\" or at most %2.")
+                .arg(threads)
+                .arg(cores));
+    m_threadsWarning->setVisible(over);
+}
+
+void SettingsPanel::setLoadedConfig(const std::optional<EngineConfig>& loaded) {
+    m_loaded = loaded;
+    updatePending();
+}
+
+void SettingsPanel::setServedBy(const std::optional<QString>& server, const QString& servedWith) {
+    if (server)
+        m_servedBy->setText(tr("Speech comes from the server %1 (%2). The Engine settings below are this "
+                               "computer's: they apply when you load a model here again.")
+                                .arg(*server, servedWith.isEmpty() ? tr("it does not say how it runs the model") : servedWith));
+    m_servedBy->setVisible(server.has_value());
+    m_engineGroup->setEnabled(!server);
+}
+
+void SettingsPanel::updatePending() {
+    const QStringList changes = m_loaded ? configChanges(*m_loaded, m_settings.engineConfig()) : QStringList();
+    if (!changes.isEmpty())
+        m_pending->setText(tr("Reload needed: the loaded model runs with other settings. Changed: %1. Generate "
+                              "reloads first when nothing is running.")
+                               .arg(changes.join(QStringLiteral("; "))));
+    m_pendingRow->setVisible(!changes.isEmpty());
 }
 
 void SettingsPanel::setAudioDevices(const QStringList& devices) {

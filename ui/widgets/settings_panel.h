@@ -3,6 +3,7 @@
 #pragma once
 #include <QWidget>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ class SettingsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit SettingsPanel(Settings& settings, QWidget* parent = nullptr);
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
 
     void setDeviceCaps(const DeviceCaps& caps);
     void setAudioDevices(const QStringList& devices);
@@ -38,6 +41,22 @@ public:
     QPushButton* loadButton() const { return m_load; }
     QComboBox* languageCombo() const { return m_language; }
     class ServerSettings* serverSettings() const { return m_server; }
+
+    QSpinBox* threadsSpin() const { return m_threads; }
+    // Shown when the CPU threads exceed the cores this process may use (cgroup-aware, from the caps).
+    QLabel* threadsWarning() const { return m_threadsWarning; }
+    // "Reload needed": the engine settings differ from those the loaded model runs with; the
+    // label says which, the button reloads with the panel's settings.
+    QLabel* pendingLabel() const { return m_pending; }
+    QPushButton* reloadNowButton() const { return m_reloadNow; }
+    // The config the loaded model runs with; nullopt when none is loaded or speech comes from a server.
+    void setLoadedConfig(const std::optional<EngineConfig>& loaded);
+    // Speech comes from a server (its name, and what it says of its engine, may be empty): the
+    // Engine group is this computer's, so it is disabled with a note saying where speech is made.
+    // std::nullopt: this computer's engine again.
+    void setServedBy(const std::optional<QString>& server, const QString& servedWith = {});
+    QLabel* servedByNote() const { return m_servedBy; }
+    QWidget* engineGroup() const { return m_engineGroup; }
 
     QPushButton* compileSetupButton() const { return m_compileSetup; }
     QLabel* compileSetupStatus() const { return m_compileSetupStatus; }
@@ -62,14 +81,29 @@ private:
     void selectDevice(const EngineConfig& c);
     void browseModel();
     void runCompileSetup();
+    // The device caps, then the combinations the engine refuses (config_conflict), on the precision,
+    // compile and SDPA items; the threads warning; the "reload needed" row.
+    void applyEngineAvailability();
+    void updateThreadsWarning();
+    void updatePending();
 
     Settings& m_settings;
+    QWidget* m_inner = nullptr;   // the groups, inside the scroll area
     bool m_syncing = false;
     QLineEdit* m_modelDir = nullptr;
     QPushButton* m_load = nullptr;
     class ServerSettings* m_server = nullptr;
     QComboBox *m_device = nullptr, *m_precision = nullptr, *m_compile = nullptr, *m_sdpa = nullptr, *m_kvMode = nullptr;
     QSpinBox *m_threads = nullptr, *m_kvMargin = nullptr;
+    QLabel* m_threadsWarning = nullptr;
+    QLabel* m_servedBy = nullptr;
+    QWidget* m_engineGroup = nullptr;
+    QWidget* m_engineControls = nullptr;
+    QLabel* m_pending = nullptr;
+    QPushButton* m_reloadNow = nullptr;
+    QWidget* m_pendingRow = nullptr;
+    std::optional<EngineConfig> m_loaded;
+    DeviceCaps m_caps;
     QPushButton* m_compileSetup = nullptr;
     QLabel* m_compileSetupStatus = nullptr;
     class CompileSetupJob* m_setupJob = nullptr;

@@ -56,6 +56,9 @@ SynthesisPanel::SynthesisPanel(VoiceListModel& voices, QWidget* parent) : QWidge
     // Two lines always (stats, then the attention backends), so a finished run is never clipped.
     m_progress->setMinimumHeight(2 * m_progress->fontMetrics().lineSpacing() + 2);
     m_progress->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // A long error wraps instead of widening the window (and pushing Settings off screen).
+    m_progress->setWordWrap(true);
+    m_progress->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     run->addWidget(m_generate);
     run->addWidget(m_stop);
     run->addWidget(m_bar, 1);
@@ -82,6 +85,10 @@ QWidget* SynthesisPanel::createToolRow() {
     for (const QString& s : loadSampleTexts())
         m_samples->addItem(s.left(60) + (s.size() > 60 ? QStringLiteral("…") : QString()), s);
     connect(m_samples, &QComboBox::activated, this, &SynthesisPanel::insertSample);
+    // Its items are 60 characters long: sized by them, the combo alone made the window wider than
+    // 1280 px beside the Settings dock (issue #47); the popup still shows them whole.
+    m_samples->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_samples->setMinimumContentsLength(16);
     // Click: the next speaker's tag (alternating 0/1, as dialogue does); the arrow: any of four.
     auto* tag = new QToolButton;
     tag->setObjectName(QStringLiteral("speakerTagButton"));
@@ -167,22 +174,29 @@ void SynthesisPanel::startProgress(int maxFrames) {
     m_bar->setRange(0, maxFrames > 0 ? maxFrames : 0);
     m_bar->setValue(0);
     m_progress->setText(tr("Starting…"));
+    m_firstFrames = -1;
+    m_firstMs = 0;
 }
 
 void SynthesisPanel::setProgress(int frames, double elapsedMs) {
     if (m_maxFrames > 0)
         m_bar->setValue(std::min(frames, m_maxFrames));
+    // Speed is measured from the first report on (the engine sends one at the first frame): the
+    // prompt's prefill, and above all a compile of the decode step, come before it and would make
+    // the ETA and the real-time factor count minutes that decoding never spends again.
+    if (m_firstFrames < 0 && frames > 0) {
+        m_firstFrames = frames;
+        m_firstMs = elapsedMs;
+    }
     const double elapsed = elapsedMs / 1000.0;
-    const double audio = frames / kFramesPerSecond;
-    const double rate = elapsed > 0 ? frames / elapsed : 0.0;
+    const double decodeS = (elapsedMs - m_firstMs) / 1000.0;
+    const int decoded = m_firstFrames < 0 ? 0 : frames - m_firstFrames;
+    const double rate = decoded > 0 && decodeS > 0 ? decoded / decodeS : 0.0;
     QString eta = tr("ETA —");
     if (m_maxFrames > 0 && rate > 0)
         eta = tr("ETA ≤ %1 s").arg((m_maxFrames - frames) / rate, 0, 'f', 1);
-    m_progress->setText(tr("%1 frames · %2 s elapsed · %3 · %4× real time")
-                            .arg(frames)
-                            .arg(elapsed, 0, 'f', 1)
-                            .arg(eta)
-                            .arg(elapsed > 0 ? audio / elapsed : 0.0, 0, 'f', 2));
+    const QString realTime = rate > 0 ? tr("%1× real time").arg(rate / kFramesPerSecond, 0, 'f', 2) : tr("— real time");
+    m_progress->setText(tr("%1 frames · %2 s elapsed · %3 · %4").arg(frames).arg(elapsed, 0, 'f', 1).arg(eta, realTime));
 }
 
 void SynthesisPanel::finishProgress(const QString& summary, bool completed) {

@@ -58,6 +58,8 @@ private:
     QProgressBar* m_bar = nullptr;
     QLabel* m_progress = nullptr;
     int m_maxFrames = 0;
+    int m_firstFrames = -1;   // the first progress report of this run (-1: none yet), and its time:
+    double m_firstMs = 0;     // the decode speed counts from there
     bool m_generating = false;
     bool m_canGenerate = false;
     QString m_whyNot;
