@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QCheckBox>
+#include <QHeaderView>
 #include <QGroupBox>
 #include <QAction>
 #include <QMenuBar>
@@ -292,6 +293,10 @@ private Q_SLOTS:
         }
         // View lists the docks; one closed comes back from there.
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("settingsDock"));
+        auto* queueDock = w.findChild<QDockWidget*>(QStringLiteral("queueDock"));
+        // Settings gets most of the column it shares with the queue (more than three groups in view).
+        QVERIFY2(dock->height() > 2 * queueDock->height(),
+                 qPrintable(QStringLiteral("settings %1 px, queue %2 px").arg(dock->height()).arg(queueDock->height())));
         QAction* toggle = nullptr;
         for (QAction* menu : w.menuBar()->actions())
             if (menu->menu() && menu->text().remove(QLatin1Char('&')) == QStringLiteral("View"))
@@ -303,6 +308,15 @@ private Q_SLOTS:
         QVERIFY(!dock->isVisible());
         toggle->trigger();
         QTRY_VERIFY(dock->isVisible());
+        // The project dialogs start in the user's documents (an independent reading: $HOME/Documents
+        // made here), never in the app's data folder with the take history.
+        const QByteArray home = qgetenv("HOME");
+        QTemporaryDir fakeHome;
+        QVERIFY(QDir(fakeHome.path()).mkpath(QStringLiteral("Documents")));
+        qputenv("HOME", fakeHome.path().toUtf8());
+        const QString dialogDir = w.projectDialogDir();
+        qputenv("HOME", home);
+        QCOMPARE(QDir(dialogDir).canonicalPath(), QDir(fakeHome.filePath(QStringLiteral("Documents"))).canonicalPath());
         // The demo banner's ellipsis is not followed by a full stop.
         QVERIFY2(w.banner()->text().contains(QStringLiteral("random weights")), qPrintable(w.banner()->text()));
         QVERIFY2(!w.banner()->text().contains(QStringLiteral("….")), qPrintable(w.banner()->text()));
@@ -553,6 +567,7 @@ private Q_SLOTS:
 
     void compareViewFillsFromAFakeBench() {
         App app;
+        app.window->resize(1280, 860);   // the default size: the table fits it (issue #47)
         QVERIFY(app.load());
         app.window->tabs()->setCurrentWidget(app.window->compareView());
         CompareView& cv = *app.window->compareView();
@@ -566,6 +581,18 @@ private Q_SLOTS:
         QCOMPARE(cv.barCount(), 2);
         QVERIFY(cv.table()->indexWidget(cv.tableModel().index(0, BenchTableModel::Play)) != nullptr);
         QVERIFY(cv.statusText().contains(QStringLiteral("fake CPU")));
+        // Every column in view without a horizontal scrollbar, none cut to nothing; the text of a
+        // narrowed cell is whole in its tooltip.
+        QTRY_VERIFY(!cv.table()->horizontalScrollBar()->isVisible());
+        QHeaderView* header = cv.table()->horizontalHeader();
+        int right = 0;
+        for (int c = 0; c < header->count(); ++c) {
+            QVERIFY2(header->sectionSize(c) >= 40, qPrintable(QStringLiteral("column %1: %2 px").arg(c).arg(header->sectionSize(c))));
+            right = std::max(right, header->sectionViewportPosition(c) + header->sectionSize(c));
+        }
+        QVERIFY2(right <= cv.table()->viewport()->width(), qPrintable(QStringLiteral("%1 > %2").arg(right).arg(cv.table()->viewport()->width())));
+        const QModelIndex backends = cv.tableModel().index(1, BenchTableModel::Backends);
+        QVERIFY(cv.tableModel().data(backends, Qt::ToolTipRole).toString().size() > 0);
         // The value axis ticks fall on round numbers: a step of 1, 2 or 5 times a power of ten,
         // from 0 to a multiple of the step that covers the largest bar.
         const auto axes = cv.fpsChart()->axes(Qt::Horizontal);

@@ -95,6 +95,12 @@ QVariant BenchTableModel::data(const QModelIndex& index, int role) const {
             .arg(QString::number(a.dram_roofline_fraction * 100.0, 'f', 1) + QLatin1Char('%'));
     if (role == Qt::ToolTipRole && index.column() == Backends)   // the column may be elided
         return backendsSummary(a.backends).replace(QStringLiteral(", "), QStringLiteral("\n"));
+    if (role == Qt::ToolTipRole && index.column() == MaxLogitDiff && index.row() > 0)
+        return tr("The largest difference of any logit from the reference arm's, against the tolerance of the "
+                  "arm's precision: within it, the arm computes what the reference computes. Greedy agreement "
+                  "beside it can still drop: random weights make near-ties that any rounding flips.");
+    if (role == Qt::ToolTipRole)   // a narrowed column elides its text: the whole of it
+        return display(a, index.row(), index.column());
     return {};
 }
 

@@ -502,6 +502,10 @@ agreement</source>
         <translation>グリーディ
 一致率</translation>
     </message>
+    <message>
+        <source>The largest difference of any logit from the reference arm&apos;s, against the tolerance of the arm&apos;s precision: within it, the arm computes what the reference computes. Greedy agreement beside it can still drop: random weights make near-ties that any rounding flips.</source>
+        <translation>参照アームとの logit の差の最大値を、そのアームの精度の許容範囲と比べたものです。範囲内なら、参照と同じ計算をしています。隣のグリーディ一致率はそれでも下がることがあります：ランダムな重みでは僅差の候補が生じ、わずかな丸めで順位が入れ替わるためです。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::CompareView</name>

@@ -502,6 +502,10 @@ agreement</source>
         <translation>贪心
 一致率</translation>
     </message>
+    <message>
+        <source>The largest difference of any logit from the reference arm&apos;s, against the tolerance of the arm&apos;s precision: within it, the arm computes what the reference computes. Greedy agreement beside it can still drop: random weights make near-ties that any rounding flips.</source>
+        <translation>任一 logit 与参考臂之差的最大值，按该臂精度的容差衡量：在容差内，说明该臂算出的与参考一致。旁边的贪心一致率仍可能下降：随机权重会产生近乎相等的候选，任何舍入都可能让它们换位。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::CompareView</name>

@@ -1,4 +1,5 @@
 #include "widgets/compare_view.h"
+#include "widgets/table_fit.h"
 
 #include <QCheckBox>
 #include <QFileDialog>
@@ -104,8 +105,8 @@ CompareView::CompareView(EngineController& engine, Settings& settings, PlaybackC
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setWordWrap(false);   // one line per arm; the backend cell's tooltip has the full list
+    m_table->setWordWrap(false);   // one line per arm; a narrowed cell's tooltip has its whole text
+    keepColumnsInView(m_table);
     m_status = new QLabel(tr("Pick arms and press Run: every arm decodes the same prompt with the same seed."));
     m_status->setWordWrap(true);
 
@@ -114,7 +115,7 @@ CompareView::CompareView(EngineController& engine, Settings& settings, PlaybackC
     m_batchTable->setObjectName(QStringLiteral("batchTable"));
     m_batchTable->setModel(m_batchModel);
     m_batchTable->verticalHeader()->hide();
-    m_batchTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    keepColumnsInView(m_batchTable);
     m_batchTable->setAccessibleName(tr("Batched decode throughput"));
     m_batchTable->hide();   // until a report has batch points
 

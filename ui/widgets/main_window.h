@@ -70,6 +70,8 @@ public:
     ProjectView* projectView() const { return m_projectView; }
     SynthesisQueue& queue() const { return m_studio->queue(); }
     QueueView* queueView() const { return m_queueView; }
+    // Where the project dialogs (open, save as, export) start: the user's documents folder, else home.
+    QString projectDialogDir() const;
     PronunciationDictionary& dictionary() const { return m_studio->dictionary(); }
     QTabWidget* tabs() const { return m_tabs; }
 

@@ -18,16 +18,12 @@
 #include "widgets/synthesis_panel.h"
 
 namespace reef::ui {
-namespace {
-
-// Where a project's dialogs open: the user's documents (issue #47), not the app's data folder,
-// which holds the take history and is no place to look for one's own files.
-QString documentsDir() {
+QString MainWindow::projectDialogDir() const {
+    // The user's documents (issue #47), not the app's data folder, which holds the take history
+    // and is no place to look for one's own files.
     const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     return !docs.isEmpty() && QDir(docs).exists() ? docs : QDir::homePath();
 }
-
-}  // namespace
 
 void MainWindow::reuseTakeSettings(int row) {
     const std::optional<QString> voiceId = m_studio->reuseTakeSettings(row);
@@ -66,7 +62,7 @@ void MainWindow::newProject() {
 void MainWindow::openProjectInteractive() {
     if (!maybeSaveProject())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a project"), documentsDir(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a project"), projectDialogDir(),
                                                       tr("Reef projects (*.reefproj);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -81,7 +77,7 @@ bool MainWindow::saveProjectInteractive(bool saveAs) {
     QString path = m_studio->project().filePath();
     if (saveAs || path.isEmpty()) {
         path = QFileDialog::getSaveFileName(this, tr("Save the project"),
-                                            path.isEmpty() ? QDir(documentsDir()).filePath(m_studio->suggestedProjectFileName())
+                                            path.isEmpty() ? QDir(projectDialogDir()).filePath(m_studio->suggestedProjectFileName())
                                                            : path,
                                             tr("Reef projects (*.reefproj)"));
         if (path.isEmpty())
@@ -127,7 +123,7 @@ std::optional<audio::ExportFormat> MainWindow::askFormat(const QString& title) {
 void MainWindow::exportProjectInteractive() {
     const QString base = m_studio->project().title().isEmpty() ? tr("Untitled project") : m_studio->project().title();
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the project"), QDir(documentsDir()).filePath(base),
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the project"), QDir(projectDialogDir()).filePath(base),
                                                 exportFileFilter(), &filter);
     if (path.isEmpty())
         return;
