@@ -105,6 +105,20 @@ private Q_SLOTS:
         QCOMPARE(w.takesModel().take(0).text, QStringLiteral("Hello from the fake engine."));
         QCOMPARE(qint64(app.playback.samples().size()), qint64(60) * kSamplesPerFrame);
         QVERIFY(w.perfModel().rowCount() >= 2);   // the last run stays visible
+        // The four call sites' lines stay apart where they share a backend (issue #47): each has its
+        // own dash pattern and its own offset within the backend's row.
+        QSet<int> styles;
+        QList<double> offsets;
+        for (int c = 0; c < kNumCallSites; ++c) {
+            const QLineSeries* line = w.perfChart()->backendSeries(c);
+            QVERIFY(line->count() > 0);
+            styles.insert(int(line->pen().style()));
+            offsets << line->at(0).y() - std::round(line->at(0).y());
+        }
+        QCOMPARE(int(styles.size()), kNumCallSites);
+        for (int i = 0; i < offsets.size(); ++i)
+            for (int j = i + 1; j < offsets.size(); ++j)
+                QVERIFY2(std::abs(offsets[i] - offsets[j]) >= 0.09, qPrintable(QStringLiteral("sites %1 and %2").arg(i).arg(j)));
         QVERIFY(w.playerBar()->exportButton()->isEnabled());
         saveScreen(&w, "main_window.png");
 

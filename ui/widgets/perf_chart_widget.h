@@ -25,6 +25,7 @@ public:
     int itemPointCount() const;   // points in the per-item frames/s series (batch runs only)
     int backendPointCount() const;   // points over all attention-backend series
     QString backendText() const;     // "attention: slow-prefill math, slow-decode math, …" (latest sample)
+    QLineSeries* backendSeries(int site) const { return m_backend[site]; }   // one per call site
 
 private:
     void scheduleRebuild();
