@@ -187,6 +187,7 @@ private:
     std::string m_base;
     RemoteFlavour m_flavour = RemoteFlavour::Auto;
     std::string m_model;      // OpenAI "model": the profile's, else the server's first listed
+    std::optional<ListedModel> m_listed;   // /v1/models' first entry, as this load read it
     bool m_loaded = false;
     ModelInfo m_info;
 };
@@ -237,7 +238,7 @@ Result<RemoteFlavour> RemoteBackend::detect_flavour() {
                         server_label() + ")";
         return e;
     }
-    const std::optional<ListedModel> listed = first_listed_model(models.body);
+    const std::optional<ListedModel> listed = m_listed = first_listed_model(models.body);
     if (!listed)
         return EngineError{ErrorCode::BackendUnavailable,
                            "the server does not look like fish-speech, SGLang-Omni or vLLM-Omni: GET /v1/models answered " +
@@ -259,19 +260,19 @@ Result<ModelInfo> RemoteBackend::load(const EngineConfig&) {
         return EngineError{ErrorCode::InvalidArgument, "not a server address: \"" + m_profile.url + "\"",
                            "Give an http:// or https:// URL, e.g. http://127.0.0.1:8080."};
     m_model = m_profile.model;
+    m_listed.reset();
     Result<RemoteFlavour> flavour = detect_flavour();
     if (!flavour) return flavour.error();
     m_flavour = *flavour;
-    if (m_flavour == RemoteFlavour::FishSpeech && m_model.empty()) {
-        // fish-speech has no model list; reef-cli serve (same protocol) names its model there.
+    // The model list, read once: detection read it for the OpenAI-compatible flavours; fish-speech
+    // has none, but reef-cli serve (same protocol) names its model there. reef-cli serve also says
+    // how it runs the model; others say nothing.
+    if (!m_listed) {
         const HttpResponse models = get("/v1/models");
-        if (const std::optional<ListedModel> listed = models.ok() ? first_listed_model(models.body) : std::nullopt)
-            m_model = listed->id;
+        if (models.ok()) m_listed = first_listed_model(models.body);
     }
-    // What the server says of its own engine (reef-cli serve does; others say nothing).
-    std::string served_with;
-    if (const HttpResponse models = get("/v1/models"); models.ok())
-        if (const std::optional<ListedModel> listed = first_listed_model(models.body)) served_with = listed->served_with;
+    if (m_flavour == RemoteFlavour::FishSpeech && m_model.empty() && m_listed) m_model = m_listed->id;
+    const std::string served_with = m_listed ? m_listed->served_with : std::string();
     m_info = ModelInfo{};
     m_info.model_dir = m_base;
     m_info.model_type = std::string("remote:") + to_string(m_flavour);
