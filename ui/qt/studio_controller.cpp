@@ -189,7 +189,7 @@ bool StudioController::loadModel(QString* error) {
         return false;
     }
     m_engine.setServer(std::nullopt);
-    m_engine.loadModel(m_settings.engineConfig());
+    m_engine.loadModel(c);
     return true;
 }
 
