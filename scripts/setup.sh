@@ -68,7 +68,8 @@ reef_install_torch_venv() {
   else
     reef_log "creating venv $REEF_VENV with torch==$REEF_TORCH_VERSION (provides libtorch)"
     python3 -m venv "$REEF_VENV"
-    "$REEF_VENV/bin/pip" install -q --disable-pip-version-check "torch==$REEF_TORCH_VERSION"
+    # --no-cache-dir: a CUDA build is ~3 GB of wheels that pip would also keep in ~/.cache/pip.
+    "$REEF_VENV/bin/pip" install -q --disable-pip-version-check --no-cache-dir "torch==$REEF_TORCH_VERSION"
   fi
 }
 

@@ -42,3 +42,5 @@ REEF_COMPILE_VENV="$T/venv" REEF_CACHE_DIR="$T/cache" OMP_NUM_THREADS=1 \
   "$cli" compile -m "$T/tiny" --threads 1 >"$T/compile.log" 2>&1 || { cat "$T/compile.log"; fail "compile with the venv"; }
 grep -q "compiled in" "$T/compile.log" || { cat "$T/compile.log"; fail "nothing was compiled"; }
 echo "compile --setup: venv torch $venv_torch, compile ran with it"
+# A pass leaves nothing behind: the venv is a ~1 GB copy of torch (a failure keeps it to look at).
+rm -rf "$T"

@@ -66,4 +66,6 @@ refuse one_hz_rate one_hz.wav "sample rate 1 Hz is out of range" -- "$CLI" encod
 refuse fifo_regular fifo.wav "not a regular file" -- "$CLI" play "$T/c/fifo.wav"
 [[ ! -e "$T/x.npy" ]] || { fail=$((fail+1)); echo "FAIL: an encode wrote $T/x.npy"; }
 echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+[[ $fail -eq 0 ]] || exit 1
+# A pass leaves nothing behind (~270 MB of model copies); a failure keeps the folder to look at.
+rm -rf "$T"
