@@ -21,6 +21,7 @@ void register_play(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_sdpa_bench(CLI::App& app);
 void register_compile(CLI::App& app);
+void register_quantize(CLI::App& app);
 
 // The flags every engine-loading command shares (--model --device --precision --threads
 // --compile --sdpa --kv); filled into an EngineConfig after parsing.

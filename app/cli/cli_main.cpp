@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     reef::cli::register_play(app);
 #endif
     reef::cli::register_demo_model(app);
+    reef::cli::register_quantize(app);
     reef::cli::register_synth(app);
     reef::cli::register_generate(app);
     reef::cli::register_decode(app);

@@ -7,6 +7,7 @@ target_sources(reef_engine PRIVATE
   src/sampling_settings.cpp
   src/engine.cpp
   src/demo_model.cpp
+  src/quantize_model.cpp
   src/version.cpp
   src/memory_check.cpp
   src/cgroup_memory.cpp

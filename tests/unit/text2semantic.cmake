@@ -15,3 +15,4 @@ reef_add_test(tst_reef_attention SOURCES tst_reef_attention.cpp LIBS reef_engine
 add_executable(attention_split_timing ${CMAKE_SOURCE_DIR}/bench/attention_split_timing.cpp)
 target_link_libraries(attention_split_timing PRIVATE reef_engine reef_engine_internal)
 target_precompile_headers(attention_split_timing REUSE_FROM reef_engine)
+reef_add_test(tst_quantize SOURCES tst_quantize.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)

@@ -14,6 +14,7 @@
 #include "nn/gemv_team.h"
 #include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
+#include "kernels/gemv_int8.h"
 #include "kernels/gemv_rows.h"
 #endif
 
@@ -149,6 +150,34 @@ at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b
     out_sizes.back() = n;
     at::Tensor y = at::empty(out_sizes, x.options());
     run_rows(w, x, bias, y, 1);
+    return y;
+}
+
+bool gemv_int8_supported() {
+#ifdef REEF_HAVE_KERNELS
+    return gemv_switched_on();
+#else
+    return false;  // built without Highway
+#endif
+}
+
+at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b) {
+    // x: [M, K] fp32, w: [N, K] int8, s: [N] fp32 -> [M, N] fp32
+    REEF_CHECK(gemv_int8_supported(), "gemv_int8: needs a build with the SIMD kernels");
+    REEF_CHECK(x_in.dim() == 2 && w.dim() == 2 && x_in.size(1) == w.size(1) && x_in.scalar_type() == at::kFloat &&
+                   w.scalar_type() == at::kChar && w.is_contiguous() && w.device().is_cpu() && s.numel() == w.size(0) &&
+                   s.scalar_type() == at::kFloat && (!b.defined() || (b.numel() == w.size(0) && b.scalar_type() == at::kFloat)),
+               "gemv_int8: needs x [M, K] fp32, a contiguous int8 w [N, K], fp32 scales [N] (and bias [N])");
+    const int64_t m = x_in.size(0), n = w.size(0), k = w.size(1);
+    const at::Tensor x = x_in.contiguous(), scales = s.contiguous(), bias = b.defined() ? b.contiguous() : b;
+    at::Tensor y = at::empty({m, n}, x.options());
+#ifdef REEF_HAVE_KERNELS
+    const int8_t* wp = w.const_data_ptr<int8_t>();
+    const float *xp = x.const_data_ptr<float>(), *sp = scales.const_data_ptr<float>();
+    const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
+    float* yp = y.mutable_data_ptr<float>();
+    guided_rows(w, k, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, yp, n); });
+#endif
     return y;
 }
 

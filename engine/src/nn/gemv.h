@@ -19,6 +19,14 @@ bool gemv_supported(at::ScalarType dtype);
 // GEMM). -> [..., N]. Requires gemv_supported(dtype).
 at::Tensor gemv(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
+// Weight-only int8 (issue #44, nn/linear.h): the build has the SIMD kernels and REEF_GEMV=0 is not set.
+bool gemv_int8_supported();
+
+// y = (x·wᵀ)·s (+ b): x [M, K] fp32 (M small: each weight row is read once for all M rows, and each
+// row's result is bit-identical to M = 1's), w [N, K] int8 contiguous, s [N] fp32, b [N] fp32 or
+// undefined. -> [M, N] fp32. Requires gemv_int8_supported().
+at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b = {});
+
 // The CPU multiplies bf16 natively (AVX-512 BF16), so libtorch's bf16 kernels are fast there;
 // elsewhere bf16 work is better done in fp32 (several-row projections here, the codec's dtype).
 bool cpu_has_bf16_arithmetic();

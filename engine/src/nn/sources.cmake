@@ -9,4 +9,5 @@ target_sources(reef_engine PRIVATE
   src/nn/sdpa_policy.cpp
   src/nn/gemv.cpp
   src/nn/gemv_team.cpp
+  src/nn/linear.cpp
 )

@@ -26,29 +26,30 @@ const at::Tensor& find(const TensorMap& w, const std::string& key) {
 // the safetensors reader already put there; converted and merged ones are copied once more).
 at::Tensor take(const TensorMap& w, const std::string& key) { return to_weight_memory(find(w, key)); }
 
-at::Tensor take_optional(const TensorMap& w, const std::string& key) {
-    auto it = w.find(key);
-    return it == w.end() ? at::Tensor() : to_weight_memory(it->second);
+// A projection: "<p>weight", its int8 "<p>scales" if any, its "<p>bias" when `bias`.
+Linear take_linear(const TensorMap& w, const std::string& p, bool bias) {
+    auto it = w.find(p + "scales");
+    return make_linear(take(w, p + "weight"), it == w.end() ? at::Tensor() : it->second,
+                       bias ? take(w, p + "bias") : at::Tensor(), p.substr(0, p.size() - 1));
 }
 
 // Takes a block's weights; w1 and w3 leave the map as they are merged, so their memory goes as
 // soon as the merged copy exists rather than after the whole model is built.
 BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool o_bias, bool qk_norm) {
     BlockWeights b;
-    b.attention.wqkv = take(w, p + "attention.wqkv.weight");
-    if (qkv_bias) b.attention.wqkv_bias = take(w, p + "attention.wqkv.bias");
-    b.attention.wo = take(w, p + "attention.wo.weight");
-    if (o_bias) b.attention.wo_bias = take(w, p + "attention.wo.bias");
+    b.attention.wqkv = take_linear(w, p + "attention.wqkv.", qkv_bias);
+    b.attention.wo = take_linear(w, p + "attention.wo.", o_bias);
     if (qk_norm) {
         b.attention.q_norm = take(w, p + "attention.q_norm.weight");
         b.attention.k_norm = take(w, p + "attention.k_norm.weight");
     }
     b.attention_norm = take(w, p + "attention_norm.weight");
     b.ffn_norm = take(w, p + "ffn_norm.weight");
-    b.feed_forward = merge_feed_forward(find(w, p + "feed_forward.w1.weight"), find(w, p + "feed_forward.w3.weight"),
-                                        take(w, p + "feed_forward.w2.weight"));
-    w.erase(p + "feed_forward.w1.weight");
-    w.erase(p + "feed_forward.w3.weight");
+    b.feed_forward = merge_feed_forward(take_linear(w, p + "feed_forward.w1.", false),
+                                        take_linear(w, p + "feed_forward.w3.", false),
+                                        take_linear(w, p + "feed_forward.w2.", false));
+    for (const char* k : {"feed_forward.w1.weight", "feed_forward.w3.weight", "feed_forward.w1.scales", "feed_forward.w3.scales"})
+        w.erase(p + k);
     return b;
 }
 
@@ -56,8 +57,12 @@ BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool 
 
 DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(config)) {
     const auto& c = m_config;
-    verify_state_dict(w, expected_shapes(c), "text2semantic weights");
-    for (const auto& [k, t] : w) m_n_parameters += t.numel();
+    verify_state_dict(w, expected_shapes_for(c, w), "text2semantic weights");
+    for (const auto& [k, t] : w) {
+        const bool scales = k.ends_with(".scales");  // not parameters
+        if (!scales) m_n_parameters += t.numel();
+        m_int8 = m_int8 || scales;
+    }
     m_dims = {c.n_head, c.n_local_heads, c.head_dim, c.norm_eps};
     // fast layers take norm_eps and rope_base from the text config (dataclasses.replace)
     m_fast_dims = {c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.norm_eps};
@@ -67,17 +72,14 @@ DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(
         m_layers.push_back(take_block(w, "layers." + std::to_string(i) + ".", c.attention_qkv_bias,
                                       c.attention_o_bias, c.attention_qk_norm));
     m_norm = take(w, "norm.weight");
-    if (!c.tie_word_embeddings) m_output = take(w, "output.weight");
-    if (c.has_fast_project_in()) {
-        m_fast_project_in_w = take(w, "fast_project_in.weight");
-        m_fast_project_in_b = take_optional(w, "fast_project_in.bias");
-    }
+    m_output = c.tie_word_embeddings ? Linear{m_embeddings, {}, {}} : take_linear(w, "output.", false);
+    if (c.has_fast_project_in()) m_fast_project_in = take_linear(w, "fast_project_in.", w.count("fast_project_in.bias") > 0);
     m_fast_embeddings = take(w, "fast_embeddings.weight");
     for (int64_t i = 0; i < c.n_fast_layer; ++i)
         m_fast_layers.push_back(take_block(w, "fast_layers." + std::to_string(i) + ".", c.fast_attention_qkv_bias,
                                            c.fast_attention_o_bias, c.fast_attention_qk_norm));
     m_fast_norm = take(w, "fast_norm.weight");
-    m_fast_output = take(w, "fast_output.weight");
+    m_fast_output = take_linear(w, "fast_output.", false);
 
     const auto fopts = at::TensorOptions().dtype(at::kFloat).device(device());
     m_freqs_cis = precompute_freqs_cis(c.max_seq_len, c.head_dim, c.rope_base).to(fopts);
@@ -160,10 +162,9 @@ ForwardResult DualArModel::output_heads(const at::Tensor& x, const at::Tensor& h
     });
     ForwardResult r;
     r.normed = slow_out;
-    r.logits = project_rows(slow_out, head.defined() ? head : output_weight());
+    r.logits = head.defined() ? project_rows(slow_out, head) : project_rows(slow_out, m_output);
     r.hidden_states = c.norm_fastlayer_input ? slow_out : x;
-    if (m_fast_project_in_w.defined())
-        r.hidden_states = project_rows(r.hidden_states, m_fast_project_in_w, m_fast_project_in_b);
+    if (m_fast_project_in.defined()) r.hidden_states = project_rows(r.hidden_states, m_fast_project_in);
     return r;
 }
 
@@ -217,7 +218,10 @@ at::Tensor DualArModel::forward_generate_fast_batch(const at::Tensor& x_in, int6
 }
 
 at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {
-    return to_weight_memory(output_weight().index_select(0, row_ids.to(device())).contiguous());  // [R, C]
+    // [R, C] in the model's dtype; int8 rows dequantized (w·s, one rounding): R is a few thousand rows
+    const at::Tensor ids = row_ids.to(device());
+    const Linear rows{m_output.weight.index_select(0, ids), m_output.int8() ? m_output.scales.index_select(0, ids) : at::Tensor(), {}};
+    return to_weight_memory(dequantized(rows, dtype()).contiguous());
 }
 
 namespace {
@@ -231,8 +235,8 @@ int64_t bytes_of(std::initializer_list<const at::Tensor*> ts) {
 
 int64_t block_bytes(const BlockWeights& b) {
     const auto& a = b.attention;
-    return bytes_of({&a.wqkv, &a.wqkv_bias, &a.wo, &a.wo_bias, &a.q_norm, &a.k_norm, &b.attention_norm, &b.ffn_norm,
-                     &b.feed_forward.w13, &b.feed_forward.w2});
+    return bytes_of({&a.q_norm, &a.k_norm, &b.attention_norm, &b.ffn_norm}) + a.wqkv.nbytes() + a.wo.nbytes() +
+           b.feed_forward.w13.nbytes() + b.feed_forward.w2.nbytes();
 }
 
 }  // namespace
@@ -240,7 +244,7 @@ int64_t block_bytes(const BlockWeights& b) {
 int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
     const auto& c = m_config;
     const int64_t elem = int64_t(m_embeddings.element_size());
-    int64_t slow = bytes_of({&m_norm, &m_fast_project_in_w, &m_fast_project_in_b});
+    int64_t slow = bytes_of({&m_norm}) + (m_fast_project_in.defined() ? m_fast_project_in.nbytes() : 0);
     for (const auto& b : m_layers) slow += block_bytes(b);
     slow += head_rows * c.dim * elem;                     // output head rows
     slow += (1 + c.num_codebooks) * c.dim * elem;         // token + codebook embedding rows
@@ -249,12 +253,12 @@ int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
 
 int64_t DualArModel::fast_pass_bytes() const {
     const int64_t elem = int64_t(m_embeddings.element_size());
-    int64_t fast = bytes_of({&m_fast_norm, &m_fast_output}) + m_config.fast_dim * elem;  // + one fast embedding row
+    int64_t fast = bytes_of({&m_fast_norm}) + m_fast_output.nbytes() + m_config.fast_dim * elem;  // + one fast embedding row
     for (const auto& b : m_fast_layers) fast += block_bytes(b);
     return fast;
 }
 
-at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return project(r.normed, output_weight()); }
+at::Tensor DualArModel::vocab_logits(const ForwardResult& r) const { return project(r.normed, m_output); }
 
 at::Tensor DualArModel::forward_generate_fast(const at::Tensor& x_in, int64_t pos, KvCache& fast_cache,
                                               KvMode mode) const {
@@ -276,13 +280,17 @@ at::Tensor DualArModel::embed_fast(const at::Tensor& code) const {
 
 std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, TensorMap weights, at::Device device,
                                                 at::ScalarType dtype, const std::string& what) {
-    verify_state_dict(weights, expected_shapes(config), what);
-    const ExpectedShapes expected = expected_shapes(config);
+    const ExpectedShapes expected = expected_shapes_for(config, weights);
+    verify_state_dict(weights, expected, what);
     TensorMap converted;
-    for (auto it = weights.begin(); it != weights.end(); it = weights.erase(it))  // one reference per tensor
-        if (expected.count(it->first))
-            converted[it->first] = device.is_cpu() ? to_weight_memory(it->second, dtype).contiguous()
-                                                   : it->second.to(device, dtype).contiguous();
+    for (auto it = weights.begin(); it != weights.end(); it = weights.erase(it)) {  // one reference per tensor
+        if (!expected.count(it->first)) continue;
+        const at::Tensor& t = it->second;
+        // int8 weights and their scales stay as stored (nn/linear.h); the rest takes the run dtype
+        const bool keep = t.scalar_type() == at::kChar || it->first.ends_with(".scales");
+        const at::ScalarType to = keep ? t.scalar_type() : dtype;
+        converted[it->first] = device.is_cpu() ? to_weight_memory(t, to).contiguous() : t.to(device, to).contiguous();
+    }
     return std::make_unique<DualArModel>(config, std::move(converted));
 }
 
@@ -292,7 +300,7 @@ std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at
     // Before a byte of weights is read: the converted weights plus the RoPE table must fit.
     const ExpectedShapes expected = expected_shapes(config);
     const uint64_t rope_bytes = uint64_t(config.max_seq_len) * uint64_t(config.head_dim) * sizeof(float);
-    require_memory(expected_bytes(expected, dtype) + rope_bytes, device,
+    require_memory(model_weight_bytes(config, dtype, folder_says_int8(model_dir)) + rope_bytes, device,
                    model_dir + ": the text2semantic model (config.json)");
     std::string source;
     TensorMap weights = read_text2semantic_weights(model_dir, &source, &expected,

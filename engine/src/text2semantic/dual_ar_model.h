@@ -25,7 +25,8 @@ struct ForwardResult {
 
 class DualArModel {
 public:
-    // weights: internal names (expected_shapes), already on the run device and dtype. Throws
+    // weights: internal names (expected_shapes_for), already on the run device and dtype (int8
+    // weights and their scales as stored). Throws
     // ReefError(ShapeMismatch) naming the first missing or mis-shaped key.
     DualArModel(DualArConfig config, TensorMap weights);
 
@@ -33,6 +34,8 @@ public:
     at::Device device() const { return m_embeddings.device(); }
     at::ScalarType dtype() const { return m_embeddings.scalar_type(); }
     int64_t n_parameters() const { return m_n_parameters; }
+    // The projections hold int8 weights (issue #44: fish-speech's quantize.py, reef-cli quantize).
+    bool int8() const { return m_int8; }
     // fish-speech injects these from the tokenizer at load (§2.2 step 2).
     void set_semantic_range(int64_t begin, int64_t end);
 
@@ -100,17 +103,19 @@ private:
     at::Tensor embed(const at::Tensor& inp) const;  // [1, N+1, S] -> [1, S, C]
     // last position [1, 1, C] -> logits (through `head`, or all V rows), fast input
     ForwardResult output_heads(const at::Tensor& x, const at::Tensor& head) const;
-    const at::Tensor& output_weight() const { return m_config.tie_word_embeddings ? m_embeddings : m_output; }
 
     DualArConfig m_config;
     BlockDims m_dims, m_fast_dims;
-    at::Tensor m_embeddings, m_codebook_embeddings, m_norm, m_output;
+    at::Tensor m_embeddings, m_codebook_embeddings, m_norm;
+    Linear m_output;  // output.weight, or the embeddings themselves when tie_word_embeddings
     std::vector<BlockWeights> m_layers, m_fast_layers;
-    at::Tensor m_fast_project_in_w, m_fast_project_in_b;
-    at::Tensor m_fast_embeddings, m_fast_norm, m_fast_output;
+    Linear m_fast_project_in;  // undefined unless has_fast_project_in()
+    at::Tensor m_fast_embeddings, m_fast_norm;
+    Linear m_fast_output;
     at::Tensor m_freqs_cis, m_fast_freqs_cis;  // [max_seq_len, D/2, 2], [N, Df/2, 2] float32
     at::Tensor m_codebook_offsets;             // [1, N, 1] = i·K
     int64_t m_n_parameters = 0;
+    bool m_int8 = false;
 };
 
 // Loads a model folder: config.json, weight files (read_text2semantic_weights), strict

@@ -12,14 +12,18 @@ using t2s::apply_rotary_emb;
 using t2s::rms_norm;
 
 
-FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3, const at::Tensor& w2) {
-    REEF_CHECK(w1.sizes() == w3.sizes(), "feed_forward: w1 and w3 must have the same shape");
-    if (!w1.device().is_cpu()) return {at::cat({w1, w3}, 0), w2};
+FeedForwardWeights merge_feed_forward(const Linear& w1, const Linear& w3, Linear w2) {
+    REEF_CHECK(w1.weight.sizes() == w3.weight.sizes() && w1.int8() == w3.int8() && !w1.bias.defined() &&
+                   !w3.bias.defined(),
+               "feed_forward: w1 and w3 must have the same shape and format, and no bias");
+    const at::Tensor scales = w1.int8() ? at::cat({w1.scales, w3.scales}, 0) : at::Tensor();  // [2I]
+    if (!w1.weight.device().is_cpu()) return {Linear{at::cat({w1.weight, w3.weight}, 0), scales, {}}, std::move(w2)};
     // [2I, C] built in weight memory (base/weight_memory.h): aligned, huge pages, no heap temporary
-    at::Tensor w13 = empty_weight_memory({2 * w1.size(0), w1.size(1)}, w1.scalar_type());
-    w13.narrow(0, 0, w1.size(0)).copy_(w1);
-    w13.narrow(0, w1.size(0), w3.size(0)).copy_(w3);
-    return {w13, w2};
+    const int64_t i = w1.weight.size(0);
+    at::Tensor w13 = empty_weight_memory({2 * i, w1.weight.size(1)}, w1.weight.scalar_type());
+    w13.narrow(0, 0, i).copy_(w1.weight);
+    w13.narrow(0, i, i).copy_(w3.weight);
+    return {Linear{w13, scales, {}}, std::move(w2)};
 }
 
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {
@@ -79,7 +83,7 @@ at::Tensor attention_core(const at::Tensor& qkv, const AttentionWeights& w, cons
 
 at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, const BlockDims& dims,
                              const at::Tensor& freqs_cis, const CacheSlot& slot) {
-    return project(attention_core(project(x, w.wqkv, w.wqkv_bias), w, dims, freqs_cis, slot), w.wo, w.wo_bias);
+    return project(attention_core(project(x, w.wqkv), w, dims, freqs_cis, slot), w.wo);
 }
 
 at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
@@ -99,11 +103,11 @@ at::Tensor block_forward_batch(const at::Tensor& x, const BlockWeights& w, const
         return each_row(t, [&](const at::Tensor& r, int64_t) { return rms_norm(r, weight, dims.norm_eps); });
     };
     const AttentionWeights& a = w.attention;
-    const at::Tensor qkv = project_rows(norm(x, w.attention_norm), a.wqkv, a.wqkv_bias);  // [B, 1, (H+2Hkv)·D]
+    const at::Tensor qkv = project_rows(norm(x, w.attention_norm), a.wqkv);  // [B, 1, (H+2Hkv)·D]
     const at::Tensor y = each_row(qkv, [&](const at::Tensor& r, int64_t i) {
         return attention_core(r, a, dims, freqs_cis[size_t(i)], slots[size_t(i)]);  // [1, 1, H·D]
     });
-    const at::Tensor h = x + project_rows(y, a.wo, a.wo_bias);
+    const at::Tensor h = x + project_rows(y, a.wo);
     const at::Tensor up = project_rows(norm(h, w.ffn_norm), w.feed_forward.w13);             // [B, 1, 2I]
     const at::Tensor gated = each_row(up, [](const at::Tensor& r, int64_t) { return silu_mul(r); });  // [B, 1, I]
     return h + project_rows(gated, w.feed_forward.w2);

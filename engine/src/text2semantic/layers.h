@@ -4,6 +4,7 @@
 #pragma once
 #include <ATen/ATen.h>
 
+#include "nn/linear.h"
 #include "nn/llama_ops.h"
 
 #include <optional>
@@ -15,20 +16,19 @@
 namespace reef {
 
 struct AttentionWeights {
-    at::Tensor wqkv;            // [(H + 2·Hkv)·D, C]: rows q, then k, then v
-    at::Tensor wqkv_bias;       // undefined unless attention_qkv_bias
-    at::Tensor wo;              // [C, H·D]
-    at::Tensor wo_bias;         // undefined unless attention_o_bias
+    Linear wqkv;                // [(H + 2·Hkv)·D, C]: rows q, then k, then v; bias unless attention_qkv_bias
+    Linear wo;                  // [C, H·D]; bias only with attention_o_bias
     at::Tensor q_norm, k_norm;  // [D]; undefined unless attention_qk_norm
 };
 
 struct FeedForwardWeights {
-    at::Tensor w13;     // [2I, C]: w1 rows then w3 rows, so one GEMM reads both
-    at::Tensor w2;      // [C, I]
+    Linear w13;     // [2I, C]: w1 rows then w3 rows, so one GEMM reads both
+    Linear w2;      // [C, I]
 };
 
-// w1 [I, C] and w3 [I, C] -> the merged FeedForwardWeights (one copy of both; the inputs can be freed)
-FeedForwardWeights merge_feed_forward(const at::Tensor& w1, const at::Tensor& w3, const at::Tensor& w2);
+// w1 [I, C] and w3 [I, C] (both float or both int8) -> the merged FeedForwardWeights (one copy of
+// both, int8 scales too; the inputs can be freed)
+FeedForwardWeights merge_feed_forward(const Linear& w1, const Linear& w3, Linear w2);
 
 struct BlockWeights {
     AttentionWeights attention;

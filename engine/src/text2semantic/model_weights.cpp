@@ -1,10 +1,14 @@
 #include "text2semantic/model_weights.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
 
 #include "check.h"
 #include "checkpoint/pth_reader.h"
 #include "checkpoint/safetensors.h"
+#include "checkpoint/verify.h"
 
 namespace reef {
 namespace {
@@ -52,6 +56,75 @@ ExpectedShapes expected_shapes(const DualArConfig& c) {
     out["fast_norm.weight"] = {c.fast_dim};
     out["fast_output.weight"] = {c.codebook_size, c.fast_dim};
     return out;
+}
+
+std::vector<std::string> linear_weight_keys(const DualArConfig& c) {
+    std::vector<std::string> out;
+    for (const auto& [key, shape] : expected_shapes(c))
+        if (shape.size() == 2 && key.find("embeddings.") == std::string::npos) out.push_back(key);
+    return out;
+}
+
+ExpectedShapes expected_shapes_for(const DualArConfig& c, const TensorMap& weights) {
+    ExpectedShapes out = expected_shapes(c);
+    const std::vector<std::string> linears = linear_weight_keys(c);
+    auto is_int8 = [&](const std::string& key) {
+        const auto it = weights.find(key);
+        return it != weights.end() && it->second.defined() && it->second.scalar_type() == at::kChar;
+    };
+    for (const std::string& key : linears) {
+        if (!is_int8(key)) continue;
+        const std::string stem = key.substr(0, key.size() - 7);  // "x" of "x.weight"
+        if (!weights.count(stem + ".scales"))
+            throw ReefError(ErrorCode::ShapeMismatch,
+                            "text2semantic weights: " + key + " is int8 but " + stem + ".scales is missing",
+                            "an int8 checkpoint stores one scale per output row beside each weight (quantize.py)");
+        out[stem + ".scales"] = {out[key].at(0)};
+    }
+    for (const auto& [key, t] : weights) {
+        if (key.find("scales_and_zeros") != std::string::npos)
+            throw ReefError(ErrorCode::ShapeMismatch,
+                            "text2semantic weights: " + key + " is fish-speech's int4 pack (quantize.py --mode int4), "
+                            "whose tiles are laid out for one CUDA kernel; Reef reads int8 and float checkpoints",
+                            "quantize the bf16 model instead: reef-cli quantize MODEL OUT --format int8 "
+                            "(or quantize.py --mode int8)");
+        if (t.defined() && t.scalar_type() == at::kChar && out.count(key) && !key.ends_with(".weight"))
+            throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key + " is int8, but only the linear projections can be quantized");
+        if (t.defined() && t.scalar_type() == at::kChar && key.ends_with(".weight") && out.count(key) &&
+            !out.count(key.substr(0, key.size() - 6) + "scales"))
+            throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key +
+                                                          " is int8, but only the linear projections can be quantized");
+        const std::string stem = key.substr(0, key.size() - std::min<size_t>(key.size(), 7));  // "x" of "x.scales"
+        if (key.ends_with(".scales") && !out.count(key) && out.count(stem + ".weight"))
+            throw ReefError(ErrorCode::ShapeMismatch,
+                            "text2semantic weights: " + key + " is present but " + stem + ".weight is not int8");
+    }
+    return out;
+}
+
+uint64_t model_weight_bytes(const DualArConfig& c, at::ScalarType dtype, bool int8) {
+    ExpectedShapes floats = expected_shapes(c), bytes;
+    if (int8)
+        for (const std::string& key : linear_weight_keys(c)) {
+            bytes[key] = floats[key];
+            bytes[key + ".scales"] = {floats[key].at(0), 4};  // fp32 scales
+            floats.erase(key);
+        }
+    const uint64_t a = expected_bytes(floats, dtype), b = expected_bytes(bytes, at::kChar);
+    return a > ~uint64_t(0) - b ? ~uint64_t(0) : a + b;
+}
+
+bool folder_says_int8(const std::string& model_dir) {
+    namespace fs = std::filesystem;
+    const fs::path dir(model_dir);
+    if (fs::is_regular_file(dir / "quantization.json")) {
+        std::ifstream in(dir / "quantization.json");
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        if (j.is_object() && j.value("format", "") == "int8") return true;
+    }
+    fs::path norm = fs::absolute(dir).lexically_normal();
+    if (norm.filename().empty()) norm = norm.parent_path();  // "dir/"
+    return norm.filename().string().find("int8") != std::string::npos;
 }
 
 TensorMap remap_fish_qwen3_omni_keys(TensorMap weights) {
@@ -148,7 +221,10 @@ TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* 
     const fs::path dir(model_dir);
     TensorMap weights;
     std::string file;
-    if (fs::exists(dir / "model.safetensors.index.json")) {
+    if (fs::exists(dir / "model.pth") && folder_says_int8(model_dir)) {
+        file = (dir / "model.pth").string();
+        weights = normalize_pth_keys(load_pth(file));
+    } else if (fs::exists(dir / "model.safetensors.index.json")) {
         file = (dir / "model.safetensors.index.json").string();
         weights = remap_fish_qwen3_omni_keys(load_safetensors_index(file, home));
     } else if (fs::exists(dir / "model.safetensors")) {

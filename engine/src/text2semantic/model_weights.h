@@ -3,6 +3,7 @@
 // file priority index.json > model.safetensors > model.pth.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "checkpoint/safetensors.h"
 #include "checkpoint/tensor_map.h"
@@ -12,6 +13,23 @@ namespace reef {
 
 // fish-speech internal names (after the remap) -> shapes, PyTorch Linear layout [out, in].
 ExpectedShapes expected_shapes(const DualArConfig& config);
+
+// The projections' weight keys (every nn.Linear of fish-speech's model: attention, feed-forward,
+// output and fast heads, fast_project_in): what quantize.py quantizes, all 2-D but the embeddings.
+std::vector<std::string> linear_weight_keys(const DualArConfig& config);
+
+// expected_shapes plus "<p>.scales" [N] for every linear whose weight in `weights` is int8 (issue
+// #44). Throws ReefError(ShapeMismatch) for an int8 tensor that is not a linear's weight (an
+// embedding, a norm) and for scales beside a weight that is not int8.
+ExpectedShapes expected_shapes_for(const DualArConfig& config, const TensorMap& weights);
+
+// Bytes the model's weights take in `dtype`, the linears at one byte per element (plus their
+// scales) when `int8`: the memory check before any weight is read.
+uint64_t model_weight_bytes(const DualArConfig& config, at::ScalarType dtype, bool int8);
+
+// The folder says its weights are int8 before they are read: Reef's quantization.json names int8,
+// or fish-speech's own rule, "int8" in the folder's name (llama.py from_pretrained).
+bool folder_says_int8(const std::string& model_dir);
 
 // port of llama.py: _remap_fish_qwen3_omni_keys — applied only when some key starts with
 // "text_model." or "audio_decoder.".
@@ -28,6 +46,8 @@ void merge_split_qkv(TensorMap& weights, const ExpectedShapes* expected = nullpt
 
 // Reads the weight files of a model folder (first of model.safetensors.index.json,
 // model.safetensors, model.pth), applies the name rules above and returns internal names.
+// An int8 folder (folder_says_int8) with a model.pth beside safetensors reads the model.pth: quantize.py
+// copies the whole source folder, bf16 shards included, and writes its int8 weights to model.pth.
 // `source` receives the file that was read. Throws ReefError(ModelNotFound) when none exists.
 // `expected` goes to merge_split_qkv; `home`: where safetensors tensors go (checkpoint/safetensors.h).
 TensorMap read_text2semantic_weights(const std::string& model_dir, std::string* source = nullptr,

@@ -1,0 +1,36 @@
+// reef-cli quantize and the studio's "quantize this model" (issue #44): a model folder's
+// text2semantic weights rewritten as weight-only int8, the arithmetic of fish-speech's
+// tools/llama/quantize.py --mode int8, so a folder made here and one made there hold the same bytes.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "reef/result.h"
+
+namespace reef {
+
+struct QuantizeOptions {
+    std::string format = "int8";  // "int8"; "int4" is refused with what to run instead
+    // Called after each tensor: done of total, the key. Return false to cancel (nothing is written).
+    std::function<bool(int done, int total, const std::string& key)> progress;
+};
+
+struct QuantizeSummary {
+    std::string source;             // the weight file read
+    int quantized = 0;              // linear weights now int8
+    int kept = 0;                   // other tensors, as stored (embeddings, norms, biases)
+    uint64_t bytes_before = 0;      // text2semantic weights as read
+    uint64_t bytes_after = 0;       // as written (int8 weights, bf16 scales, the rest as stored)
+};
+
+// Reads `in` (any text2semantic layout Reef loads: safetensors, sharded, model.pth), quantizes
+// every linear projection per output row (scale = max|w| / 127.5 in fp32, stored as bf16; int8 =
+// round-half-even(w / scale) clamped to [-128, 127]; weights first rounded to bf16 as quantize.py
+// loads them), and writes `out`: model.safetensors (internal names, the int8 weights and their
+// ".scales"), quantization.json naming the format, and every other file of `in` (config,
+// tokenizer, codec) copied. Written into a temp folder renamed into place: never half a model.
+// `out` must not exist (or be empty).
+Result<QuantizeSummary> quantize_model(const std::string& in, const std::string& out, const QuantizeOptions& options = {});
+
+}  // namespace reef

@@ -1,0 +1,97 @@
+// kernels/gemv_int8.h in Highway: one source for every target of the build's architecture, the
+// best the CPU has chosen at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/gemv_int8_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <utility>
+
+#include "kernels/cpu_target.h"
+#include "kernels/gemv_int8.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace reef::kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One row (or two) of int8 weights against an fp32 x: each vector of int8 is sign-extended to
+// int32 lanes and converted to fp32 (exact: |w| <= 128), then multiplied and added. The loads are
+// a quarter of an fp32 vector (16 bytes on AVX-512, 8 on AVX2), so two vectors per row per step
+// keep two independent accumulators in flight, as the fp32 dot does.
+struct DotI8 {
+    using DF = hn::ScalableTag<float>;
+    int64_t k;
+    const DF d{};
+    const hn::RebindToSigned<DF> di{};
+    const hn::Rebind<int8_t, DF> d8{};
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t kv = k - k % lanes;  // vector part; the rest is a scalar tail
+
+    auto widen(const int8_t* p) const { return hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d8, p))); }
+    float tail(const int8_t* wr, const float* x) const {
+        float v = 0;
+        for (int64_t i = kv; i < k; ++i) v += float(wr[i]) * x[i];
+        return v;
+    }
+    std::pair<float, float> two(const int8_t* wa, const int8_t* wb, const float* x) const {
+        auto a0 = hn::Zero(d), a1 = hn::Zero(d), b0 = hn::Zero(d), b1 = hn::Zero(d);
+        int64_t i = 0;
+        for (; i + 2 * lanes <= kv; i += 2 * lanes) {
+            const auto x0 = hn::LoadU(d, x + i), x1 = hn::LoadU(d, x + i + lanes);
+            a0 = hn::MulAdd(widen(wa + i), x0, a0);
+            b0 = hn::MulAdd(widen(wb + i), x0, b0);
+            a1 = hn::MulAdd(widen(wa + i + lanes), x1, a1);
+            b1 = hn::MulAdd(widen(wb + i + lanes), x1, b1);
+        }
+        for (; i < kv; i += lanes) {
+            const auto x0 = hn::LoadU(d, x + i);
+            a0 = hn::MulAdd(widen(wa + i), x0, a0);
+            b0 = hn::MulAdd(widen(wb + i), x0, b0);
+        }
+        return {hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1))) + tail(wa, x),
+                hn::GetLane(hn::SumOfLanes(d, hn::Add(b0, b1))) + tail(wb, x)};
+    }
+    // The odd last row of a block: the same arithmetic as one row of two(), so which call reads a
+    // row never changes its bits.
+    float one(const int8_t* wa, const float* x) const { return two(wa, wa, x).first; }
+};
+
+void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
+                int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    const DotI8 dot{k};
+    // the dequantized row's product, then the bias: what linear(x, w·s) + b computes
+    auto put = [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v * s[r] + b[r] : v * s[r]; };
+    const int64_t half = (r1 - r0) / 2;
+    for (int64_t ra = r0; ra < r0 + half; ++ra) {
+        const int64_t rb = ra + half;
+        for (int64_t j = 0; j < m; ++j) {  // rows ra and rb from memory for j = 0, from L1 after
+            const auto [va, vb] = dot.two(w + ra * k, w + rb * k, x + j * ldx);
+            put(j, ra, va);
+            put(j, rb, vb);
+        }
+    }
+    if ((r1 - r0) % 2)
+        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.one(w + (r1 - 1) * k, x + j * ldx));
+    note_ran(HWY_TARGET);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace reef::kernels
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace reef::kernels {
+HWY_EXPORT(GemvRowsI8);
+
+void gemv_rows_i8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
+                  int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    // The avx512-bf16 target has no int8 kernel of its own: Highway's AVX-512 rows run, recorded as
+    // that target's (a report names the target chosen, as for fp32 weights).
+    const bool bf16_target = use_avx512_bf16_gemv();
+    HWY_DYNAMIC_DISPATCH(GemvRowsI8)(w, s, x, ldx, m, b, k, r0, r1, y, ldy);
+    if (bf16_target) note_ran(kRanAvx512Bf16);
+}
+
+}  // namespace reef::kernels
+#endif  // HWY_ONCE

@@ -1,0 +1,113 @@
+// quantize_model (reef/quantize.h): read a model folder's text2semantic weights, quantize the
+// linears (text2semantic/quantize_int8.h), write the new folder beside the source's other files.
+#include "reef/quantize.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "base/facade_guard.h"
+#include "checkpoint/safetensors.h"
+#include "checkpoint/verify.h"
+#include "text2semantic/model_config.h"
+#include "text2semantic/model_weights.h"
+#include "text2semantic/quantize_int8.h"
+
+namespace reef {
+namespace {
+namespace fs = std::filesystem;
+
+// The files that hold text2semantic weights: not copied, the quantized model.safetensors replaces them.
+bool is_weight_file(const fs::path& name) {
+    const std::string n = name.filename().string();
+    return n == "model.safetensors" || n == "model.safetensors.index.json" || n == "model.pth" ||
+           n == "quantization.json" || (n.rfind("model-", 0) == 0 && n.ends_with(".safetensors"));
+}
+
+void check_target(const fs::path& target) {
+    if (fs::exists(target) && !(fs::is_directory(target) && fs::is_empty(target)))
+        throw ReefError(ErrorCode::Io, target.string() + " already exists and is not empty", "choose a new folder");
+    if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
+        throw ReefError(ErrorCode::Io, "cannot create " + target.string() + ": folder " +
+                                           target.parent_path().string() + " does not exist");
+}
+
+}  // namespace
+
+Result<QuantizeSummary> quantize_model(const std::string& in, const std::string& out, const QuantizeOptions& options) {
+    return guarded("quantize", [&]() -> Result<QuantizeSummary> {
+        if (options.format == "int4")
+            throw ReefError(ErrorCode::InvalidArgument, "int4 is not built yet: Reef writes and reads int8",
+                            "use --format int8 (half of bf16's bytes)");
+        if (options.format != "int8")
+            throw ReefError(ErrorCode::InvalidArgument, "unknown quantization format '" + options.format + "' (int8)");
+        const fs::path target(out);
+        check_target(target);
+        if (fs::exists(target) && fs::equivalent(fs::path(in), target))
+            throw ReefError(ErrorCode::InvalidArgument, "the output folder is the input folder");
+        const DualArConfig config = load_model_config(in);
+        const ExpectedShapes expected = expected_shapes(config);
+        QuantizeSummary summary;
+        // mapped, not copied: each tensor is read once, as it is quantized
+        TensorMap weights = read_text2semantic_weights(in, &summary.source, &expected, TensorHome::Mapping);
+        for (const auto& [key, t] : weights)
+            if (t.scalar_type() == at::kChar || key.ends_with(".scales"))
+                throw ReefError(ErrorCode::InvalidArgument, in + " is already quantized (" + key + ")",
+                                "quantize the bf16 or fp32 model it was made from");
+        verify_state_dict(weights, expected, summary.source);
+        const std::vector<std::string> linears = linear_weight_keys(config);
+        TensorMap written;
+        int done = 0;
+        const int total = int(expected.size());
+        for (const auto& [key, shape] : expected) {
+            const at::Tensor& t = weights.at(key);
+            summary.bytes_before += t.nbytes();
+            if (std::find(linears.begin(), linears.end(), key) != linears.end()) {
+                Int8Weight q = quantize_per_channel_int8(t);
+                written[key] = q.weight;
+                written[key.substr(0, key.size() - 6) + "scales"] = q.scales;  // "x.weight" -> "x.scales"
+                ++summary.quantized;
+            } else {
+                written[key] = t.contiguous();
+                ++summary.kept;
+            }
+            weights.erase(key);  // the mapping's pages of this tensor can go
+            if (options.progress && !options.progress(++done, total, key))
+                throw ReefError(ErrorCode::Cancelled, "quantize cancelled: nothing was written");
+        }
+        for (const auto& [key, t] : written) summary.bytes_after += t.nbytes();
+
+        const fs::path tmp = target.string() + ".part-" + std::to_string(::getpid());
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        fs::create_directories(tmp);
+        try {
+            for (const auto& entry : fs::directory_iterator(in)) {
+                if (is_weight_file(entry.path())) continue;
+                fs::copy(entry.path(), tmp / entry.path().filename(), fs::copy_options::recursive);
+            }
+            save_safetensors((tmp / "model.safetensors").string(), written,
+                             {{"format", "pt"}, {"reef.quantization", "int8"}});
+            const nlohmann::json marker{
+                {"format", "int8"},
+                {"scheme", "weight-only, symmetric, one scale per output row (fish-speech tools/llama/quantize.py --mode int8)"},
+                {"generator", "reef " REEF_VERSION},
+                {"source", fs::absolute(summary.source).string()},
+                {"quantized", summary.quantized},
+                {"bytes_before", summary.bytes_before},
+                {"bytes_after", summary.bytes_after}};
+            std::ofstream((tmp / "quantization.json").string()) << marker.dump(2) << "\n";
+            fs::remove(target, ec);  // an empty target folder
+            fs::rename(tmp, target);
+        } catch (...) {
+            fs::remove_all(tmp, ec);
+            throw;
+        }
+        return summary;
+    });
+}
+
+}  // namespace reef

@@ -1,0 +1,108 @@
+// The int8 weight-only GEMV rows (kernels/gemv_int8.h, issue #44) on every target this CPU runs,
+// each forced in turn: against an fp64 reference of Σ w·x·s + b computed here in plain loops
+// (tails, bias, odd row counts, two row ranges as two threads split them), and m inputs at once
+// bit-identical to each input alone. Torch-free: it runs on aarch64 under qemu-user too.
+// (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "kernels/gemv_int8.h"
+#include "kernel_test_util.h"
+
+using namespace reef::kernels;
+using reef_test::for_each_target;
+using reef_test::randn;
+
+namespace {
+
+struct Int8Case {
+    int64_t n, k;
+    std::vector<int8_t> w;
+    std::vector<float> s, b;
+};
+
+Int8Case make_case(int64_t n, int64_t k, std::mt19937& g) {
+    Int8Case c{n, k, std::vector<int8_t>(size_t(n * k)), randn(size_t(n), g), randn(size_t(n), g)};
+    std::uniform_int_distribution<int> q(-128, 127);   // the whole int8 range, both ends included
+    for (int8_t& v : c.w) v = int8_t(q(g));
+    for (float& v : c.s) v = std::fabs(v) * 0.01f + 1e-4f;
+    return c;
+}
+
+// |y − ref| within the fp32 sum's error over k terms of magnitude |w·x| (one ulp each, loosely),
+// scaled, plus the scale's and the bias's roundings
+bool close_to_reference(const Int8Case& c, const float* x, const float* y, bool with_bias, const std::string& what) {
+    for (int64_t r = 0; r < c.n; ++r) {
+        double dot = 0, mags = 0;
+        for (int64_t i = 0; i < c.k; ++i) {
+            dot += double(c.w[size_t(r * c.k + i)]) * x[i];
+            mags += std::fabs(double(c.w[size_t(r * c.k + i)]) * x[i]);
+        }
+        const double s = c.s[size_t(r)];
+        const double ref = dot * s + (with_bias ? c.b[size_t(r)] : 0.0);
+        const double tol = (1e-6 * double(c.k) * mags + std::fabs(dot) * 1.2e-7) * s + std::fabs(ref) * 1.2e-7 + 1e-6;
+        if (!(std::fabs(double(y[r]) - ref) <= tol)) {
+            std::fprintf(stderr, "%s n=%lld k=%lld row %lld: %.9g vs %.9g\n", what.c_str(), (long long)c.n,
+                         (long long)c.k, (long long)r, double(y[r]), ref);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE(int8_rows_match_an_fp64_reference_on_every_target) {
+    std::mt19937 g(44);
+    for_each_target([&](const std::string& t) {
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {3, 7}, {8, 32}, {9, 100}, {67, 1024}, {33, 3075}}) {
+            for (bool with_bias : {false, true}) {
+                const Int8Case c = make_case(n, k, g);
+                const std::vector<float> x = randn(size_t(k), g);
+                std::vector<float> y(size_t(n), -777.0f);
+                reset_ran_target();
+                const int64_t half = n / 2;
+                for (auto [r0, r1] : {std::pair<int64_t, int64_t>{0, half}, {half, n}})
+                    if (r0 < r1)
+                        gemv_rows_i8(c.w.data(), c.s.data(), x.data(), k, 1, with_bias ? c.b.data() : nullptr, k, r0,
+                                     r1, y.data(), n);
+                CHECK(ran_target() == t);
+                CHECK(close_to_reference(c, x.data(), y.data(), with_bias, t));
+            }
+        }
+    });
+}
+
+TEST_CASE(batched_int8_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
+    std::mt19937 g(45);
+    for_each_target([&](const std::string& t) {
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 32}, {7, 34}, {130, 1024}, {67, 3072}}) {
+            for (int64_t m : {2, 3, 5, 8}) {
+                const Int8Case c = make_case(n, k, g);
+                const int64_t ldx = k + 3, ldy = n + 5;  // strides wider than the rows
+                const std::vector<float> x = randn(size_t(m * ldx), g);
+                std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
+                const int64_t cut = n / 3;
+                for (auto [r0, r1] : {std::pair<int64_t, int64_t>{0, cut}, {cut, n}}) {
+                    if (r0 == r1) continue;
+                    gemv_rows_i8(c.w.data(), c.s.data(), x.data(), ldx, m, c.b.data(), k, r0, r1, batched.data(), ldy);
+                    for (int64_t j = 0; j < m; ++j)
+                        gemv_rows_i8(c.w.data(), c.s.data(), x.data() + j * ldx, ldx, 1, c.b.data(), k, r0, r1,
+                                     alone.data() + j * ldy, ldy);
+                }
+                const bool same = std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(float)) == 0;
+                if (!same) std::fprintf(stderr, "%s n=%lld k=%lld m=%lld: batched int8 rows differ\n", t.c_str(),
+                                        (long long)n, (long long)k, (long long)m);
+                CHECK(same);
+                for (int64_t j = 0; j < m; ++j) CHECK(batched[size_t(j * ldy + n)] == -777.0f);  // padding untouched
+            }
+        }
+    });
+}
+
