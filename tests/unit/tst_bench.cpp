@@ -148,6 +148,34 @@ TEST_CASE(cpu_target_arms_run_the_target_they_name) {
     CHECK(cpu_kernel_info().target == before.target);  // the last arm that ran forced the lowest
 }
 
+// ":int8" arms (issue #44) decode with the weights quantized in memory: the report names the format
+// each arm decoded with, the int8 arm reads fewer bytes per frame and still runs the SIMD kernels,
+// and its greedy tokens are measured against the float reference (finite logits); the names parse
+// back, suffixes in any combination.
+TEST_CASE(int8_arms_decode_with_int8_weights) {
+    for (const char* spec : {"eager:auto:int8", "eager:math:full:int8", "eager:auto:linear:int8@avx2"}) {
+        auto arm = parse_bench_arm(spec);
+        CHECK(arm.ok() && arm->int8_weights && arm->name() == spec);
+    }
+    CHECK(!parse_bench_arm("eager:int8").ok());
+    BenchRequest req = tiny_bench("bench_int8_model", "s1", {"eager:auto", "eager:auto:int8", "eager:auto:linear:int8"}, 8, 2, 2, 4);
+    req.decode_audio = false;
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    for (const auto& a : r->arms) CHECK(a.ran);
+    CHECK(r->arms[0].weights == "Float");
+    CHECK(r->arms[1].weights == "int8" && r->arms[2].weights == "int8");
+    CHECK(r->arms[1].bytes_per_frame < r->arms[0].bytes_per_frame);
+    CHECK(r->arms[1].fast_pass_bytes < r->arms[0].fast_pass_bytes);
+    if (cpu_kernel_info().built) CHECK(!r->arms[1].cpu_kernels.empty());
+    CHECK(r->arms[1].quality.logits_finite && r->arms[2].quality.logits_finite);
+    // the kernel and libtorch's linear on the same int8 weights: the same greedy tokens
+    CHECK(r->arms[1].greedy_tokens == r->arms[2].greedy_tokens);
+    CHECK(bench_report_markdown(*r).find("on int8 weights") != std::string::npos);
+}
+
 // The context sweep: each point prefills a real prompt of at most its length, and the attention
 // calls the dispatcher saw (an observation independent of the sweep's own bookkeeping) start one
 // row past that prompt. A length the model cannot hold is refused with its reason.

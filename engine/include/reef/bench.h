@@ -16,9 +16,12 @@ struct BenchArm {
                                    // GEMV kernels off for this arm (their A/B within one run)
     bool gemv_team = false;        // ":team": decode frames with the GEMV team (nn/gemv_team.h, opt-in:
                                    // libtorch's ops run on one thread inside it, slower at long contexts)
+    bool int8_weights = false;     // ":int8": the projections' weights quantized to int8 for this arm
+                                   // (quantize.py's arithmetic, in memory, issue #44): int8 against
+                                   // the loaded precision on the same weights within one run
     std::string cpu_target;        // "@avx2": the CPU kernels forced to this SIMD target for the arm
                                    // (targets compared within one run); "" = the process's target
-    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto@avx2"
+    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto:int8@avx2"
 };
 // "eager:math", "cuda-graph:auto:full", "eager:auto:linear", "eager:auto@avx2" -> arm; error names
 // the bad part. A target this CPU cannot run is the arm's error when the bench runs it.
@@ -102,6 +105,8 @@ struct ArmResult {
     MemoryStats memory;               // peak over the arm
     std::vector<BackendUse> backends;
     std::string cpu_kernels;          // SIMD target the decode GEMV ran (reef/cpu_kernels.h), "" = none: libtorch's linear
+    std::string weights;              // the projections' weight format the arm decoded with: "int8", or the dtype's name
+    int64_t fast_pass_bytes = 0;      // the fast stack's bytes per pass in this arm's weight format
     bool gemv_team = false;           // decode frames ran with the GEMV team (last repeat; what ran)
     std::vector<double> step_ms;      // last repeat
     // Compiled arms (aot-inductor): the package's compile time (its own cold cost, in no other

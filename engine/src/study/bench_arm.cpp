@@ -1,7 +1,8 @@
-// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:team][@<cpu target>]", e.g. "eager:math",
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:team][:int8][@<cpu target>]", e.g. "eager:math",
 // "cuda-graph:auto:full", "eager:auto:linear" (projections through libtorch's linear: the A/B of
 // the CPU GEMV kernels), "eager:auto:team" (decode with the GEMV team, opt-in: its A/B),
-// "eager:auto@avx2" (the kernels forced to AVX2 for this arm).
+// "eager:auto:int8" (the weights quantized to int8 for this arm), "eager:auto@avx2" (the kernels
+// forced to AVX2 for this arm).
 #include <sstream>
 
 #include "reef/bench.h"
@@ -13,6 +14,7 @@ std::string BenchArm::name() const {
     if (kv_mode != KvMode::ActivePrefix) s += std::string(":") + to_string(kv_mode);
     if (libtorch_linear) s += ":linear";
     if (gemv_team) s += ":team";
+    if (int8_weights) s += ":int8";
     if (!cpu_target.empty()) s += "@" + cpu_target;
     return s;
 }
@@ -33,6 +35,10 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     std::vector<std::string> parts;
     std::stringstream ss(spec.substr(0, at));
     for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+    if (parts.size() > 2 && parts.back() == "int8") {
+        arm.int8_weights = true;
+        parts.pop_back();
+    }
     if (parts.size() > 2 && parts.back() == "team") {
         arm.gemv_team = true;
         parts.pop_back();
@@ -44,8 +50,8 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
                            "bad arm '" + spec +
-                               "': expected <compile>:<sdpa>[:<kv>][:linear][:team][@<cpu target>], e.g. eager:math, "
-                               "eager:auto:full, eager:auto:linear or eager:auto@avx2",
+                               "': expected <compile>:<sdpa>[:<kv>][:linear][:team][:int8][@<cpu target>], e.g. eager:math, "
+                               "eager:auto:full, eager:auto:linear, eager:auto:int8 or eager:auto@avx2",
                            {}};
     auto mode = parse_compile_mode(parts[0]);
     if (!mode)

@@ -108,7 +108,9 @@ std::string bench_report_json(const BenchReport& r) {
                {"cpu_target", a.arm.cpu_target.empty() ? json(nullptr) : json(a.arm.cpu_target)},
                {"ran", a.ran},
                {"error", a.ran ? json(nullptr) : json(a.error)},
-               {"cpu_kernels", a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels)}};
+               {"cpu_kernels", a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels)},
+               {"int8_weights", a.arm.int8_weights},
+               {"weights", a.weights.empty() ? json(nullptr) : json(a.weights)}};
         if (a.ran) {
             j["prompt_tokens"] = a.prompt_tokens;
             j["cold_first_frame_ms"] = a.cold_first_frame_ms;
@@ -118,6 +120,7 @@ std::string bench_report_json(const BenchReport& r) {
             j["codec_ms"] = a.codec_ms;
             j["real_time_factor"] = a.real_time_factor;
             j["bytes_per_frame"] = a.bytes_per_frame;
+            j["fast_pass_bytes"] = a.fast_pass_bytes;
             j["roofline_frames_per_s"] = a.roofline_frames_per_s;
             j["roofline_fraction"] = a.roofline_fraction;
             j["dram_roofline_fraction"] = a.dram_roofline_fraction;
@@ -141,7 +144,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/9"},
+    json root{{"schema", "reef-bench/10"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -222,7 +225,8 @@ static std::string cpu_kernels_line(const BenchReport& r) {
     for (size_t i = 0; i < r.arms.size(); ++i)
         s << (i ? ", " : " ") << "`" << r.arms[i].arm.name() << "` "
           << (r.arms[i].cpu_kernels.empty() ? "none (libtorch's linear)" : r.arms[i].cpu_kernels)
-          << (r.arms[i].gemv_team ? " with the GEMV team" : "");
+          << (r.arms[i].gemv_team ? " with the GEMV team" : "")
+          << (r.arms[i].weights.empty() ? "" : " on " + r.arms[i].weights + " weights");
     s << "; this CPU's best: " << (r.cpu_kernels_best.empty() ? "none (built without the kernels)" : r.cpu_kernels_best)
       << "; REEF_CPU_TARGET " << (r.cpu_target_requested.empty() ? "unset" : "= " + r.cpu_target_requested);
     return s.str();

@@ -137,6 +137,8 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
         a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
         a.prompt_tokens = res.metrics.prompt_tokens;
         trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
+        a.weights = p.model->int8() ? "int8" : std::string(c10::toString(p.model->dtype()));
+        a.fast_pass_bytes = p.model->fast_pass_bytes();
         a.greedy_tokens = trace.main_tokens;
     }
     fps.push_back(res.metrics.warm_frames_per_s);
@@ -153,6 +155,33 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     }
     a.memory = peak_of(a.memory, res.metrics.memory);
 }
+
+// A ":int8" arm decodes with an int8 copy of the loaded model (made once per bench, kept in
+// `spare`), swapped in for the arm's runs and out again after; the caches start over each time,
+// so no head rows or buffers of one model serve the other.
+class ArmModel {
+public:
+    ArmModel(Pipeline& p, std::unique_ptr<DualArModel>& spare, bool int8) : m_p(p), m_spare(spare) {
+        if (!int8 || p.model->int8()) return;
+        if (!spare) spare = p.model->with_int8_weights();
+        swap();
+    }
+    ~ArmModel() {
+        if (m_swapped) swap();
+    }
+    ArmModel(const ArmModel&) = delete;
+    ArmModel& operator=(const ArmModel&) = delete;
+
+private:
+    void swap() {
+        std::swap(m_p.model, m_spare);
+        m_p.caches = Text2SemanticCaches{};
+        m_swapped = !m_swapped;
+    }
+    Pipeline& m_p;
+    std::unique_ptr<DualArModel>& m_spare;
+    bool m_swapped = false;
+};
 
 // One more run with streaming decode: time to first audio, codec time, RTF and the arm's WAV.
 void run_audio(Pipeline& p, const BenchRequest& req, ArmResult& a, const Callbacks& cb) {
@@ -269,6 +298,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     std::vector<ReadBandwidth> probes;
     auto probe = [&] { probes.push_back(measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes)); };
     std::vector<std::vector<std::pair<ReadBandwidth, ReadBandwidth>>> around(n);  // per arm, per repeat
+    std::unique_ptr<DualArModel> int8_model;  // the ":int8" arms' weights (ArmModel)
     std::vector<std::vector<FrameSample>> frames(n);
     const std::unique_ptr<MemoryProbe> frame_probe =
         req.frame_probes ? std::make_unique<MemoryProbe>(p.model->device()) : nullptr;
@@ -282,6 +312,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
             if (progress) progress(int(i), a.arm.name() + ": repeat " + std::to_string(rep + 1) + "/" + std::to_string(req.repeats));
             const size_t ran = fps[i].size();
             attempt(i, [&] {
+                const ArmModel weights(p, int8_model, a.arm.int8_weights);
                 run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb, frame_probe.get(), frames[i]);
             });
             if (fps[i].size() == ran) continue;  // failed: the arm's error says why
@@ -301,16 +332,24 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     for (size_t i = 0; i < n; ++i) {
         ArmResult& a = report.arms[i];
         if (!a.error.empty()) continue;
-        if (req.decode_audio && p.codec) attempt(i, [&] { run_audio(p, req, a, cb); });
-        if (req.profile && a.error.empty()) attempt(i, [&] { run_profile(p, req, a, cb); });
+        if (req.decode_audio && p.codec) attempt(i, [&] {
+            const ArmModel weights(p, int8_model, a.arm.int8_weights);
+            run_audio(p, req, a, cb);
+        });
+        if (req.profile && a.error.empty()) attempt(i, [&] {
+            const ArmModel weights(p, int8_model, a.arm.int8_weights);
+            run_profile(p, req, a, cb);
+        });
         if (!a.error.empty()) continue;
         a.ran = true;
         a.warm_frames_per_s = median(fps[i]);
         a.prefill_ms = median(prefill[i]);
         if (a.bytes_per_frame > 0 && bw.memory_gbps > 0) {
-            const int64_t reread = report.fast_passes * report.fast_pass_bytes;
+            // the fast stack's bytes in this arm's own weight format (int8 arms read fewer)
+            const int64_t pass = a.fast_pass_bytes > 0 ? a.fast_pass_bytes : report.fast_pass_bytes;
+            const int64_t reread = report.fast_passes * pass;
             auto limit = [&](const ReadBandwidth& b) {
-                return roofline_frames_per_s(b, a.bytes_per_frame - reread, report.fast_pass_bytes, report.fast_passes);
+                return roofline_frames_per_s(b, a.bytes_per_frame - reread, pass, report.fast_passes);
             };
             a.roofline_frames_per_s = limit(bw);
             a.repeat_frames_per_s = fps[i];

@@ -93,6 +93,10 @@ public:
     // fast_embeddings[code]: code [1] int64 -> [1, 1, Cf]
     at::Tensor embed_fast(const at::Tensor& code) const;
 
+    // This model with every float projection quantized to int8 (quantize.py's arithmetic; the tied
+    // output head stays the embeddings): the bench's ":int8" arms. Shares every other tensor.
+    std::unique_ptr<DualArModel> with_int8_weights() const;
+
     // Everything the decode step reads, under the names engine/python/reef_aoti_export.py
     // expects: the blocks as held here (merged w13), the RoPE tables, the codebook offsets and
     // `head` (the row-restricted S2 head, or undefined for all V rows). Views, no copies
