@@ -31,7 +31,9 @@ ModelInfo load_or_fail(TtsBackend& engine, const EngineConfig& config) {
     }
     std::cerr << "loaded " << info.name << " (" << info.model_type << ", " << info.n_parameters / 1e6
               << " M parameters" << (info.codec_parameters ? ", codec " + std::to_string(double(info.codec_parameters) / 1e6) + " M" : "")
-              << ") on " << to_string(info.device) << " " << to_string(info.precision) << "\n";
+              << ") on " << to_string(info.device) << " " << to_string(info.precision)
+              << (info.weights.empty() ? "" : " with " + info.weights + " weights") << ", "
+              << double(info.weight_bytes) / 1e9 << " GB of weights\n";
     if (info.is_demo) std::cerr << "note: this is a demo model with random weights: its audio is noise\n";
     return info;
 }

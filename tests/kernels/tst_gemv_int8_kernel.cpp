@@ -1,11 +1,14 @@
 // The int8 weight-only GEMV rows (kernels/gemv_int8.h, issue #44) on every target this CPU runs,
 // each forced in turn: against an fp64 reference of Σ w·x·s + b computed here in plain loops
 // (tails, bias, odd row counts, two row ranges as two threads split them), and m inputs at once
-// bit-identical to each input alone. Torch-free: it runs on aarch64 under qemu-user too.
+// bit-identical to each input alone; the int16-input rows against the exact integer dot product
+// (bit for bit, every target, extreme values across the 4096-weight chunks). Torch-free: it runs on
+// aarch64 under qemu-user too.
 // (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -106,3 +109,76 @@ TEST_CASE(batched_int8_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
     });
 }
 
+
+// quantize_row_q16: every element within half a step of where it was, the largest at ±16383, an
+// all-zero row at scale 0, a NaN row at scale NaN.
+TEST_CASE(q16_input_quantization_stays_within_half_a_step) {
+    std::mt19937 g(46);
+    for (int64_t k : {1, 7, 1024, 3075}) {
+        const std::vector<float> x = randn(size_t(k), g);
+        std::vector<int16_t> q(static_cast<size_t>(k));
+        const float sx = quantize_row_q16(x.data(), k, q.data());
+        double top = 0;
+        int peak = 0;
+        for (int64_t i = 0; i < k; ++i) {
+            top = std::max(top, double(std::fabs(x[i])));
+            peak = std::max(peak, std::abs(int(q[i])));
+            // half a step, plus the fp32 product x · (16383 / max) rounding by up to 16383 · 2^-24 steps
+            CHECK(std::fabs(double(x[i]) - double(q[i]) * sx) <= 0.501 * sx);
+        }
+        CHECK(peak == kQ16Max);
+        CHECK(std::fabs(sx - top / kQ16Max) <= 1e-6 * sx);
+    }
+    std::vector<float> zero(33, 0.0f);
+    std::vector<int16_t> q(33, 5);
+    CHECK(quantize_row_q16(zero.data(), 33, q.data()) == 0.0f && q[7] == 0);
+    zero[3] = NAN;
+    CHECK(std::isnan(quantize_row_q16(zero.data(), 33, q.data())));
+}
+
+// The int16-input rows are an exact integer dot product: each output equals float(double(Σ w·xq) ·
+// sx · s) (+ b) computed here from an int64 sum, bit for bit, on every target; m inputs at once give
+// each input's bits alone; the largest products over 9000 weights (three 4096-weight chunks) do
+// not overflow (three chunks of the 1-lane scalar target, one of AVX-512's).
+TEST_CASE(q16_rows_equal_the_exact_integer_dot_on_every_target) {
+    std::mt19937 g(47);
+    for_each_target([&](const std::string& t) {
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {9, 100}, {67, 1024}, {5, 9000}}) {
+            for (bool extreme : {false, true}) {
+                Int8Case c = make_case(n, k, g);
+                const int64_t m = 3, ldx = k + 2, ldy = n + 1;
+                std::vector<int16_t> xq(size_t(m * ldx));
+                std::uniform_int_distribution<int> xd(-kQ16Max, kQ16Max);
+                for (int16_t& v : xq) v = int16_t(xd(g));
+                if (extreme) {
+                    std::fill(c.w.begin(), c.w.end(), int8_t(-128));
+                    std::fill(xq.begin(), xq.end(), int16_t(-kQ16Max));
+                }
+                const std::vector<float> sx = {0.001f, 0.5f, 3e-6f};
+                std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
+                reset_ran_target();
+                gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data(), sx.data(), ldx, m, c.b.data(), k, 0, n,
+                                 batched.data(), ldy);
+                CHECK(ran_target() == t);
+                for (int64_t j = 0; j < m; ++j)
+                    gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data() + j * ldx, sx.data() + j, ldx, 1, c.b.data(), k,
+                                     0, n, alone.data() + j * ldy, ldy);
+                CHECK(std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(float)) == 0);
+                bool exact = true;
+                for (int64_t j = 0; j < m; ++j)
+                    for (int64_t r = 0; r < n; ++r) {
+                        int64_t total = 0;
+                        for (int64_t i = 0; i < k; ++i) total += int64_t(c.w[size_t(r * k + i)]) * xq[size_t(j * ldx + i)];
+                        const float want = float(double(total) * double(sx[size_t(j)]) * double(c.s[size_t(r)])) + c.b[size_t(r)];
+                        if (batched[size_t(j * ldy + r)] != want) {
+                            exact = false;
+                            std::fprintf(stderr, "%s n=%lld k=%lld input %lld row %lld: %.9g, want %.9g\n", t.c_str(),
+                                         (long long)n, (long long)k, (long long)j, (long long)r,
+                                         double(batched[size_t(j * ldy + r)]), double(want));
+                        }
+                    }
+                CHECK(exact);
+            }
+        }
+    });
+}

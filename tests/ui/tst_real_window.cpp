@@ -31,6 +31,7 @@
 #include "qt/takes_model.h"
 #include "qt/voice_list_model.h"
 #include "reef/engine.h"
+#include "reef/quantize.h"
 #include "widgets/banner.h"
 #include "widgets/compare_view.h"
 #include "widgets/main_window.h"
@@ -480,6 +481,27 @@ private Q_SLOTS:
         }
         QCOMPARE(tried, 2 * int(sampling_settings().size()) + 2);
         m_settings->setSampling(saved);
+    }
+
+    // A quantized copy of the model (reef-cli quantize's engine call) loads like any folder, and the
+    // status line says so: "int8 weights", and fewer GB in memory than the float model it came from
+    // (the sizes read from the model's own account, compared with each other, not with the text).
+    void int8ModelSaysSoInTheStatusLine() {
+        MainWindow& w = *m_window;
+        const ModelInfo before = m_engine->modelInfo();
+        QVERIFY(w.statusStateText().contains(QString::fromUtf8(to_string(before.precision)) + QStringLiteral(" weights")));
+        QVERIFY(w.statusStateText().contains(QStringLiteral("GB in memory")));
+        const auto q = quantize_model(path("demo").toStdString(), path("demo-int8").toStdString());
+        QVERIFY2(q.ok(), q.ok() ? "" : q.error().to_string().c_str());
+        m_settings->setModelDir(path("demo-int8"));
+        w.loadModel();
+        QTRY_VERIFY_WITH_TIMEOUT(m_engine->state() != EngineState::Loading, kSlowMs);
+        QVERIFY(m_engine->isModelLoaded());
+        QCOMPARE(QString::fromStdString(m_engine->modelInfo().model_dir), path("demo-int8"));
+        QCOMPARE(QString::fromStdString(m_engine->modelInfo().weights), QStringLiteral("int8"));
+        QVERIFY(m_engine->modelInfo().weight_bytes < before.weight_bytes);
+        QVERIFY2(w.statusStateText().contains(QStringLiteral("int8 weights")), qPrintable(w.statusStateText()));
+        QVERIFY(generateOneTake());
     }
 
     void cleanupTestCase() {

@@ -129,6 +129,30 @@ TEST_CASE(int8_kernel_decodes_as_fish_speechs_int8_arithmetic) {
     }
 }
 
+// A bf16 model's int8 decode takes the int16-input kernel (nn/linear.h): its logits against fish-speech's
+// arithmetic in bf16 (linear(x, w.to(bf16))·scales through ATen under a GemvPause) differ by bf16
+// roundings only, measured on the first decode frame.
+TEST_CASE(bf16_int8_kernel_stays_within_bf16_rounding_of_the_aten_path) {
+    const DualArConfig c = small_config(ModelLayout::S2);
+    auto m = make_dual_ar_model(c, quantized(c, random_weights(c, 12)), at::kCPU, at::kBFloat16);
+    const at::Tensor prompt = make_prompt(c, 12, 3, 7);
+    GenerateStats kernel_stats, aten_stats;
+    codes_of_run(*m, prompt, greedy(8, 3), kernel_stats);
+    {
+        GemvPause pause(true);
+        codes_of_run(*m, prompt, greedy(8, 3), aten_stats);
+    }
+    // frame 1: the first decode frame (the prefill's rows take the ATen path in both runs), after
+    // the same first token
+    const at::Tensor a = kernel_stats.captured_logits.at(1), b = aten_stats.captured_logits.at(1);
+    CHECK(at::equal(kernel_stats.captured_logits.at(0), aten_stats.captured_logits.at(0)));
+    const double worst = (a - b).abs().max().item<double>(), top = b.abs().max().item<double>();
+    std::printf("bf16 int8: first decode frame's logits, int16-input kernel vs ATen: max |d| %.4f of max |logit| %.3f\n",
+                worst, top);
+    CHECK(worst > 0);                 // the kernel ran: its rounding is not ATen's
+    CHECK(worst <= 0.05 * top);
+}
+
 // How far int8 is from the float model it was made from (random weights: a measure, not a verdict on
 // speech): the prefill logits' cosine and max |Δ|, and the greedy codes' agreement over 200 frames.
 TEST_CASE(int8_logits_stay_close_to_the_float_model) {

@@ -272,10 +272,17 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
     }
     m_deviceLabel->setText(appVersions().deviceSummary);
     showStatus(tr("Loaded %1 (%2 M parameters) from %3")
-                   .arg(QString::fromStdString(info.name))
-                   .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
-                   .arg(QString::fromStdString(info.model_dir)),
+                       .arg(QString::fromStdString(info.name))
+                       .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
+                       .arg(QString::fromStdString(info.model_dir)) +
+                   QStringLiteral(" · ") + weightsText(info),
                8000);
+}
+
+// "int8 weights, 1.07 GB in memory" (issue #44): the format the model runs from and what it occupies.
+QString MainWindow::weightsText(const ModelInfo& info) {
+    const QString format = info.weights.empty() ? QString::fromUtf8(to_string(info.precision)) : QString::fromStdString(info.weights);
+    return tr("%1 weights, %2 GB in memory").arg(format).arg(double(info.weight_bytes) / 1e9, 0, 'f', 2);
 }
 
 void MainWindow::updateState() {
@@ -291,8 +298,11 @@ void MainWindow::updateState() {
     m_synthesis->setBusy(running, s == EngineState::Ready, why);
     m_stopAction->setEnabled(running || s == EngineState::Benchmarking);
     QString text = stateName(s);
-    if (m_engine.isModelLoaded())
-        text = QStringLiteral("%1 · %2").arg(QString::fromStdString(m_engine.modelInfo().name), text);
+    if (m_engine.isModelLoaded()) {
+        const ModelInfo& info = m_engine.modelInfo();
+        text = m_studio->isRemote() ? QStringLiteral("%1 · %2").arg(QString::fromStdString(info.name), text)
+                                    : QStringLiteral("%1 · %2 · %3").arg(QString::fromStdString(info.name), weightsText(info), text);
+    }
     m_stateLabel->setText(text);
 }
 

@@ -54,6 +54,8 @@ public:
     StudioController& studio() const { return *m_studio; }
     QString statusDeviceText() const;
     QString statusStateText() const;
+    // "bf16 weights, 1.72 GB in memory", "int8 weights, …": what the status line says of a local model.
+    static QString weightsText(const ModelInfo& info);
     QString lastAttentionText() const { return m_studio->lastAttention(); }
     QPushButton* generateButton() const;
     QPushButton* stopButton() const;

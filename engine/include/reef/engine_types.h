@@ -227,6 +227,8 @@ struct ModelInfo {
     int num_codebooks = 0;
     DeviceKind device = DeviceKind::Cpu;
     Precision precision = Precision::Fp32;
+    std::string weights;      // the projections' stored format when it is not `precision`: "int8"; "" otherwise
+    int64_t weight_bytes = 0; // the text2semantic weights as held in memory
     int cpu_threads = 0;      // libtorch intra-op threads this load set (its request, or the default)
     // A server's own account of how it runs the model ("cpu · fp32 · eager · auto"); empty for this
     // computer's engine, and for a server that does not say (then nothing local stands in for it).

@@ -5,6 +5,9 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
+
+#include <cmath>
 #include <utility>
 
 #include "kernels/cpu_target.h"
@@ -57,6 +60,67 @@ struct DotI8 {
     float one(const int8_t* wa, const float* x) const { return two(wa, wa, x).first; }
 };
 
+// Two rows of int8 weights against an int16 x, exactly: each step widens a vector of int8 to int16
+// and multiply-adds pairs into int32 lanes (vpmaddwd on x86, smull/smlal pairs on Arm). A chunk of
+// 1024 weights per int32 lane puts at most 1024 products into a lane, each at most 128 · 16383 in
+// size: 2 147 352 576 < 2^31. Then the lanes are summed into int64 and the next chunk starts from
+// zero (S2-Pro's longest rows, 9728 weights, take one chunk on AVX-512, three on SSE4).
+struct DotQ16 {
+    using D16 = hn::ScalableTag<int16_t>;
+    int64_t k;
+    const D16 d16{};
+    const hn::RepartitionToWide<D16> d32{};
+    const hn::Rebind<int8_t, D16> d8{};
+    const int64_t lanes = int64_t(hn::Lanes(d16));
+    const int64_t kv = k - k % lanes;
+    const int64_t chunk = 1024 * int64_t(hn::Lanes(d32));
+
+    int64_t lane_sum(hn::Vec<hn::RepartitionToWide<D16>> v) const {
+        HWY_ALIGN int32_t buf[hn::MaxLanes(hn::RepartitionToWide<D16>())];
+        hn::Store(v, d32, buf);
+        int64_t t = 0;
+        for (size_t i = 0; i < hn::Lanes(d32); ++i) t += buf[i];
+        return t;
+    }
+    std::pair<int64_t, int64_t> two(const int8_t* wa, const int8_t* wb, const int16_t* x) const {
+        int64_t ta = 0, tb = 0;
+        for (int64_t c = 0; c < kv; c += chunk) {
+            const int64_t end = std::min(kv, c + chunk);
+            auto a0 = hn::Zero(d32), a1 = hn::Zero(d32), b0 = hn::Zero(d32), b1 = hn::Zero(d32);
+            for (int64_t i = c; i < end; i += lanes) {
+                const auto xv = hn::LoadU(d16, x + i);
+                a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), xv, a0, a1);
+                b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), xv, b0, b1);
+            }
+            ta += lane_sum(a0) + lane_sum(a1);
+            tb += lane_sum(b0) + lane_sum(b1);
+        }
+        for (int64_t i = kv; i < k; ++i) ta += int64_t(wa[i]) * x[i], tb += int64_t(wb[i]) * x[i];
+        return {ta, tb};
+    }
+};
+
+void GemvRowsI8Q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
+                   const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    const DotQ16 dot{k};
+    auto put = [&](int64_t j, int64_t r, int64_t total) {
+        const float v = float(double(total) * double(sx[j]) * double(s[r]));
+        y[j * ldy + r] = b ? v + b[r] : v;
+    };
+    const int64_t half = (r1 - r0) / 2;
+    for (int64_t ra = r0; ra < r0 + half; ++ra) {
+        const int64_t rb = ra + half;
+        for (int64_t j = 0; j < m; ++j) {
+            const auto [ta, tb] = dot.two(w + ra * k, w + rb * k, xq + j * ldx);
+            put(j, ra, ta);
+            put(j, rb, tb);
+        }
+    }
+    if ((r1 - r0) % 2)
+        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.two(w + (r1 - 1) * k, w + (r1 - 1) * k, xq + j * ldx).first);
+    note_ran(HWY_TARGET);
+}
+
 void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
                 int64_t r0, int64_t r1, float* y, int64_t ldy) {
     const DotI8 dot{k};
@@ -83,6 +147,34 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace reef::kernels {
 HWY_EXPORT(GemvRowsI8);
+HWY_EXPORT(GemvRowsI8Q16);
+
+void gemv_rows_i8_q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
+                      const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    const bool bf16_target = use_avx512_bf16_gemv();
+    HWY_DYNAMIC_DISPATCH(GemvRowsI8Q16)(w, s, xq, sx, ldx, m, b, k, r0, r1, y, ldy);
+    if (bf16_target) note_ran(kRanAvx512Bf16);
+}
+
+float quantize_row_q16(const float* x, int64_t k, int16_t* xq) {
+    float top = 0;
+    for (int64_t i = 0; i < k; ++i) {
+        if (!std::isfinite(x[i])) {
+            for (int64_t j = 0; j < k; ++j) xq[j] = 0;
+            return NAN;
+        }
+        top = std::max(top, std::fabs(x[i]));
+    }
+    if (top == 0) {
+        for (int64_t i = 0; i < k; ++i) xq[i] = 0;
+        return 0;
+    }
+    const float sx = top / float(kQ16Max);
+    const float inv = float(kQ16Max) / top;
+    for (int64_t i = 0; i < k; ++i)
+        xq[i] = int16_t(std::max(-kQ16Max, std::min(kQ16Max, int(std::lrintf(x[i] * inv)))));
+    return sx;
+}
 
 void gemv_rows_i8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
                   int64_t r0, int64_t r1, float* y, int64_t ldy) {

@@ -161,7 +161,8 @@ bool gemv_int8_supported() {
 #endif
 }
 
-at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b) {
+at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b,
+                     bool exact_input) {
     // x: [M, K] fp32, w: [N, K] int8, s: [N] fp32 -> [M, N] fp32
     REEF_CHECK(gemv_int8_supported(), "gemv_int8: needs a build with the SIMD kernels");
     REEF_CHECK(x_in.dim() == 2 && w.dim() == 2 && x_in.size(1) == w.size(1) && x_in.scalar_type() == at::kFloat &&
@@ -176,7 +177,18 @@ at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
     const float *xp = x.const_data_ptr<float>(), *sp = scales.const_data_ptr<float>();
     const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
     float* yp = y.mutable_data_ptr<float>();
-    guided_rows(w, k, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, yp, n); });
+    if (exact_input) {
+        guided_rows(w, k, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, yp, n); });
+    } else {
+        thread_local std::vector<int16_t> xq;  // [m, K], quantized once per call, read by every thread
+        std::vector<float> sx(static_cast<size_t>(m));
+        xq.resize(size_t(m * k));
+        for (int64_t j = 0; j < m; ++j) sx[size_t(j)] = kernels::quantize_row_q16(xp + j * k, k, xq.data() + j * k);
+        const int16_t* qp = xq.data();
+        guided_rows(w, k, [&](int64_t r0, int64_t r1) {
+            kernels::gemv_rows_i8_q16(wp, sp, qp, sx.data(), k, m, bp, k, r0, r1, yp, n);
+        });
+    }
 #endif
     return y;
 }

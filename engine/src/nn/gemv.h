@@ -25,7 +25,11 @@ bool gemv_int8_supported();
 // y = (x·wᵀ)·s (+ b): x [M, K] fp32 (M small: each weight row is read once for all M rows, and each
 // row's result is bit-identical to M = 1's), w [N, K] int8 contiguous, s [N] fp32, b [N] fp32 or
 // undefined. -> [M, N] fp32. Requires gemv_int8_supported().
-at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b = {});
+// exact_input = false: x is first quantized to int16 per row (kernels/gemv_int8.h gemv_rows_i8_q16:
+// half the instructions per weight, each element moved by at most max|x| / 32766, below a bf16
+// input's own rounding); true: fp32 products of the fp32 x, quantize.py's arithmetic.
+at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b = {},
+                     bool exact_input = true);
 
 // The CPU multiplies bf16 natively (AVX-512 BF16), so libtorch's bf16 kernels are fast there;
 // elsewhere bf16 work is better done in fp32 (several-row projections here, the codec's dtype).

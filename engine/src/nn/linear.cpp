@@ -59,9 +59,12 @@ at::Tensor project(const at::Tensor& x, const Linear& l) {
     out_sizes.back() = n;
     if (x.device().is_cpu() && rows <= kKernelRows && !gemv_paused() && gemv_int8_supported()) {
         RECORD_FUNCTION("reef::gemv_int8", std::vector<c10::IValue>());
-        // [rows, K] fp32 -> [rows, N] fp32 -> x's dtype, rounded once
+        // [rows, K] fp32 -> [rows, N] fp32 -> x's dtype, rounded once. An fp32 x (the reference
+        // precision) gets quantize.py's fp32 products; a bf16/fp16 x, already rounded to 8/11 bits,
+        // the int16-input kernel, twice the weights per instruction.
         const at::Tensor y = gemv_int8(x.reshape({rows, k}).to(at::kFloat), l.weight, l.scales,
-                                       l.bias.defined() ? l.bias.to(at::kFloat) : at::Tensor());
+                                       l.bias.defined() ? l.bias.to(at::kFloat) : at::Tensor(),
+                                       x.scalar_type() == at::kFloat);
         return y.to(x.scalar_type()).view(out_sizes);
     }
     // quantize.py: F.linear(input, self.weight.to(dtype=input.dtype)) * self.scales; int8 values are

@@ -23,7 +23,8 @@ struct Linear {
 Linear make_linear(at::Tensor weight, at::Tensor scales, at::Tensor bias, const std::string& what);
 
 // x [..., K] -> [..., N] in x's dtype. Float weights: project(x, w, b) (nn/gemv.h). int8 on the CPU
-// (a few rows: decode) through the int8 GEMV kernel, fp32 accumulation, one rounding at the end;
+// (a few rows: decode) through the int8 GEMV kernel, one rounding at the end: fp32 products for an
+// fp32 x, an int16-quantized x for bf16/fp16 (nn/gemv.h gemv_int8);
 // otherwise (prefill, CUDA, a GemvPause) fish-speech's own arithmetic: linear(x, w.to(x.dtype))·s.
 at::Tensor project(const at::Tensor& x, const Linear& l);
 // Batched decode x [M, 1, K] -> [M, 1, N], each row bit-identical to project() on that row alone.

@@ -62,6 +62,7 @@ DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(
         const bool scales = k.ends_with(".scales");  // not parameters
         if (!scales) m_n_parameters += t.numel();
         m_int8 = m_int8 || scales;
+        m_weight_bytes += int64_t(t.nbytes());
     }
     m_dims = {c.n_head, c.n_local_heads, c.head_dim, c.norm_eps};
     // fast layers take norm_eps and rope_base from the text config (dataclasses.replace)

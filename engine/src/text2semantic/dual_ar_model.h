@@ -36,6 +36,8 @@ public:
     int64_t n_parameters() const { return m_n_parameters; }
     // The projections hold int8 weights (issue #44: fish-speech's quantize.py, reef-cli quantize).
     bool int8() const { return m_int8; }
+    // Bytes the weights occupy as held (int8 projections at one byte per weight).
+    int64_t weight_bytes() const { return m_weight_bytes; }
     // fish-speech injects these from the tokenizer at load (§2.2 step 2).
     void set_semantic_range(int64_t begin, int64_t end);
 
@@ -120,6 +122,7 @@ private:
     at::Tensor m_codebook_offsets;             // [1, N, 1] = i·K
     int64_t m_n_parameters = 0;
     bool m_int8 = false;
+    int64_t m_weight_bytes = 0;
 };
 
 // Loads a model folder: config.json, weight files (read_text2semantic_weights), strict

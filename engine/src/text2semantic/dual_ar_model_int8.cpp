@@ -26,6 +26,15 @@ std::unique_ptr<DualArModel> DualArModel::with_int8_weights() const {
     to_int8(m->m_fast_project_in);
     to_int8(m->m_fast_output);
     m->m_int8 = true;
+    m->m_weight_bytes = 0;  // what the copy holds of its own and shares
+    for (const auto* layers : {&m->m_layers, &m->m_fast_layers})
+        for (const BlockWeights& b : *layers)
+            m->m_weight_bytes += b.attention.wqkv.nbytes() + b.attention.wo.nbytes() + b.feed_forward.w13.nbytes() +
+                                 b.feed_forward.w2.nbytes() + int64_t(b.attention_norm.nbytes() + b.ffn_norm.nbytes());
+    for (const at::Tensor* t : {&m->m_embeddings, &m->m_codebook_embeddings, &m->m_norm, &m->m_fast_embeddings, &m->m_fast_norm})
+        m->m_weight_bytes += int64_t(t->nbytes());
+    if (!m_config.tie_word_embeddings) m->m_weight_bytes += m->m_output.nbytes();
+    m->m_weight_bytes += (m->m_fast_project_in.defined() ? m->m_fast_project_in.nbytes() : 0) + m->m_fast_output.nbytes();
     return m;
 }
 
