@@ -1101,6 +1101,10 @@ agreement</source>
         <source>&lt;b&gt;Demo model loaded.&lt;/b&gt; &quot;%1&quot; has &lt;b&gt;random weights&lt;/b&gt;: it runs the whole pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or S1-mini model and open its folder (File → Open model folder…).</source>
         <translation>&lt;b&gt;デモモデルを読み込みました。&lt;/b&gt;「%1」の重みは&lt;b&gt;ランダム&lt;/b&gt;です：パイプライン全体は動きますが、音声はノイズです。実際の音声には、fish-speech の S2-Pro または S1-mini モデルをダウンロードし、そのフォルダーを開いてください（ファイル → モデルフォルダーを開く…）。</translation>
     </message>
+    <message>
+        <source>%1 weights, %2 GB in memory</source>
+        <translation>%1 の重み、メモリ %2 GB</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>

@@ -1101,6 +1101,10 @@ agreement</source>
         <source>&lt;b&gt;Demo model loaded.&lt;/b&gt; &quot;%1&quot; has &lt;b&gt;random weights&lt;/b&gt;: it runs the whole pipeline, but its audio is noise. For real speech, download a fish-speech S2-Pro or S1-mini model and open its folder (File → Open model folder…).</source>
         <translation>&lt;b&gt;已加载演示模型。&lt;/b&gt;“%1”使用&lt;b&gt;随机权重&lt;/b&gt;：它会跑完整个流程，但生成的音频是噪声。要得到真实语音，请下载 fish-speech S2-Pro 或 S1-mini 模型并打开其文件夹（文件 → 打开模型文件夹…）。</translation>
     </message>
+    <message>
+        <source>%1 weights, %2 GB in memory</source>
+        <translation>%1 权重，占用内存 %2 GB</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
