@@ -60,6 +60,23 @@ put("safetensors", "dtypes.safetensors", safetensors_bytes(collections.OrderedDi
     [("f16", ("F16", [2, 2], b"\x00\x3c" * 4)), ("bf16", ("BF16", [3], b"\x80\x3f" * 3)),
      ("i64", ("I64", [1], struct.pack("<q", -7))), ("u8", ("U8", [0, 5], b"")), ("bool", ("BOOL", [2], b"\x01\x00"))])))
 put("safetensors", "hostile_range.safetensors", safetensors_bytes(small, shift=next(iter(small))))
+# int8 (issue #44): one projection of fuzz_safetensors.cpp's small config as quantize.py stores it
+# (int8 weight, bf16 scales), and the hostile mixes: an int8 weight without scales, scales beside a
+# bf16 weight, an int8 norm, fish-speech's int4 pack
+def q8(rows, cols):
+    return bytes((i * 37) % 256 for i in range(rows * cols))
+int8_good = collections.OrderedDict([
+    ("layers.0.attention.wqkv.weight", ("I8", [64, 32], q8(64, 32))),
+    ("layers.0.attention.wqkv.scales", ("BF16", [64], b"\x00\x3c" * 64)),
+    ("layers.0.attention.wo.weight", ("I8", [32, 32], q8(32, 32))),
+    ("layers.0.attention.wo.scales", ("BF16", [32], b"\x00\x3c" * 32))])
+put("safetensors", "int8_linears.safetensors", safetensors_bytes(int8_good, {"reef.quantization": "int8"}))
+put("safetensors", "int8_hostile.safetensors", safetensors_bytes(collections.OrderedDict([
+    ("layers.0.feed_forward.w1.weight", ("I8", [64, 32], q8(64, 32))),
+    ("layers.0.feed_forward.w2.weight", ("BF16", [32, 64], b"\x80\x3f" * 2048)),
+    ("layers.0.feed_forward.w2.scales", ("BF16", [32], b"\x00\x3c" * 32)),
+    ("norm.weight", ("I8", [32], q8(1, 32))),
+    ("layers.0.attention.wqkv.scales_and_zeros", ("BF16", [1, 64, 2], b"\x00\x3c" * 128))])))
 demo_header = st[:8 + n]
 if len(demo_header) < 90_000:
     put("safetensors", "demo_header_only.safetensors", demo_header)
