@@ -55,9 +55,6 @@ struct DotI8 {
         return {hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1))) + tail(wa, x),
                 hn::GetLane(hn::SumOfLanes(d, hn::Add(b0, b1))) + tail(wb, x)};
     }
-    // The odd last row of a block: the same arithmetic as one row of two(), so which call reads a
-    // row never changes its bits.
-    float one(const int8_t* wa, const float* x) const { return two(wa, wa, x).first; }
 };
 
 // Two rows of int8 weights against an int16 x, exactly: each step widens a vector of int8 to int16
@@ -100,44 +97,40 @@ struct DotQ16 {
     }
 };
 
-void GemvRowsI8Q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
-                   const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
-    const DotQ16 dot{k};
-    auto put = [&](int64_t j, int64_t r, int64_t total) {
-        const float v = float(double(total) * double(sx[j]) * double(s[r]));
-        y[j * ldy + r] = b ? v + b[r] : v;
-    };
+// Rows r0..r1 as two streams (the block's halves, as the bf16/fp32 rows read them), each pass running
+// its two rows against every input: rows ra and rb come from memory for input 0, from L1 after.
+// dot.two(wa, wb, xj) -> the two rows' sums; put(j, r, sum) writes input j's output r. The odd last
+// row goes through two() too, so which call reads a row never changes its bits.
+template <typename Dot, typename X, typename Put>
+void two_stream_rows(const Dot& dot, const int8_t* w, int64_t k, int64_t r0, int64_t r1, int64_t m, const X* x,
+                     int64_t ldx, const Put& put) {
     const int64_t half = (r1 - r0) / 2;
     for (int64_t ra = r0; ra < r0 + half; ++ra) {
         const int64_t rb = ra + half;
         for (int64_t j = 0; j < m; ++j) {
-            const auto [ta, tb] = dot.two(w + ra * k, w + rb * k, xq + j * ldx);
-            put(j, ra, ta);
-            put(j, rb, tb);
-        }
-    }
-    if ((r1 - r0) % 2)
-        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.two(w + (r1 - 1) * k, w + (r1 - 1) * k, xq + j * ldx).first);
-    note_ran(HWY_TARGET);
-}
-
-void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
-                int64_t r0, int64_t r1, float* y, int64_t ldy) {
-    const DotI8 dot{k};
-    // the dequantized row's product, then the bias: what linear(x, w·s) + b computes
-    auto put = [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v * s[r] + b[r] : v * s[r]; };
-    const int64_t half = (r1 - r0) / 2;
-    for (int64_t ra = r0; ra < r0 + half; ++ra) {
-        const int64_t rb = ra + half;
-        for (int64_t j = 0; j < m; ++j) {  // rows ra and rb from memory for j = 0, from L1 after
             const auto [va, vb] = dot.two(w + ra * k, w + rb * k, x + j * ldx);
             put(j, ra, va);
             put(j, rb, vb);
         }
     }
     if ((r1 - r0) % 2)
-        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.one(w + (r1 - 1) * k, x + j * ldx));
+        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.two(w + (r1 - 1) * k, w + (r1 - 1) * k, x + j * ldx).first);
     note_ran(HWY_TARGET);
+}
+
+void GemvRowsI8Q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
+                   const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    two_stream_rows(DotQ16{k}, w, k, r0, r1, m, xq, ldx, [&](int64_t j, int64_t r, int64_t total) {
+        const float v = float(double(total) * double(sx[j]) * double(s[r]));
+        y[j * ldy + r] = b ? v + b[r] : v;
+    });
+}
+
+void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
+                int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    // the dequantized row's product, then the bias: what linear(x, w·s) + b computes
+    two_stream_rows(DotI8{k}, w, k, r0, r1, m, x, ldx,
+                    [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v * s[r] + b[r] : v * s[r]; });
 }
 
 }  // namespace HWY_NAMESPACE
