@@ -180,9 +180,12 @@ at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
     if (exact_input) {
         guided_rows(w, k, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, yp, n); });
     } else {
-        thread_local std::vector<int16_t> xq;  // [m, K], quantized once per call, read by every thread
-        std::vector<float> sx(static_cast<size_t>(m));
+        // [m, K] and [m], quantized once per call and read by every thread; kept between calls, as
+        // a decode frame makes hundreds of them
+        thread_local std::vector<int16_t> xq;
+        thread_local std::vector<float> sx;
         xq.resize(size_t(m * k));
+        sx.resize(size_t(m));
         for (int64_t j = 0; j < m; ++j) sx[size_t(j)] = kernels::quantize_row_q16(xp + j * k, k, xq.data() + j * k);
         const int16_t* qp = xq.data();
         guided_rows(w, k, [&](int64_t r0, int64_t r1) {
