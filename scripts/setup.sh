@@ -7,6 +7,13 @@ REEF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # REEF_TORCH=2.8.0 builds against another torch wheel in its own venv and build folder (e.g. the
 # version fish-speech pins); the default set-up stays on 2.13.0.
 REEF_TORCH_VERSION="${REEF_TORCH:-2.13.0}"
+# REEF_VENVS_DIR: a folder outside the clone where the venvs live and last (CI: .ci/run), so a fresh
+# clone on a machine that ran CI before downloads no torch (the 2.8.0 CUDA wheel is 6.5 GB
+# unpacked, ~10 minutes of pip beside the main build). Unset, they are in the clone (.venv...).
+if [[ -n ${REEF_VENVS_DIR:-} ]]; then
+  REEF_VENV="${REEF_VENV:-$REEF_VENVS_DIR/torch-$REEF_TORCH_VERSION}"
+  REEF_CLIENTS_VENV="${REEF_CLIENTS_VENV:-$REEF_VENVS_DIR/clients}"
+fi
 if [[ $REEF_TORCH_VERSION == 2.13.0 ]]; then
   REEF_BUILD_DIR="${REEF_BUILD_DIR:-$REEF_ROOT/build}"
   REEF_VENV="${REEF_VENV:-$REEF_ROOT/.venv}"
@@ -60,6 +67,25 @@ reef_install_apt() {
   fi
 }
 
+# reef_make_venv DIR PACKAGE...: a venv with these packages. A new one is made beside DIR and
+# renamed into place once pip succeeded, so an interrupted install never leaves a venv that looks
+# whole, and two runs making the same venv at once keep one of them. One that exists (a broken
+# one in a clone) is installed into where it is. pip runs as `python -m pip`: a renamed venv's own
+# bin/pip script names the folder it was made in.
+reef_make_venv() {
+  local dir=$1; shift
+  if [[ -d $dir ]]; then
+    "$dir/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir "$@"
+    return
+  fi
+  local tmp="$dir.tmp-$$"
+  rm -rf "$tmp" && mkdir -p "$(dirname "$dir")"
+  python3 -m venv "$tmp" &&
+    "$tmp/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir "$@" ||
+    { rm -rf "$tmp"; return 1; }
+  mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"   # another run's venv got there first: keep it
+}
+
 # The venv alone (no cmake arguments): CI creates the torch 2.8.0 one in the background while the
 # main build compiles (.ci/run), since that step is a download.
 reef_install_torch_venv() {
@@ -68,9 +94,8 @@ reef_install_torch_venv() {
     reef_log "libtorch: torch $REEF_TORCH_VERSION already in $REEF_VENV"
   else
     reef_log "creating venv $REEF_VENV with torch==$REEF_TORCH_VERSION (provides libtorch)"
-    python3 -m venv "$REEF_VENV"
     # --no-cache-dir: a CUDA build is ~3 GB of wheels that pip would also keep in ~/.cache/pip.
-    "$REEF_VENV/bin/pip" install -q --disable-pip-version-check --no-cache-dir "torch==$REEF_TORCH_VERSION"
+    reef_make_venv "$REEF_VENV" "torch==$REEF_TORCH_VERSION"
   fi
 }
 
@@ -87,15 +112,14 @@ reef_install_torch() {
 # The real clients tests/remote/real_clients.py drives reef-cli serve with (the OpenAI Python SDK;
 # ormsgpack, as fish-speech's tools/api_client.py packs; the Fish Audio SDK): a small venv of their
 # own. Without the network the test skips and says so.
-REEF_CLIENTS_VENV="$REEF_ROOT/.venv-clients"
+REEF_CLIENTS_VENV="${REEF_CLIENTS_VENV:-$REEF_ROOT/.venv-clients}"
 REEF_CLIENT_PACKAGES=(openai ormsgpack fish-audio-sdk)
 reef_install_clients() {
   if "$REEF_CLIENTS_VENV/bin/python" -c "import openai, ormsgpack, fish_audio_sdk" 2>/dev/null; then
     reef_log "client venv: ${REEF_CLIENT_PACKAGES[*]} present"
   else
     reef_log "creating $REEF_CLIENTS_VENV with ${REEF_CLIENT_PACKAGES[*]} (the real-client tests)"
-    { python3 -m venv "$REEF_CLIENTS_VENV" &&
-      "$REEF_CLIENTS_VENV/bin/pip" install -q --disable-pip-version-check "${REEF_CLIENT_PACKAGES[@]}"; } ||
+    reef_make_venv "$REEF_CLIENTS_VENV" "${REEF_CLIENT_PACKAGES[@]}" ||
       reef_log "warning: could not install the client venv; tst_real_clients will skip"
   fi
 }

@@ -8,6 +8,7 @@
 #include "../../engine/src/check.h"
 #endif
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -86,6 +87,7 @@ inline int run_all(int argc, char** argv) {
         skip_reason().clear();
         std::printf("[ RUN  ] %s\n", c.name);
         std::fflush(stdout);
+        const auto t0 = std::chrono::steady_clock::now();
         try {
             c.fn();
         } catch (const std::exception& e) {
@@ -100,7 +102,9 @@ inline int run_all(int argc, char** argv) {
         }
         ++ran;
         failed += ok ? 0 : 1;
-        std::printf("[ %s ] %s\n", ok ? " OK " : "FAIL", c.name);
+        // each case's time, so a slow suite shows which case to look at (CI's time is a budget)
+        std::printf("[ %s ] %s (%.1f s)\n", ok ? " OK " : "FAIL", c.name,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::printf("%d passed, %d failed, %d skipped\n", ran - failed, failed, skipped);
     if (failed) return 1;
