@@ -31,10 +31,10 @@
 #include "qt/takes_model.h"
 #include "qt/voice_list_model.h"
 #include "reef/engine.h"
-#include "reef/quantize.h"
 #include "widgets/banner.h"
 #include "widgets/compare_view.h"
 #include "widgets/main_window.h"
+#include "widgets/quantize_dialog.h"
 #include "widgets/perf_chart_widget.h"
 #include "widgets/project_view.h"
 #include "widgets/settings_panel.h"
@@ -486,22 +486,71 @@ private Q_SLOTS:
     // A quantized copy of the model (reef-cli quantize's engine call) loads like any folder, and the
     // status line says so: "int8 weights", and fewer GB in memory than the float model it came from
     // (the sizes read from the model's own account, compared with each other, not with the text).
-    void int8ModelSaysSoInTheStatusLine() {
+    // Settings → Engine → "Quantize to int8…" (issue #44): the dialog writes the copy on the engine
+    // thread with a progress bar; Cancel stops it and leaves no folder; "Use the int8 copy" loads
+    // it, and the status line says int8 with fewer bytes.
+    void quantizeFromTheStudioAndUseTheCopy() {
         MainWindow& w = *m_window;
         const ModelInfo before = m_engine->modelInfo();
         QVERIFY(w.statusStateText().contains(QString::fromUtf8(to_string(before.precision)) + QStringLiteral(" weights")));
         QVERIFY(w.statusStateText().contains(QStringLiteral("GB in memory")));
-        const auto q = quantize_model(path("demo").toStdString(), path("demo-int8").toStdString());
-        QVERIFY2(q.ok(), q.ok() ? "" : q.error().to_string().c_str());
-        m_settings->setModelDir(path("demo-int8"));
-        w.loadModel();
+        QCOMPARE(m_settings->modelDir(), path("demo"));
+        QTest::mouseClick(w.settingsPanel()->quantizeButton(), Qt::LeftButton);
+        QuantizeDialog* d = w.quantizeDialog();
+        QVERIFY(d && d->isVisible());
+        const QString target = path("demo-int8");
+        QCOMPARE(d->targetEdit()->text(), target);
+
+        // Start and Cancel at once: the engine stops before it writes anything; the dialog stays
+        QTest::mouseClick(d->startButton(), Qt::LeftButton);
+        QTest::mouseClick(d->cancelButton(), Qt::LeftButton);
+        QVERIFY(d->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), kSlowMs);
+        QVERIFY2(d->statusLabel()->text().contains(QStringLiteral("cancelled")), qPrintable(d->statusLabel()->text()));
+        QVERIFY(!QFileInfo::exists(target));
+        QVERIFY(!d->useButton()->isVisible());
+        QCOMPARE(m_engine->state(), EngineState::Ready);
+
+        // For real: while it runs Generate waits (read as the state changes: the tiny model's
+        // quantize may be over before this test looks); then the folder is there and says int8
+        QList<bool> generateEnabledWhileQuantizing;
+        const auto watch = connect(m_engine.get(), &EngineController::stateChanged, d, [&](EngineState st) {
+            if (st == EngineState::Quantizing)
+                generateEnabledWhileQuantizing << w.generateButton()->isEnabled();
+        });
+        QTest::mouseClick(d->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), kSlowMs);
+        disconnect(watch);
+        QCOMPARE(generateEnabledWhileQuantizing, QList<bool>{false});
+        QVERIFY2(d->useButton()->isVisible(), qPrintable(d->statusLabel()->text()));
+        QCOMPARE(d->progressBar()->value(), d->progressBar()->maximum());
+        QFile header(target + QStringLiteral("/quantization.json"));
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(header.readAll()).object().value(QStringLiteral("format")).toString(),
+                 QStringLiteral("int8"));
+        QVERIFY(QFileInfo::exists(target + QStringLiteral("/model.safetensors")));
+        QCOMPARE(m_settings->modelDir(), path("demo"));   // nothing changes until the user says so
+
+        QTest::mouseClick(d->useButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(m_engine->state() != EngineState::Loading, kSlowMs);
         QVERIFY(m_engine->isModelLoaded());
-        QCOMPARE(QString::fromStdString(m_engine->modelInfo().model_dir), path("demo-int8"));
+        QCOMPARE(QString::fromStdString(m_engine->modelInfo().model_dir), target);
         QCOMPARE(QString::fromStdString(m_engine->modelInfo().weights), QStringLiteral("int8"));
         QVERIFY(m_engine->modelInfo().weight_bytes < before.weight_bytes);
         QVERIFY2(w.statusStateText().contains(QStringLiteral("int8 weights")), qPrintable(w.statusStateText()));
+        w.textEdit()->setPlainText(QStringLiteral("Spoken from the int8 copy."));
         QVERIFY(generateOneTake());
+
+        // The copy cannot be quantized again: the engine's reason, in the dialog
+        QTest::mouseClick(w.settingsPanel()->quantizeButton(), Qt::LeftButton);
+        d = w.quantizeDialog();
+        QVERIFY(d && d->isVisible());
+        QCOMPARE(d->targetEdit()->text(), target + QStringLiteral("-int8"));
+        QTest::mouseClick(d->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), kSlowMs);
+        QVERIFY2(d->statusLabel()->text().contains(QStringLiteral("already quantized")), qPrintable(d->statusLabel()->text()));
+        QVERIFY(!QFileInfo::exists(target + QStringLiteral("-int8")));
+        d->close();
     }
 
     void cleanupTestCase() {

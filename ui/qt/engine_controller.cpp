@@ -14,6 +14,7 @@ QString stateName(EngineState s) {
     case EngineState::Generating: return EngineController::tr("generating");
     case EngineState::Stopping: return EngineController::tr("stopping");
     case EngineState::Benchmarking: return EngineController::tr("benchmarking");
+    case EngineState::Quantizing: return EngineController::tr("quantizing");
     }
     return {};
 }
@@ -78,6 +79,15 @@ void EngineController::connectWorker() {
     });
     connect(w, &EngineWorker::benchFinished, this, &EngineController::onBenchFinished);
     connect(w, &EngineWorker::benchFailed, this, &EngineController::onBenchFailed);
+    connect(w, &EngineWorker::quantizeProgress, this, &EngineController::quantizeProgress);
+    connect(w, &EngineWorker::quantizeFinished, this, [this](quint64 id, qulonglong before, qulonglong after) {
+        endQuantize(id);
+        Q_EMIT quantizeFinished(id, before, after);
+    });
+    connect(w, &EngineWorker::quantizeFailed, this, [this](quint64 id, const EngineError& e) {
+        endQuantize(id);
+        Q_EMIT quantizeFailed(id, errorText(e));
+    });
 }
 
 void EngineController::refreshCaps() {
@@ -151,6 +161,8 @@ QList<quint64> EngineController::synthesizeBatch(const QList<SynthesisRequest>& 
 }
 
 void EngineController::cancelRequest(quint64 id) {
+    if (id && id == m_quantizeId)
+        return cancelThrough(id);   // quantizeFailed ("cancelled") when the worker stops
     if (id && id == m_synthId)
         return cancel();
     if (m_batch.contains(id))
@@ -176,7 +188,25 @@ quint64 EngineController::runBench(BenchRequest request) {
     return id;
 }
 
+quint64 EngineController::quantizeModel(const QString& in, const QString& out) {
+    const quint64 id = nextId();
+    m_quantizeId = id;
+    updateState();
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id, in, out] { w->quantizeModel(id, in, out); }, Qt::QueuedConnection);
+    return id;
+}
+
+void EngineController::endQuantize(quint64 id) {
+    if (id != m_quantizeId)
+        return;
+    m_quantizeId = 0;
+    updateState();
+}
+
 void EngineController::cancel() {
+    if (m_quantizeId)
+        cancelThrough(m_quantizeId);
     quint64 target = std::max(m_synthId, m_benchId);
     for (quint64 id : m_batch)
         target = std::max(target, id);
@@ -195,6 +225,8 @@ void EngineController::updateState() {
         s = m_stopping ? EngineState::Stopping : EngineState::Generating;
     else if (m_benchId)
         s = m_stopping ? EngineState::Stopping : EngineState::Benchmarking;
+    else if (m_quantizeId)
+        s = EngineState::Quantizing;
     if (s == m_state)
         return;
     m_state = s;

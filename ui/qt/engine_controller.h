@@ -12,7 +12,7 @@
 namespace reef::ui {
 
 class BackendRouter;
-enum class EngineState { NoModel, Loading, Ready, Generating, Stopping, Benchmarking };
+enum class EngineState { NoModel, Loading, Ready, Generating, Stopping, Benchmarking, Quantizing };
 QString stateName(EngineState s);
 
 class EngineController : public QObject {
@@ -49,6 +49,11 @@ public:
     void cancelRequest(quint64 id);
     quint64 encodeReference(std::vector<float> mono44k);
     quint64 runBench(BenchRequest request);
+    // Writes an int8 copy of the model folder `in` into `out` (reef/quantize.h) on the engine
+    // thread; quantizeProgress/Finished/Failed carry its id, cancelRequest(id) or cancel() stop it
+    // before anything is written. Other requests wait behind it (state Quantizing).
+    quint64 quantizeModel(const QString& in, const QString& out);
+    bool isQuantizing() const { return m_quantizeId != 0; }
     void refreshCaps();
 
 public Q_SLOTS:
@@ -73,6 +78,9 @@ Q_SIGNALS:
     void benchProgress(int arm, const QString& message);
     void benchFinished(const reef::BenchReport& report);
     void benchFailed(const QString& reason);
+    void quantizeProgress(quint64 id, int done, int total);
+    void quantizeFinished(quint64 id, qulonglong bytesBefore, qulonglong bytesAfter);
+    void quantizeFailed(quint64 id, const QString& reason);   // a cancel too (its reason says so)
 
 private:
     void connectWorker();
@@ -98,6 +106,8 @@ private:
     void supersedeSynthesis();   // cancels what synthesises now and says so
     bool endSynthesis(quint64 id);   // false when id is not (or no longer) one of ours
     quint64 m_benchId = 0;   // pending bench, 0 = none
+    quint64 m_quantizeId = 0;   // pending quantize, 0 = none
+    void endQuantize(quint64 id);
     bool m_stopping = false;
     bool m_modelLoaded = false;
     ModelInfo m_modelInfo;

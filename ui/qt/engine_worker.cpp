@@ -1,9 +1,12 @@
 #include "qt/engine_worker.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QHash>
 #include <exception>
 #include <optional>
+
+#include "reef/quantize.h"
 
 namespace reef::ui {
 namespace {
@@ -244,6 +247,34 @@ void EngineWorker::runBench(quint64 id, const reef::BenchRequest& request) {
                 Q_EMIT benchFailed(id, r.error());
         },
         [&](const EngineError& e) { Q_EMIT benchFailed(id, e); });
+}
+
+void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& out) {
+    guardedSlot(
+        "quantize",
+        [&] {
+            if (m_cancel->isCancelled(id)) {
+                Q_EMIT quantizeFailed(id, cancelledError());
+                return;
+            }
+            QElapsedTimer since;
+            since.start();
+            QuantizeOptions options;
+            options.progress = [&](int done, int total, const std::string&) {
+                if (done == total || since.elapsed() >= kThrottleMs) {
+                    since.restart();
+                    Q_EMIT quantizeProgress(id, done, total);
+                }
+                return !m_cancel->isCancelled(id);
+            };
+            const Result<QuantizeSummary> r = quantize_model(QFile::encodeName(in).toStdString(),
+                                                             QFile::encodeName(out).toStdString(), options);
+            if (r.ok())
+                Q_EMIT quantizeFinished(id, r.value().bytes_before, r.value().bytes_after);
+            else
+                Q_EMIT quantizeFailed(id, r.error());
+        },
+        [&](const EngineError& e) { Q_EMIT quantizeFailed(id, e); });
 }
 
 }  // namespace reef::ui

@@ -57,6 +57,10 @@ public Q_SLOTS:
     void synthesizeBatch(const QList<reef::SynthesisRequest>& requests, int maxBatch);
     void encodeReference(quint64 id, const std::vector<float>& mono44k);
     void runBench(quint64 id, const reef::BenchRequest& request);
+    // "Quantize this model" (issue #44): the folder `in` written as weight-only int8 into `out`
+    // (reef/quantize.h). Libtorch work, so on this thread; cancelled like a bench, before anything
+    // is written.
+    void quantizeModel(quint64 id, const QString& in, const QString& out);
 
 Q_SIGNALS:
     void capsReady(const reef::DeviceCaps& caps);
@@ -74,6 +78,9 @@ Q_SIGNALS:
     void benchProgress(quint64 id, int arm, const QString& message);
     void benchFinished(quint64 id, const reef::BenchReport& report);
     void benchFailed(quint64 id, const reef::EngineError& error);
+    void quantizeProgress(quint64 id, int done, int total);   // tensors, throttled like progress
+    void quantizeFinished(quint64 id, qulonglong bytesBefore, qulonglong bytesAfter);
+    void quantizeFailed(quint64 id, const reef::EngineError& error);
 
 private:
     struct Throttle;

@@ -733,6 +733,10 @@ agreement</source>
         <source>benchmarking</source>
         <translation>ベンチマーク中</translation>
     </message>
+    <message>
+        <source>quantizing</source>
+        <translation>量子化中</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::FileExport</name>
@@ -1105,6 +1109,22 @@ agreement</source>
         <source>%1 weights, %2 GB in memory</source>
         <translation>%1 の重み、メモリ %2 GB</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;No model folder to quantize.&lt;/b&gt; Pick one in Settings → Model first.</source>
+        <translation>&lt;b&gt;量子化するモデルフォルダーがありません。&lt;/b&gt;先に「設定 → モデル」で選んでください。</translation>
+    </message>
+    <message>
+        <source>Loading the int8 copy %1</source>
+        <translation>int8 コピー %1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>A model is being quantized</source>
+        <translation>モデルを量子化しています</translation>
+    </message>
+    <message>
+        <source>Quantize model to &amp;int8…</source>
+        <translation>モデルを int8 に量子化(&amp;I)…</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1461,6 +1481,81 @@ agreement</source>
     <message>
         <source>cannot save the pronunciation dictionary to %1: %2</source>
         <translation>発音辞書を %1 に保存できません：%2</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::QuantizeDialog</name>
+    <message>
+        <source>Quantize the model to int8</source>
+        <translation>モデルを int8 に量子化</translation>
+    </message>
+    <message>
+        <source>Writes a copy of &lt;b&gt;%1&lt;/b&gt; whose linear layers are int8 with one scale per row, as fish-speech&apos;s &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; does: about half the memory of bf16 and faster decoding on a CPU. The model folder itself is not changed.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; のコピーを書き出します。線形層は int8 で行ごとに 1 つのスケールを持ち、fish-speech の &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; と同じです：メモリは bf16 の約半分、CPU でのデコードも速くなります。元のモデルフォルダーは変更されません。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>元：</translation>
+    </message>
+    <message>
+        <source>New folder:</source>
+        <translation>新しいフォルダー：</translation>
+    </message>
+    <message>
+        <source>Quantize</source>
+        <translation>量子化</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Use the int8 copy</source>
+        <translation>int8 コピーを使う</translation>
+    </message>
+    <message>
+        <source>Select the new folder as the model and load it</source>
+        <translation>新しいフォルダーをモデルとして選び、読み込みます</translation>
+    </message>
+    <message>
+        <source>New folder for the int8 copy</source>
+        <translation>int8 コピー用の新しいフォルダー</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <source>Name the new folder for the int8 copy.</source>
+        <translation>int8 コピー用の新しいフォルダーを指定してください。</translation>
+    </message>
+    <message>
+        <source>The copy needs a folder of its own: the source stays as it is.</source>
+        <translation>コピーには専用のフォルダーが必要です：元のフォルダーはそのまま残ります。</translation>
+    </message>
+    <message>
+        <source>The engine is busy (%1): quantize when it is done.</source>
+        <translation>エンジンは処理中です（%1）：終わってから量子化してください。</translation>
+    </message>
+    <message>
+        <source>Reading the weights…</source>
+        <translation>重みを読み込んでいます…</translation>
+    </message>
+    <message>
+        <source>Quantizing: tensor %1 of %2</source>
+        <translation>量子化中：テンソル %1 / %2</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>キャンセルしています…</translation>
+    </message>
+    <message>
+        <source>Written to %1: the text2semantic weights went from %2 to %3.</source>
+        <translation>%1 に書き出しました：text2semantic の重みは %2 から %3 になりました。</translation>
     </message>
 </context>
 <context>
@@ -1874,6 +1969,18 @@ agreement</source>
     <message>
         <source>Reload needed: the loaded model runs with other settings. Changed: %1. Generate reloads first when nothing is running.</source>
         <translation>再読み込みが必要です：読み込み済みのモデルは別の設定で動いています。変更：%1。何も実行していなければ、「生成」が先に読み込み直します。</translation>
+    </message>
+    <message>
+        <source>Quantize to int8…</source>
+        <translation>int8 に量子化…</translation>
+    </message>
+    <message>
+        <source>Write an int8 copy of the model folder: about half the memory of bf16 and faster decoding on a CPU (the same as reef-cli quantize)</source>
+        <translation>モデルフォルダーの int8 コピーを書き出します：メモリは bf16 の約半分、CPU でのデコードも速くなります（reef-cli quantize と同じ）</translation>
+    </message>
+    <message>
+        <source>Smaller weights</source>
+        <translation>より小さな重み</translation>
     </message>
 </context>
 <context>

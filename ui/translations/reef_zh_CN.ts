@@ -733,6 +733,10 @@ agreement</source>
         <source>benchmarking</source>
         <translation>正在基准测试</translation>
     </message>
+    <message>
+        <source>quantizing</source>
+        <translation>正在量化</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::FileExport</name>
@@ -1105,6 +1109,22 @@ agreement</source>
         <source>%1 weights, %2 GB in memory</source>
         <translation>%1 权重，占用内存 %2 GB</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;No model folder to quantize.&lt;/b&gt; Pick one in Settings → Model first.</source>
+        <translation>&lt;b&gt;没有可量化的模型文件夹。&lt;/b&gt;请先在“设置 → 模型”中选择一个。</translation>
+    </message>
+    <message>
+        <source>Loading the int8 copy %1</source>
+        <translation>正在加载 int8 副本 %1</translation>
+    </message>
+    <message>
+        <source>A model is being quantized</source>
+        <translation>正在量化模型</translation>
+    </message>
+    <message>
+        <source>Quantize model to &amp;int8…</source>
+        <translation>将模型量化为 int8(&amp;I)…</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1461,6 +1481,81 @@ agreement</source>
     <message>
         <source>cannot save the pronunciation dictionary to %1: %2</source>
         <translation>无法将发音词典保存到 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::QuantizeDialog</name>
+    <message>
+        <source>Quantize the model to int8</source>
+        <translation>将模型量化为 int8</translation>
+    </message>
+    <message>
+        <source>Writes a copy of &lt;b&gt;%1&lt;/b&gt; whose linear layers are int8 with one scale per row, as fish-speech&apos;s &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; does: about half the memory of bf16 and faster decoding on a CPU. The model folder itself is not changed.</source>
+        <translation>写入 &lt;b&gt;%1&lt;/b&gt; 的副本，其线性层为 int8、每行一个缩放系数，与 fish-speech 的 &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; 相同：内存约为 bf16 的一半，在 CPU 上解码更快。原模型文件夹不会被更改。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>源：</translation>
+    </message>
+    <message>
+        <source>New folder:</source>
+        <translation>新文件夹：</translation>
+    </message>
+    <message>
+        <source>Quantize</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Use the int8 copy</source>
+        <translation>使用 int8 副本</translation>
+    </message>
+    <message>
+        <source>Select the new folder as the model and load it</source>
+        <translation>将新文件夹选为模型并加载</translation>
+    </message>
+    <message>
+        <source>New folder for the int8 copy</source>
+        <translation>int8 副本的新文件夹</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Name the new folder for the int8 copy.</source>
+        <translation>请为 int8 副本指定新文件夹。</translation>
+    </message>
+    <message>
+        <source>The copy needs a folder of its own: the source stays as it is.</source>
+        <translation>副本需要单独的文件夹：源文件夹保持不变。</translation>
+    </message>
+    <message>
+        <source>The engine is busy (%1): quantize when it is done.</source>
+        <translation>引擎正忙（%1）：请在其完成后再量化。</translation>
+    </message>
+    <message>
+        <source>Reading the weights…</source>
+        <translation>正在读取权重…</translation>
+    </message>
+    <message>
+        <source>Quantizing: tensor %1 of %2</source>
+        <translation>正在量化：第 %1 个张量，共 %2 个</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Written to %1: the text2semantic weights went from %2 to %3.</source>
+        <translation>已写入 %1：text2semantic 权重从 %2 减少到 %3。</translation>
     </message>
 </context>
 <context>
@@ -1874,6 +1969,18 @@ agreement</source>
     <message>
         <source>Reload needed: the loaded model runs with other settings. Changed: %1. Generate reloads first when nothing is running.</source>
         <translation>需要重新加载：已加载的模型使用的是其他设置。已更改：%1。没有任务运行时，“生成”会先重新加载。</translation>
+    </message>
+    <message>
+        <source>Quantize to int8…</source>
+        <translation>量化为 int8…</translation>
+    </message>
+    <message>
+        <source>Write an int8 copy of the model folder: about half the memory of bf16 and faster decoding on a CPU (the same as reef-cli quantize)</source>
+        <translation>写入模型文件夹的 int8 副本：内存约为 bf16 的一半，在 CPU 上解码更快（与 reef-cli quantize 相同）</translation>
+    </message>
+    <message>
+        <source>Smaller weights</source>
+        <translation>更小的权重</translation>
     </message>
 </context>
 <context>

@@ -34,6 +34,7 @@
 #include "widgets/compare_view.h"
 #include "widgets/perf_chart_widget.h"
 #include "widgets/project_view.h"
+#include "widgets/quantize_dialog.h"
 #include "widgets/queue_view.h"
 #include "widgets/player_bar.h"
 #include "widgets/server_settings.h"
@@ -131,6 +132,7 @@ void MainWindow::setupUi() {
     connect(m_synthesis, &SynthesisPanel::stopRequested, &m_engine, &EngineController::cancel);
     connect(m_synthesis, &SynthesisPanel::manageVoicesRequested, this, &MainWindow::manageVoices);
     connect(m_settingsPanel, &SettingsPanel::loadRequested, this, &MainWindow::loadModel);
+    connect(m_settingsPanel, &SettingsPanel::quantizeRequested, this, &MainWindow::quantizeModel);
     connect(m_settingsPanel->serverSettings(), &ServerSettings::profileSelected, m_studio,
             [this] { m_studio->restoreServerKey([] {}); });
     connect(m_player, &PlayerBar::exportRequested, this, [this] { exportInteractive(&m_playback.samples(), -1); });
@@ -249,6 +251,26 @@ void MainWindow::openModelFolder() {
     loadModel();
 }
 
+QuantizeDialog* MainWindow::quantizeDialog() const { return m_quantize; }
+
+void MainWindow::quantizeModel() {
+    if (m_settings.modelDir().isEmpty()) {
+        m_banner->showMessage(tr("<b>No model folder to quantize.</b> Pick one in Settings → Model first."),
+                              Banner::Kind::Error, Banner::Topic::Model);
+        return;
+    }
+    if (m_quantize)   // one at a time: the open dialog comes to the front
+        m_quantize->close();
+    m_quantize = new QuantizeDialog(m_engine, m_settings.modelDir(), this);
+    m_quantize->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_quantize, &QuantizeDialog::useRequested, this, [this](const QString& dir) {
+        m_settings.setModelDir(dir);
+        showStatus(tr("Loading the int8 copy %1").arg(dir), 8000);
+        loadModel();
+    });
+    m_quantize->show();
+}
+
 void MainWindow::onModelLoaded(const ModelInfo& info) {
     // The Settings panel compares what it shows against what runs ("Reload needed").
     m_settingsPanel->setLoadedConfig(m_studio->isRemote() ? std::nullopt
@@ -295,8 +317,10 @@ void MainWindow::updateState() {
         why = tr("The model is loading");
     else if (s == EngineState::Benchmarking)
         why = tr("A bench is running");
+    else if (s == EngineState::Quantizing)
+        why = tr("A model is being quantized");
     m_synthesis->setBusy(running, s == EngineState::Ready, why);
-    m_stopAction->setEnabled(running || s == EngineState::Benchmarking);
+    m_stopAction->setEnabled(running || s == EngineState::Benchmarking || s == EngineState::Quantizing);
     QString text = stateName(s);
     if (m_engine.isModelLoaded()) {
         const ModelInfo& info = m_engine.modelInfo();

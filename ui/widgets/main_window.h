@@ -3,6 +3,7 @@
 // studio logic of its own: what it adds are dialogs, banners and the status bar.
 #pragma once
 #include <QMainWindow>
+#include <QPointer>
 #include <optional>
 
 #include "audio/wav_file.h"
@@ -24,6 +25,7 @@ class Banner;
 class CompareView;
 class EngineController;
 class PerfChartWidget;
+class QuantizeDialog;
 class ProjectModel;
 class ProjectView;
 class PronunciationDictionary;
@@ -68,6 +70,7 @@ public:
     PerfHistoryModel& perfModel() const { return m_studio->perf(); }
     TakesModel& takesModel() const { return m_studio->takes(); }
     CompareView* compareView() const { return m_compare; }
+    QuantizeDialog* quantizeDialog() const;   // the open one, if any
     ProjectModel& project() const { return m_studio->project(); }
     ProjectView* projectView() const { return m_projectView; }
     SynthesisQueue& queue() const { return m_studio->queue(); }
@@ -97,6 +100,8 @@ public Q_SLOTS:
     void newProject();
     void openModelFolder();
     void manageVoices();
+    // "Quantize to int8…" (Settings → Engine, File menu): the dialog for the model folder in Settings.
+    void quantizeModel();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -139,6 +144,7 @@ private:
     TakesView* m_takesView = nullptr;
     PlayerBar* m_player = nullptr;
     CompareView* m_compare = nullptr;
+    QPointer<QuantizeDialog> m_quantize;
     ProjectView* m_projectView = nullptr;
     QueueView* m_queueView = nullptr;
     QLabel* m_stateLabel = nullptr;

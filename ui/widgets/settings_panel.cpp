@@ -175,6 +175,16 @@ QWidget* SettingsPanel::createEngineGroup() {
     m_kvMargin->setToolTip(tr("extra cache rows beyond prompt + max new frames"));
     f->addRow(tr("Device"), m_device);
     f->addRow(tr("Precision"), m_precision);
+    // An int8 copy of the model folder (issue #44): a dialog with progress and cancel, MainWindow's.
+    m_quantize = new QPushButton(tr("Quantize to int8\u2026"));
+    m_quantize->setObjectName(QStringLiteral("quantizeButton"));
+    m_quantize->setToolTip(tr("Write an int8 copy of the model folder: about half the memory of bf16 and faster decoding "
+                              "on a CPU (the same as reef-cli quantize)"));
+    connect(m_quantize, &QPushButton::clicked, this, [this] {
+        pushEngineConfig();
+        Q_EMIT quantizeRequested();
+    });
+    f->addRow(tr("Smaller weights"), m_quantize);
     f->addRow(tr("CPU threads"), m_threads);
     m_threadsWarning = new QLabel;
     m_threadsWarning->setObjectName(QStringLiteral("threadsWarning"));

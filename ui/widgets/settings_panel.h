@@ -59,11 +59,13 @@ public:
     QWidget* engineGroup() const { return m_engineGroup; }
 
     QPushButton* compileSetupButton() const { return m_compileSetup; }
+    QPushButton* quantizeButton() const { return m_quantize; }
     QLabel* compileSetupStatus() const { return m_compileSetupStatus; }
 
 Q_SIGNALS:
     void loadRequested();   // "Load model" pressed (the settings are already saved)
     void compileSetupFinished(bool ok);   // the aot-inductor venv set-up ended (the caps are stale now)
+    void quantizeRequested();   // "Quantize to int8...": MainWindow shows the dialog for the model folder
 
 public Q_SLOTS:
     void syncFromSettings();
@@ -105,6 +107,7 @@ private:
     std::optional<EngineConfig> m_loaded;
     DeviceCaps m_caps;
     QPushButton* m_compileSetup = nullptr;
+    QPushButton* m_quantize = nullptr;
     QLabel* m_compileSetupStatus = nullptr;
     class CompileSetupJob* m_setupJob = nullptr;
     bool m_setupSucceeded = false;  // the last set-up worked: its "ready" line stays until the next one

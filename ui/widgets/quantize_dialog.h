@@ -1,0 +1,61 @@
+// "Quantize this model" (issue #44): an int8 copy of a model folder, written by the engine
+// (reef/quantize.h, on the engine thread) with a progress bar and Cancel; once written, one click
+// makes the copy the model that loads. The folder it writes is new: the source stays as it is.
+#pragma once
+#include <QDialog>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace reef::ui {
+
+class EngineController;
+
+class QuantizeDialog : public QDialog {
+    Q_OBJECT
+public:
+    QuantizeDialog(EngineController& engine, const QString& modelDir, QWidget* parent = nullptr);
+    ~QuantizeDialog() override;   // a running quantize is cancelled: nothing is written
+
+    // "<dir>-int8", else "<dir>-int8-2", … : the first that does not exist beside the source.
+    static QString suggestedTarget(const QString& modelDir);
+
+    QLineEdit* targetEdit() const { return m_target; }
+    QPushButton* startButton() const { return m_start; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* useButton() const { return m_use; }   // shown once the copy is written
+    QProgressBar* progressBar() const { return m_progress; }
+    QLabel* statusLabel() const { return m_status; }
+    bool isRunning() const { return m_id != 0; }
+
+Q_SIGNALS:
+    // "Use the int8 copy": the caller selects the folder and loads it.
+    void useRequested(const QString& dir);
+
+protected:
+    void reject() override;   // Escape or the window's close: cancels a running quantize first
+
+private:
+    void start();
+    void browse();
+    void setRunning(bool running);
+    void onProgress(quint64 id, int done, int total);
+    void onFinished(quint64 id, qulonglong bytesBefore, qulonglong bytesAfter);
+    void onFailed(quint64 id, const QString& reason);
+
+    EngineController& m_engine;
+    QString m_source;
+    QString m_written;   // the folder the last quantize wrote
+    quint64 m_id = 0;    // the running quantize, 0 = none
+    QLineEdit* m_target = nullptr;
+    QPushButton* m_browse = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QPushButton* m_use = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+};
+
+}  // namespace reef::ui
