@@ -5,6 +5,7 @@
 // int8 state dicts refused by name; reef-cli quantize's folder (quantize_model) loads, and a
 // fish-speech int8 folder (model.pth beside the bf16 safetensors quantize.py copies) is read as int8.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <cmath>
 #include <cstdio>
@@ -35,6 +36,14 @@ TensorMap quantized(const DualArConfig& c, TensorMap w) {
         w[key.substr(0, key.size() - 6) + "scales"] = q.scales;
     }
     return w;
+}
+
+// What quantize.py's torch.save writes: its model was loaded in bf16, so the tensors it does not
+// quantize are bf16 too.
+TensorMap quantize_py_state_dict(const DualArConfig& c, TensorMap w) {
+    for (auto& [key, t] : w)
+        if (t.is_floating_point()) t = t.to(at::kBFloat16);
+    return quantized(c, std::move(w));
 }
 
 GenerateOptions greedy(int64_t frames, int capture = 0) {
@@ -153,6 +162,31 @@ TEST_CASE(bf16_int8_kernel_stays_within_bf16_rounding_of_the_aten_path) {
     CHECK(worst <= 0.05 * top);
 }
 
+// The int8 rows run on the intra-op threads, in pieces whose bounds do not depend on which thread
+// takes them: three threads give the bits one thread gives, for the exact fp32 input and for the
+// int16-quantized one every thread reads (that path once crashed on a second thread, which read
+// its own, empty, thread_local copy of the input's scales). 4096 rows of 256: pieces for everyone.
+TEST_CASE(int8_kernels_give_one_threads_bits_on_three) {
+    if (!gemv_int8_supported()) return reef_test::skip("built without the SIMD kernels");
+    const int before = at::get_num_threads();
+    at::manual_seed(5);
+    const at::Tensor w = at::randint(-128, 128, {4096, 256}, at::kChar);
+    const at::Tensor s = at::rand({4096}) * 0.01 + 1e-3;
+    for (bool exact : {true, false})
+        for (int64_t m : {1, 3}) {
+            const at::Tensor x = at::randn({m, 256});
+            at::set_num_threads(1);
+            const at::Tensor one = gemv_int8(x, w, s, {}, exact);
+            at::set_num_threads(3);
+            const at::Tensor three = gemv_int8(x, w, s, {}, exact);
+            CHECK(at::equal(one, three));
+            // and both are the product they stand for (int16 input: its rounding, ~1e-4 relative)
+            const at::Tensor ref = at::matmul(x.to(at::kDouble), (w.to(at::kDouble) * s.to(at::kDouble).unsqueeze(1)).t());
+            CHECK((one.to(at::kDouble) - ref).abs().max().item<double>() <= (exact ? 1e-3 : 5e-2) * ref.abs().max().item<double>());
+        }
+    at::set_num_threads(before);
+}
+
 // How far int8 is from the float model it was made from (random weights: a measure, not a verdict on
 // speech): the prefill logits' cosine and max |Δ|, and the greedy codes' agreement over 200 frames.
 TEST_CASE(int8_logits_stay_close_to_the_float_model) {
@@ -268,7 +302,7 @@ TEST_CASE(a_fish_speech_int8_folder_reads_its_model_pth) {
     const DualArConfig c = load_model_config(src);
     const ExpectedShapes expected = expected_shapes(c);
     TensorMap w = read_text2semantic_weights(src, nullptr, &expected, TensorHome::Mapping);
-    save_pth(fish + "/model.pth", quantized(c, w));
+    save_pth(fish + "/model.pth", quantize_py_state_dict(c, w));
     auto q = load_dual_ar_model(fish, at::kCPU, at::kFloat);
     CHECK(q->int8());
     auto r = quantize_model(src, (dir / "reef-q").string());

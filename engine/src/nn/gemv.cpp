@@ -187,9 +187,12 @@ at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
         xq.resize(size_t(m * k));
         sx.resize(size_t(m));
         for (int64_t j = 0; j < m; ++j) sx[size_t(j)] = kernels::quantize_row_q16(xp + j * k, k, xq.data() + j * k);
+        // Pointers, not the vectors: the rows run on other threads, where the names xq and sx
+        // are those threads' own (empty) thread_local vectors.
         const int16_t* qp = xq.data();
+        const float* sxp = sx.data();
         guided_rows(w, k, [&](int64_t r0, int64_t r1) {
-            kernels::gemv_rows_i8_q16(wp, sp, qp, sx.data(), k, m, bp, k, r0, r1, yp, n);
+            kernels::gemv_rows_i8_q16(wp, sp, qp, sxp, k, m, bp, k, r0, r1, yp, n);
         });
     }
 #endif
