@@ -14,7 +14,6 @@ ASAN_DIR="$REEF_ROOT/build-asan"
 reef_install_apt
 reef_install_torch
 reef_build_tool_args
-reef_build_tool_args
 if [[ ! -f "$ASAN_DIR/CMakeCache.txt" ]]; then
   reef_log "configuring $ASAN_DIR (preset asan: ASan + UBSan, no GUI)"
   (cd "$REEF_ROOT" && cmake --preset asan -DCMAKE_PREFIX_PATH="$REEF_TORCH_CMAKE" \
