@@ -71,7 +71,10 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
                 written[key.substr(0, key.size() - 6) + "scales"] = q.scales;  // "x.weight" -> "x.scales"
                 ++summary.quantized;
             } else {
-                written[key] = t.contiguous();
+                // quantize.py loads the model in bf16 before it quantizes, so every other tensor it
+                // writes (embeddings, norms) is bf16 too: an fp32 or fp16 source's are rounded the
+                // same way here, and both folders hold the same values (tst_parity s2_int8_*).
+                written[key] = t.is_floating_point() ? t.to(at::kBFloat16).contiguous() : t.contiguous();
                 ++summary.kept;
             }
             weights.erase(key);  // the mapping's pages of this tensor can go

@@ -6,6 +6,9 @@ Usage (one process per fish-speech era; the module names of the two trees collid
       --model <reef demo folder, layout s2> --out fixtures/tiny-s2 --layout s2
   PYTHONPATH=<fish-speech d3df505 tree> python dump_reference.py --fish-speech <S1 tree> \
       --model <reef demo folder, layout s1> --out fixtures/tiny-s1 --layout s1 [--codec-tree <HEAD tree>]
+  fish-speech's int8 (tests/parity/make_int8_fixture.sh runs its tools/llama/quantize.py first):
+  PYTHONPATH=<HEAD tree> python dump_reference.py --fish-speech <HEAD tree> \
+      --model <quantize.py's fs-1.2-int8-* folder> --out fixtures/tiny-s2-int8 --no-codec --frames 40
 
 Fixture format (read by tests/parity/parity_fixtures.h): <out>/manifest.json + <out>/tensors.bin.
 manifest.json: {"format": "reef-parity-v1", "meta": {...}, "inputs": {...},
@@ -314,13 +317,16 @@ def codec_fixtures(model_dir, fw, inputs):
 
 
 def main():
+    global FRAMES
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fish-speech", required=True, help="fish-speech source tree (HEAD for s2, d3df505 for s1)")
     ap.add_argument("--model", required=True, help="Reef demo model folder (reef-cli demo-model)")
     ap.add_argument("--out", required=True, help="fixture folder to write")
     ap.add_argument("--layout", choices=["s2", "s1"], default="s2")
     ap.add_argument("--no-codec", action="store_true", help="skip the codec fixtures")
+    ap.add_argument("--frames", type=int, default=FRAMES, help=f"frames per generate run (default {FRAMES})")
     args = ap.parse_args()
+    FRAMES = args.frames
 
     fs_tree = Path(args.fish_speech).resolve()
     sys.path.insert(0, str(fs_tree))

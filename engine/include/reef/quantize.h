@@ -19,7 +19,7 @@ struct QuantizeOptions {
 struct QuantizeSummary {
     std::string source;             // the weight file read
     int quantized = 0;              // linear weights now int8
-    int kept = 0;                   // other tensors, as stored (embeddings, norms, biases)
+    int kept = 0;                   // other tensors (embeddings, norms, biases), in bf16 as quantize.py writes them
     uint64_t bytes_before = 0;      // text2semantic weights as read
     uint64_t bytes_after = 0;       // as written (int8 weights, bf16 scales, the rest as stored)
 };
@@ -28,7 +28,8 @@ struct QuantizeSummary {
 // every linear projection per output row (scale = max|w| / 127.5 in fp32, stored as bf16; int8 =
 // round-half-even(w / scale) clamped to [-128, 127]; weights first rounded to bf16 as quantize.py
 // loads them), and writes `out`: model.safetensors (internal names, the int8 weights and their
-// ".scales"), quantization.json naming the format, and every other file of `in` (config,
+// ".scales", every other tensor in bf16 as quantize.py's bf16 load leaves it), quantization.json
+// naming the format, and every other file of `in` (config,
 // tokenizer, codec) copied. Written into a temp folder renamed into place: never half a model.
 // `out` must not exist (or be empty).
 Result<QuantizeSummary> quantize_model(const std::string& in, const std::string& out, const QuantizeOptions& options = {});
