@@ -9,6 +9,7 @@
 #   remote_progress.png  tst_remote_window: a take streaming in from the server, its progress moving
 #   settings_1280.png    tst_main_window: the window at its default 1280×860, every Settings row in view
 #   queue_batch.png      tst_main_window: a batch of 4 with 8 items queued (fake engine), which decode and which wait
+#   quantize_dialog.png  tst_real_window: Settings → Engine → Quantize to int8…, the copy written (tiny demo model)
 # Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
 # ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR]   (OUT_DIR default docs/images;
 # ctest tst_script_screenshots writes them to a temporary folder)
@@ -30,11 +31,11 @@ trap 'rm -rf "$shots"' EXIT
 export REEF_SCREENS_DIR="$shots" REEF_SOURCE_DIR="$ROOT" QT_QPA_PLATFORM=xcb OMP_NUM_THREADS=1
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_studio_window" >/dev/null
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_real_window" longTextThroughAProject \
-  compareViewRunsAContextSweep >/dev/null
+  compareViewRunsAContextSweep quantizeFromTheStudioAndUseTheCopy >/dev/null
 cp "$shots/project_real.png" "$IMAGES/project.png"
 REEF_CLI="$BUILD/app/reef-cli" xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_remote_window" >/dev/null
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_main_window" settingsFitAndClosedDocksComeBack \
   theQueueTellsTheTruthAboutABatch >/dev/null
 cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$shots/remote_project.png" \
-  "$shots/remote_progress.png" "$shots/settings_1280.png" "$shots/queue_batch.png" "$IMAGES/"
-echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project,remote_progress,settings_1280,queue_batch}.png"
+  "$shots/remote_progress.png" "$shots/settings_1280.png" "$shots/queue_batch.png" "$shots/quantize_dialog.png" "$IMAGES/"
+echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project,remote_progress,settings_1280,queue_batch,quantize_dialog}.png"

@@ -530,6 +530,10 @@ private Q_SLOTS:
                  QStringLiteral("int8"));
         QVERIFY(QFileInfo::exists(target + QStringLiteral("/model.safetensors")));
         QCOMPARE(m_settings->modelDir(), path("demo"));   // nothing changes until the user says so
+        if (const QString dir = qEnvironmentVariable("REEF_SCREENS_DIR"); !dir.isEmpty()) {
+            QDir().mkpath(dir);   // the README's picture of the dialog, the copy written
+            QVERIFY(d->grab().save(QDir(dir).filePath(QStringLiteral("quantize_dialog.png"))));
+        }
 
         QTest::mouseClick(d->useButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(m_engine->state() != EngineState::Loading, kSlowMs);

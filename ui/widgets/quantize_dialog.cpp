@@ -88,6 +88,13 @@ QString QuantizeDialog::suggestedTarget(const QString& modelDir) {
     return candidate;
 }
 
+void QuantizeDialog::setStatus(const QString& text) {
+    m_status->setText(text);
+    // A longer line wraps into more rows: the dialog grows to show them (and the intro) whole.
+    if (isVisible())
+        adjustSize();
+}
+
 void QuantizeDialog::browse() {
     const QString dir = QFileDialog::getSaveFileName(this, tr("New folder for the int8 copy"), m_target->text(), {},
                                                      nullptr, QFileDialog::ShowDirsOnly);
@@ -108,20 +115,20 @@ void QuantizeDialog::start() {
     const QString target = QDir::cleanPath(m_target->text().trimmed());
     // The engine refuses these too; said here, before a minute of work, in the dialog's words.
     if (m_target->text().trimmed().isEmpty()) {
-        m_status->setText(tr("Name the new folder for the int8 copy."));
+        setStatus(tr("Name the new folder for the int8 copy."));
         return;
     }
     if (QFileInfo(target).absoluteFilePath() == QFileInfo(m_source).absoluteFilePath()) {
-        m_status->setText(tr("The copy needs a folder of its own: the source stays as it is."));
+        setStatus(tr("The copy needs a folder of its own: the source stays as it is."));
         return;
     }
     if (m_engine.state() != EngineState::Ready && m_engine.state() != EngineState::NoModel) {
-        m_status->setText(tr("The engine is busy (%1): quantize when it is done.").arg(stateName(m_engine.state())));
+        setStatus(tr("The engine is busy (%1): quantize when it is done.").arg(stateName(m_engine.state())));
         return;
     }
     m_use->hide();
     m_progress->setRange(0, 0);   // busy until the first tensor says how many there are
-    m_status->setText(tr("Reading the weights…"));
+    setStatus(tr("Reading the weights…"));
     setRunning(true);
     m_id = m_engine.quantizeModel(m_source, target);
 }
@@ -131,7 +138,7 @@ void QuantizeDialog::onProgress(quint64 id, int done, int total) {
         return;
     m_progress->setRange(0, total);
     m_progress->setValue(done);
-    m_status->setText(tr("Quantizing: tensor %1 of %2").arg(done).arg(total));
+    setStatus(tr("Quantizing: tensor %1 of %2").arg(done).arg(total));
 }
 
 void QuantizeDialog::onFinished(quint64 id, qulonglong bytesBefore, qulonglong bytesAfter) {
@@ -143,7 +150,7 @@ void QuantizeDialog::onFinished(quint64 id, qulonglong bytesBefore, qulonglong b
     m_progress->setRange(0, 1);
     m_progress->setValue(1);
     const QLocale locale;
-    m_status->setText(tr("Written to %1: the text2semantic weights went from %2 to %3.")
+    setStatus(tr("Written to %1: the text2semantic weights went from %2 to %3.")
                           .arg(m_written,
                                locale.formattedDataSize(qint64(bytesBefore), 2, QLocale::DataSizeSIFormat),
                                locale.formattedDataSize(qint64(bytesAfter), 2, QLocale::DataSizeSIFormat)));
@@ -159,13 +166,13 @@ void QuantizeDialog::onFailed(quint64 id, const QString& reason) {
     setRunning(false);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_status->setText(reason);
+    setStatus(reason);
 }
 
 void QuantizeDialog::reject() {
     if (m_id) {   // the first Cancel stops the work; the dialog stays to say it did
         m_engine.cancelRequest(m_id);
-        m_status->setText(tr("Cancelling…"));
+        setStatus(tr("Cancelling…"));
         return;
     }
     QDialog::reject();

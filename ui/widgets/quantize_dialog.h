@@ -41,6 +41,7 @@ private:
     void start();
     void browse();
     void setRunning(bool running);
+    void setStatus(const QString& text);
     void onProgress(quint64 id, int done, int total);
     void onFinished(quint64 id, qulonglong bytesBefore, qulonglong bytesAfter);
     void onFailed(quint64 id, const QString& reason);
