@@ -8,6 +8,7 @@ target_sources(reef_engine PRIVATE
   src/engine.cpp
   src/demo_model.cpp
   src/quantize_model.cpp
+  src/model_folder_size.cpp
   src/version.cpp
   src/memory_check.cpp
   src/cgroup_memory.cpp

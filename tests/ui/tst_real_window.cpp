@@ -11,13 +11,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 #include "audio/wav_file.h"
 #include "qt/batch_table_model.h"
@@ -495,6 +499,10 @@ private Q_SLOTS:
         QVERIFY(w.statusStateText().contains(QString::fromUtf8(to_string(before.precision)) + QStringLiteral(" weights")));
         QVERIFY(w.statusStateText().contains(QStringLiteral("GB in memory")));
         QCOMPARE(m_settings->modelDir(), path("demo"));
+        // The model picker says, before any load, what the folder takes and what its int8 copy would
+        QLabel* size = w.settingsPanel()->modelSizeLabel();
+        QVERIFY2(size->isVisibleTo(w.settingsPanel()) && size->text().contains(QStringLiteral("an int8 copy")),
+                 qPrintable(size->text()));
         QTest::mouseClick(w.settingsPanel()->quantizeButton(), Qt::LeftButton);
         QuantizeDialog* d = w.quantizeDialog();
         QVERIFY(d && d->isVisible());
@@ -542,6 +550,14 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(m_engine->modelInfo().weights), QStringLiteral("int8"));
         QVERIFY(m_engine->modelInfo().weight_bytes < before.weight_bytes);
         QVERIFY2(w.statusStateText().contains(QStringLiteral("int8 weights")), qPrintable(w.statusStateText()));
+        // ... and for the int8 folder, a figure within 5 % of what the loaded copy holds (the RoPE
+        // table comes on top of the weights there)
+        static const QRegularExpression figure(QStringLiteral("^int8 weights: ([0-9.]+) (kB|MB|GB) in memory"));
+        const QRegularExpressionMatch m = figure.match(size->text());
+        QVERIFY2(m.hasMatch(), qPrintable(size->text()));
+        const double unit = m.captured(2) == QStringLiteral("GB") ? 1e9 : m.captured(2) == QStringLiteral("MB") ? 1e6 : 1e3;
+        const double said = m.captured(1).toDouble() * unit, held = double(m_engine->modelInfo().weight_bytes);
+        QVERIFY2(std::abs(said - held) <= 0.05 * held, qPrintable(QStringLiteral("%1 against %2 bytes").arg(size->text()).arg(held)));
         w.textEdit()->setPlainText(QStringLiteral("Spoken from the int8 copy."));
         QVERIFY(generateOneTake());
 

@@ -1982,6 +1982,14 @@ agreement</source>
         <source>Smaller weights</source>
         <translation>より小さな重み</translation>
     </message>
+    <message>
+        <source>int8 weights: %1 in memory</source>
+        <translation>int8 の重み：メモリ %1</translation>
+    </message>
+    <message>
+        <source>%1 weights: %2 in memory; an int8 copy: %3 (Engine → Quantize to int8…)</source>
+        <translation>%1 の重み：メモリ %2。int8 コピーなら %3（エンジン → int8 に量子化…）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ShortcutsDialog</name>

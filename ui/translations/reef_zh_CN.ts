@@ -1982,6 +1982,14 @@ agreement</source>
         <source>Smaller weights</source>
         <translation>更小的权重</translation>
     </message>
+    <message>
+        <source>int8 weights: %1 in memory</source>
+        <translation>int8 权重：内存占用 %1</translation>
+    </message>
+    <message>
+        <source>%1 weights: %2 in memory; an int8 copy: %3 (Engine → Quantize to int8…)</source>
+        <translation>%1 权重：内存占用 %2；int8 副本：%3（引擎 → 量化为 int8…）</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ShortcutsDialog</name>

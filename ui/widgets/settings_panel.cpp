@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -24,6 +25,7 @@
 #include "qt/compile_setup_job.h"
 #include "qt/settings.h"
 #include "qt/translations.h"
+#include "reef/quantize.h"
 
 namespace reef::ui {
 namespace {
@@ -126,6 +128,12 @@ QWidget* SettingsPanel::createModelGroup() {
     row->addWidget(browse);
     row->addWidget(m_load, 1);
     v->addWidget(m_modelDir);
+    // What the folder's model will occupy, before it is loaded (issue #44): from its config.json.
+    m_modelSize = new QLabel;
+    m_modelSize->setObjectName(QStringLiteral("modelSizeLabel"));
+    m_modelSize->setWordWrap(true);
+    m_modelSize->hide();
+    v->addWidget(m_modelSize);
     v->addLayout(row);
     connect(browse, &QPushButton::clicked, this, &SettingsPanel::browseModel);
     connect(m_modelDir, &QLineEdit::editingFinished, this, &SettingsPanel::pushEngineConfig);
@@ -331,6 +339,27 @@ QSize SettingsPanel::minimumSizeHint() const {
 
 QSize SettingsPanel::sizeHint() const { return minimumSizeHint().expandedTo(QWidget::sizeHint()); }
 
+void SettingsPanel::updateModelSize() {
+    const EngineConfig c = m_settings.engineConfig();
+    if (c.model_dir.empty()) {
+        m_modelSize->hide();
+        return;
+    }
+    const Result<ModelFolderSize> size = model_folder_size(c.model_dir, c.precision);
+    if (!size.ok()) {   // not a model folder: the load says why
+        m_modelSize->hide();
+        return;
+    }
+    const QLocale locale;
+    const auto gb = [&](uint64_t bytes) { return locale.formattedDataSize(qint64(bytes), 2, QLocale::DataSizeSIFormat); };
+    m_modelSize->setText(size.value().int8
+                             ? tr("int8 weights: %1 in memory").arg(gb(size.value().bytes))
+                             : tr("%1 weights: %2 in memory; an int8 copy: %3 (Engine → Quantize to int8…)")
+                                   .arg(QLatin1String(to_string(c.precision)), gb(size.value().bytes),
+                                        gb(size.value().int8_bytes)));
+    m_modelSize->show();
+}
+
 void SettingsPanel::syncFromSettings() {
     m_syncing = true;
     const EngineConfig c = m_settings.engineConfig();
@@ -354,6 +383,7 @@ void SettingsPanel::syncFromSettings() {
     m_batchSize->setCurrentIndex(std::max(0, m_batchSize->findData(m_settings.batchSize())));
     m_syncing = false;
     applyEngineAvailability();
+    updateModelSize();
 }
 
 void SettingsPanel::pushEngineConfig() {

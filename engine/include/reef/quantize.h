@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "reef/engine_types.h"
 #include "reef/result.h"
 
 namespace reef {
@@ -33,5 +34,16 @@ struct QuantizeSummary {
 // tokenizer, codec) copied. Written into a temp folder renamed into place: never half a model.
 // `out` must not exist (or be empty).
 Result<QuantizeSummary> quantize_model(const std::string& in, const std::string& out, const QuantizeOptions& options = {});
+
+// What a model folder's text2semantic model will occupy once loaded at `precision`, read from its
+// config.json alone (no weights are read; cheap enough for a model picker): as it is stored (int8
+// or float) and as an int8 copy would. The figures the load's memory check uses (weights and the
+// RoPE table); the codec and the KV cache come on top.
+struct ModelFolderSize {
+    bool int8 = false;            // the folder holds int8 weights (quantize.py's or Reef's)
+    uint64_t bytes = 0;           // at `precision`, or int8 where the folder is int8
+    uint64_t int8_bytes = 0;      // the same model in int8
+};
+Result<ModelFolderSize> model_folder_size(const std::string& dir, Precision precision);
 
 }  // namespace reef
