@@ -12,12 +12,10 @@ Result<ModelFolderSize> model_folder_size(const std::string& dir, Precision prec
     return guarded("model size", [&]() -> Result<ModelFolderSize> {
         const DualArConfig config = load_model_config(dir);
         const at::ScalarType dtype = to_scalar_type(precision);
-        // as dual_ar_model.cpp's load counts it: the weights and the RoPE table (fp32)
-        const uint64_t rope_bytes = uint64_t(config.max_seq_len) * uint64_t(config.head_dim) * sizeof(float);
-        ModelFolderSize s;
+        ModelFolderSize s;   // as load_dual_ar_model's memory check counts it
         s.int8 = folder_says_int8(dir);
-        s.bytes = model_weight_bytes(config, dtype, s.int8) + rope_bytes;
-        s.int8_bytes = model_weight_bytes(config, dtype, true) + rope_bytes;
+        s.bytes = model_load_bytes(config, dtype, s.int8);
+        s.int8_bytes = model_load_bytes(config, dtype, true);
         return s;
     });
 }

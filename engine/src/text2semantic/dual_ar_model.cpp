@@ -300,15 +300,13 @@ std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at
     const DualArConfig config = load_model_config(model_dir);
     // Before a byte of weights is read: the converted weights plus the RoPE table must fit.
     const ExpectedShapes expected = expected_shapes(config);
-    const uint64_t rope_bytes = uint64_t(config.max_seq_len) * uint64_t(config.head_dim) * sizeof(float);
     const bool int8 = folder_says_int8(model_dir);
     try {
-        require_memory(model_weight_bytes(config, dtype, int8) + rope_bytes, device,
-                       model_dir + ": the text2semantic model (config.json)");
+        require_memory(model_load_bytes(config, dtype, int8), device, model_dir + ": the text2semantic model (config.json)");
     } catch (const ReefError& e) {
         if (int8 || e.error().code != ErrorCode::InsufficientMemory) throw;
         // the way out a user of a smaller machine needs: the same model in int8 (issue #44)
-        const uint64_t int8_bytes = model_weight_bytes(config, dtype, true) + rope_bytes;
+        const uint64_t int8_bytes = model_load_bytes(config, dtype, true);
         throw ReefError(ErrorCode::InsufficientMemory, e.error().message,
                         "quantize it to int8, which needs " + format_gb(int8_bytes) + ": reef-cli quantize " + model_dir +
                             " " + model_dir + "-int8 (or close other programs, or use a smaller model)");

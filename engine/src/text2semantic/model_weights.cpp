@@ -114,6 +114,12 @@ uint64_t model_weight_bytes(const DualArConfig& c, at::ScalarType dtype, bool in
     return a > ~uint64_t(0) - b ? ~uint64_t(0) : a + b;
 }
 
+uint64_t model_load_bytes(const DualArConfig& c, at::ScalarType dtype, bool int8) {
+    const uint64_t rope = uint64_t(c.max_seq_len) * uint64_t(c.head_dim) * sizeof(float);
+    const uint64_t weights = model_weight_bytes(c, dtype, int8);
+    return weights > ~uint64_t(0) - rope ? ~uint64_t(0) : weights + rope;
+}
+
 bool folder_says_int8(const std::string& model_dir) {
     namespace fs = std::filesystem;
     const fs::path dir(model_dir);

@@ -27,6 +27,11 @@ ExpectedShapes expected_shapes_for(const DualArConfig& config, const TensorMap& 
 // scales) when `int8`: the memory check before any weight is read.
 uint64_t model_weight_bytes(const DualArConfig& config, at::ScalarType dtype, bool int8);
 
+// What loading the model takes before its first frame: model_weight_bytes plus the RoPE table
+// (fp32, [max_seq_len, head_dim]). The load's memory check and the studio's model picker
+// (model_folder_size) both count this.
+uint64_t model_load_bytes(const DualArConfig& config, at::ScalarType dtype, bool int8);
+
 // The folder says its weights are int8 before they are read: Reef's quantization.json names int8,
 // or fish-speech's own rule, "int8" in the folder's name (llama.py from_pretrained).
 bool folder_says_int8(const std::string& model_dir);
