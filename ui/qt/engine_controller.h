@@ -53,7 +53,6 @@ public:
     // thread; quantizeProgress/Finished/Failed carry its id, cancelRequest(id) or cancel() stop it
     // before anything is written. Other requests wait behind it (state Quantizing).
     quint64 quantizeModel(const QString& in, const QString& out);
-    bool isQuantizing() const { return m_quantizeId != 0; }
     void refreshCaps();
 
 public Q_SLOTS:

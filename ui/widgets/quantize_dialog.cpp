@@ -114,7 +114,7 @@ void QuantizeDialog::start() {
         return;
     const QString target = QDir::cleanPath(m_target->text().trimmed());
     // The engine refuses these too; said here, before a minute of work, in the dialog's words.
-    if (m_target->text().trimmed().isEmpty()) {
+    if (target.isEmpty()) {
         setStatus(tr("Name the new folder for the int8 copy."));
         return;
     }

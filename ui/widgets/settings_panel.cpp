@@ -108,6 +108,10 @@ SettingsPanel::SettingsPanel(Settings& settings, QWidget* parent) : QWidget(pare
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
     syncFromSettings();
+    // the model's size reads the folder's config.json: again when the folder or the precision
+    // changes, not with every sampling edit
+    updateModelSize();
+    connect(&settings, &Settings::engineConfigChanged, this, &SettingsPanel::updateModelSize);
     connect(&settings, &Settings::engineConfigChanged, this, &SettingsPanel::syncFromSettings);
     connect(&settings, &Settings::samplingChanged, this, &SettingsPanel::syncFromSettings);
     connect(&settings, &Settings::batchSizeChanged, this, &SettingsPanel::syncFromSettings);
@@ -383,7 +387,6 @@ void SettingsPanel::syncFromSettings() {
     m_batchSize->setCurrentIndex(std::max(0, m_batchSize->findData(m_settings.batchSize())));
     m_syncing = false;
     applyEngineAvailability();
-    updateModelSize();
 }
 
 void SettingsPanel::pushEngineConfig() {
