@@ -259,7 +259,14 @@ void MainWindow::quantizeModel() {
                               Banner::Kind::Error, Banner::Topic::Model);
         return;
     }
-    if (m_quantize)   // one at a time: the open dialog comes to the front
+    // One at a time: a dialog at work comes to the front (replacing it would cancel its work); an
+    // idle one gives way to one for the folder Settings names now.
+    if (m_quantize && m_quantize->isRunning()) {
+        m_quantize->raise();
+        m_quantize->activateWindow();
+        return;
+    }
+    if (m_quantize)
         m_quantize->close();
     m_quantize = new QuantizeDialog(m_engine, m_settings.modelDir(), this);
     m_quantize->setAttribute(Qt::WA_DeleteOnClose);
