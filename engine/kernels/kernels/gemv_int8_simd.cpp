@@ -12,6 +12,7 @@
 
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_int8.h"
+#include "kernels/two_stream_rows-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace reef::kernels {
@@ -24,7 +25,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // keep two independent accumulators in flight, as the fp32 dot does.
 struct DotI8 {
     using DF = hn::ScalableTag<float>;
-    int64_t k;
+    const int8_t* wm;  // [N, K]
+    const float* xm;   // [m, K], row stride ldx
+    int64_t k, ldx;
     const DF d{};
     const hn::RebindToSigned<DF> di{};
     const hn::Rebind<int8_t, DF> d8{};
@@ -37,6 +40,7 @@ struct DotI8 {
         for (int64_t i = kv; i < k; ++i) v += float(wr[i]) * x[i];
         return v;
     }
+    std::pair<float, float> two(int64_t ra, int64_t rb, int64_t j) const { return two(wm + ra * k, wm + rb * k, xm + j * ldx); }
     std::pair<float, float> two(const int8_t* wa, const int8_t* wb, const float* x) const {
         auto a0 = hn::Zero(d), a1 = hn::Zero(d), b0 = hn::Zero(d), b1 = hn::Zero(d);
         int64_t i = 0;
@@ -64,7 +68,9 @@ struct DotI8 {
 // zero (S2-Pro's longest rows, 9728 weights, take one chunk on AVX-512, three on SSE4).
 struct DotQ16 {
     using D16 = hn::ScalableTag<int16_t>;
-    int64_t k;
+    const int8_t* wm;   // [N, K]
+    const int16_t* xm;  // [m, K], row stride ldx
+    int64_t k, ldx;
     const D16 d16{};
     const hn::RepartitionToWide<D16> d32{};
     const hn::Rebind<int8_t, D16> d8{};
@@ -79,6 +85,7 @@ struct DotQ16 {
         for (size_t i = 0; i < hn::Lanes(d32); ++i) t += buf[i];
         return t;
     }
+    std::pair<int64_t, int64_t> two(int64_t ra, int64_t rb, int64_t j) const { return two(wm + ra * k, wm + rb * k, xm + j * ldx); }
     std::pair<int64_t, int64_t> two(const int8_t* wa, const int8_t* wb, const int16_t* x) const {
         int64_t ta = 0, tb = 0;
         for (int64_t c = 0; c < kv; c += chunk) {
@@ -97,30 +104,9 @@ struct DotQ16 {
     }
 };
 
-// Rows r0..r1 as two streams (the block's halves, as the bf16/fp32 rows read them), each pass running
-// its two rows against every input: rows ra and rb come from memory for input 0, from L1 after.
-// dot.two(wa, wb, xj) -> the two rows' sums; put(j, r, sum) writes input j's output r. The odd last
-// row goes through two() too, so which call reads a row never changes its bits.
-template <typename Dot, typename X, typename Put>
-void two_stream_rows(const Dot& dot, const int8_t* w, int64_t k, int64_t r0, int64_t r1, int64_t m, const X* x,
-                     int64_t ldx, const Put& put) {
-    const int64_t half = (r1 - r0) / 2;
-    for (int64_t ra = r0; ra < r0 + half; ++ra) {
-        const int64_t rb = ra + half;
-        for (int64_t j = 0; j < m; ++j) {
-            const auto [va, vb] = dot.two(w + ra * k, w + rb * k, x + j * ldx);
-            put(j, ra, va);
-            put(j, rb, vb);
-        }
-    }
-    if ((r1 - r0) % 2)
-        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.two(w + (r1 - 1) * k, w + (r1 - 1) * k, x + j * ldx).first);
-    note_ran(HWY_TARGET);
-}
-
 void GemvRowsI8Q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
                    const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
-    two_stream_rows(DotQ16{k}, w, k, r0, r1, m, xq, ldx, [&](int64_t j, int64_t r, int64_t total) {
+    two_stream_rows(DotQ16{w, xq, k, ldx}, r0, r1, m, [&](int64_t j, int64_t r, int64_t total) {
         const float v = float(double(total) * double(sx[j]) * double(s[r]));
         y[j * ldy + r] = b ? v + b[r] : v;
     });
@@ -129,7 +115,7 @@ void GemvRowsI8Q16(const int8_t* w, const float* s, const int16_t* xq, const flo
 void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,
                 int64_t r0, int64_t r1, float* y, int64_t ldy) {
     // the dequantized row's product, then the bias: what linear(x, w·s) + b computes
-    two_stream_rows(DotI8{k}, w, k, r0, r1, m, x, ldx,
+    two_stream_rows(DotI8{w, x, k, ldx}, r0, r1, m,
                     [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v * s[r] + b[r] : v * s[r]; });
 }
 

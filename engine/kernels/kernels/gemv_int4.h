@@ -1,0 +1,40 @@
+// Weight-only int4 GEMV rows (issue #44): group-wise affine 4-bit weights, the quantization of
+// fish-speech's tools/llama/quantize.py --mode int4 (group_quantize_tensor: per group of `group`
+// weights of a row, q = round((w − min) / scale) in 0..15, w ≈ (q − 8)·scale + zero with
+// zero = min + 8·scale), stored as Reef lays it out for a CPU (quantize.py's own file holds the
+// tiles of one CUDA kernel): a row's K weights in K/2 bytes, byte j holding weight 2j in its low
+// nibble and weight 2j+1 in its high one; scale and zero per group as bf16, [N, K/group] each.
+// A quarter of bf16's bytes for the weights, plus 4 bytes per group: decode reads ~3.8x fewer
+// bytes than bf16 at group 128.
+//
+// The input is quantized to int16 as for the int8 rows (kernels/gemv_int8.h quantize_row_q16) and
+// split into its even and its odd elements, so a vector of bytes unpacks into two vectors of
+// nibbles that meet the inputs in order, with no shuffle. Per group the integer dot Σ q·xq is exact
+// (int32 lanes); then, per lane, the group's sum goes to fp32 and is multiplied by its scale, and
+// the zeros come in once per row as Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} xq_i:
+//   y = sx · (Σ_g scale_g·Σ_{i∈g} q_i·xq_i + Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} xq_i) (+ b).
+// The per-lane fp32 sums make the bits depend on the target's vector width (unlike the int8 rows):
+// every target is tested against an fp64 reference instead, and m inputs at once give each input
+// the bits it gets alone on the same target.
+#pragma once
+#include <cstdint>
+
+namespace reef::kernels {
+
+// The group sizes the rows take (quantize.py's WeightOnlyInt4QuantHandler allows the same).
+inline bool int4_group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
+
+// x [k] -> xq [k] as [the k/2 even elements | the k/2 odd ones], each quantized as
+// quantize_row_q16 does, and gsum [k/group] (Σ xq over each group, exact in fp32: at most
+// 256·16383 < 2^24). Returns sx (0 for an all-zero x, NaN for a non-finite one). k % group == 0.
+float prepare_row_q16_i4(const float* x, int64_t k, int64_t group, int16_t* xq, float* gsum);
+
+// w [N, k/2] packed as above, s and z [N, k/group] bf16 bits, xq [m, k] and gsum [m, k/group] from
+// prepare_row_q16_i4 (rows contiguous), sx [m], b [N] or nullptr, y [m, N] with row stride ldy:
+// rows r0 <= r < r1 of each of the m outputs are written, the block read as two streams (the
+// int8 rows' order). k % group == 0, int4_group_supported(group).
+void gemv_rows_i4_q16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int16_t* xq,
+                      const float* gsum, const float* sx, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
+                      float* y, int64_t ldy);
+
+}  // namespace reef::kernels

@@ -1,0 +1,156 @@
+// The int4 weight-only GEMV rows (kernels/gemv_int4.h, issue #44) on every target this CPU runs,
+// each forced in turn: against an fp64 reference that unpacks the nibbles itself (byte j: weight 2j
+// low, 2j+1 high) and dequantizes w = (q − 8)·scale + zero per group, with the exact x (so the
+// tolerance covers the int16 input rounding, bounded by max|x| / 32766 per element); every group
+// size; m inputs at once bit-identical to each input alone; a row range split as two threads split
+// it. Torch-free: it runs on aarch64 under qemu-user too.
+// (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "kernels/gemv_int4.h"
+#include "kernels/gemv_int8.h"
+#include "kernel_test_util.h"
+
+using namespace reef::kernels;
+using reef_test::for_each_target;
+using reef_test::randn;
+
+namespace {
+
+struct Int4Case {
+    int64_t n, k, group;
+    std::vector<uint8_t> w;        // [n, k/2]
+    std::vector<uint16_t> s, z;    // [n, k/group] bf16
+    std::vector<float> b;
+    int q(int64_t r, int64_t i) const {
+        const uint8_t v = w[size_t(r * k / 2 + i / 2)];
+        return i % 2 ? v >> 4 : v & 0x0F;
+    }
+    double weight(int64_t r, int64_t i) const {
+        const size_t g = size_t(r * (k / group) + i / group);
+        return (q(r, i) - 8) * double(bf16_to_float(s[g])) + double(bf16_to_float(z[g]));
+    }
+};
+
+Int4Case make_case(int64_t n, int64_t k, int64_t group, std::mt19937& g) {
+    Int4Case c{n, k, group, std::vector<uint8_t>(size_t(n * k / 2)), {}, {}, randn(size_t(n), g)};
+    std::uniform_int_distribution<int> byte(0, 255);  // every nibble value, both ends included
+    for (uint8_t& v : c.w) v = uint8_t(byte(g));
+    const std::vector<float> s = randn(size_t(n * k / group), g), z = randn(size_t(n * k / group), g);
+    for (size_t i = 0; i < s.size(); ++i) {
+        c.s.push_back(float_to_bf16(std::fabs(s[i]) * 0.01f + 1e-4f));
+        c.z.push_back(float_to_bf16(z[i] * 0.02f));
+    }
+    return c;
+}
+
+std::vector<float> run(const Int4Case& c, const std::vector<float>& x, int64_t m, bool with_bias, int64_t ldy,
+                       const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+    const int64_t groups = c.k / c.group;
+    std::vector<int16_t> xq(static_cast<size_t>(m * c.k));
+    std::vector<float> gsum(static_cast<size_t>(m * groups)), sx(static_cast<size_t>(m)),
+        y(static_cast<size_t>(m * ldy), -777.0f);
+    for (int64_t j = 0; j < m; ++j)
+        sx[size_t(j)] = prepare_row_q16_i4(x.data() + j * c.k, c.k, c.group, xq.data() + j * c.k, gsum.data() + j * groups);
+    for (auto [r0, r1] : ranges)
+        if (r0 < r1)
+            gemv_rows_i4_q16(c.w.data(), c.s.data(), c.z.data(), c.group, xq.data(), gsum.data(), sx.data(), m,
+                             with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
+    return y;
+}
+
+bool close_to_reference(const Int4Case& c, const float* x, const float* y, bool with_bias, const std::string& what) {
+    double top = 0;
+    for (int64_t i = 0; i < c.k; ++i) top = std::max(top, std::fabs(double(x[i])));
+    for (int64_t r = 0; r < c.n; ++r) {
+        double dot = 0, mags = 0, wmags = 0;
+        for (int64_t i = 0; i < c.k; ++i) {
+            const double w = c.weight(r, i);
+            dot += w * x[i];
+            mags += std::fabs(w * x[i]);
+            wmags += std::fabs(w) + 16 * double(bf16_to_float(c.s[size_t(r * (c.k / c.group) + i / c.group)]));
+        }
+        const double ref = dot + (with_bias ? c.b[size_t(r)] : 0.0);
+        // the input's int16 rounding (each element by at most top / 32766, against weights bounded by
+        // |w| + 16·scale through the split into q·scale and the zero term) plus fp32 sums over k terms
+        const double tol = wmags * top / 32766.0 + 2e-6 * double(c.k) * (mags + wmags * top) * 1e-3 +
+                           std::fabs(ref) * 1e-6 + 1e-6;
+        if (!(std::fabs(double(y[r]) - ref) <= tol)) {
+            std::fprintf(stderr, "%s n=%lld k=%lld g=%lld row %lld: %.9g vs %.9g (tol %.3g)\n", what.c_str(),
+                         (long long)c.n, (long long)c.k, (long long)c.group, (long long)r, double(y[r]), ref, tol);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE(int4_rows_match_an_fp64_reference_on_every_target) {
+    std::mt19937 g(47);
+    for_each_target([&](const std::string& t) {
+        for (int64_t group : {32, 64, 128, 256})
+            for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 256}, {3, 512}, {9, 768}, {67, 2560}}) {
+                for (bool with_bias : {false, true}) {
+                    const Int4Case c = make_case(n, k, group, g);
+                    const std::vector<float> x = randn(size_t(k), g);
+                    reset_ran_target();
+                    const std::vector<float> y = run(c, x, 1, with_bias, n, {{0, n / 2}, {n / 2, n}});
+                    CHECK(ran_target() == t);
+                    CHECK(close_to_reference(c, x.data(), y.data(), with_bias, t));
+                }
+            }
+    });
+}
+
+TEST_CASE(batched_int4_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
+    std::mt19937 g(48);
+    for_each_target([&](const std::string& t) {
+        for (int64_t group : {32, 128})
+            for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 256}, {7, 512}, {130, 1024}}) {
+                for (int64_t m : {2, 3, 8}) {
+                    const Int4Case c = make_case(n, k, group, g);
+                    const int64_t ldy = n + 5;  // a stride wider than the rows
+                    const std::vector<float> x = randn(size_t(m * k), g);
+                    const int64_t cut = n / 3;
+                    const std::vector<std::pair<int64_t, int64_t>> ranges{{0, cut}, {cut, n}};
+                    const std::vector<float> batched = run(c, x, m, true, ldy, ranges);
+                    for (int64_t j = 0; j < m; ++j) {
+                        const std::vector<float> xj(x.begin() + j * k, x.begin() + (j + 1) * k);
+                        const std::vector<float> alone = run(c, xj, 1, true, ldy, ranges);
+                        const bool same = std::memcmp(batched.data() + j * ldy, alone.data(), size_t(n) * sizeof(float)) == 0;
+                        if (!same) std::fprintf(stderr, "%s n=%lld k=%lld m=%lld: batched int4 row %lld differs\n",
+                                                t.c_str(), (long long)n, (long long)k, (long long)m, (long long)j);
+                        CHECK(same);
+                        CHECK(batched[size_t(j * ldy + n)] == -777.0f);  // padding untouched
+                    }
+                }
+            }
+    });
+}
+
+// The even/odd split and the group sums: xq holds quantize_row_q16's values in [evens | odds]
+// order, and every group's sum is the exact sum of its elements.
+TEST_CASE(int4_input_preparation_splits_and_sums_exactly) {
+    std::mt19937 g(49);
+    const int64_t k = 512, group = 64;
+    const std::vector<float> x = randn(size_t(k), g);
+    std::vector<int16_t> plain(static_cast<size_t>(k)), split(static_cast<size_t>(k));
+    std::vector<float> gsum(static_cast<size_t>(k / group));
+    const float a = quantize_row_q16(x.data(), k, plain.data());
+    const float b = prepare_row_q16_i4(x.data(), k, group, split.data(), gsum.data());
+    CHECK(a == b);
+    for (int64_t i = 0; i < k; ++i) CHECK(split[size_t(i % 2 ? k / 2 + i / 2 : i / 2)] == plain[size_t(i)]);
+    for (int64_t gi = 0; gi < k / group; ++gi) {
+        long t = 0;
+        for (int64_t i = gi * group; i < (gi + 1) * group; ++i) t += plain[size_t(i)];
+        CHECK(gsum[size_t(gi)] == float(t));
+    }
+}
