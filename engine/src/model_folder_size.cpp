@@ -13,9 +13,12 @@ Result<ModelFolderSize> model_folder_size(const std::string& dir, Precision prec
         const DualArConfig config = load_model_config(dir);
         const at::ScalarType dtype = to_scalar_type(precision);
         ModelFolderSize s;   // as load_dual_ar_model's memory check counts it
-        s.int8 = folder_says_int8(dir);
-        s.bytes = model_load_bytes(config, dtype, s.int8);
-        s.int8_bytes = model_load_bytes(config, dtype, true);
+        const WeightFormat format = folder_weight_format(dir);
+        s.int8 = format.bits == 8;
+        s.format = format.name();
+        s.bytes = model_load_bytes(config, dtype, format);
+        s.int8_bytes = model_load_bytes(config, dtype, WeightFormat::int8());
+        s.int4_bytes = model_load_bytes(config, dtype, WeightFormat::int4(128));
         return s;
     });
 }

@@ -1,5 +1,6 @@
 // quantize_model (reef/quantize.h): read a model folder's text2semantic weights, quantize the
-// linears (text2semantic/quantize_int8.h), write the new folder beside the source's other files.
+// linears (text2semantic/quantize_int8.h, quantize_int4.h), write the new folder beside the source's
+// other files.
 #include "reef/quantize.h"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "checkpoint/verify.h"
 #include "text2semantic/model_config.h"
 #include "text2semantic/model_weights.h"
+#include "text2semantic/quantize_int4.h"
 #include "text2semantic/quantize_int8.h"
 
 namespace reef {
@@ -39,11 +41,12 @@ void check_target(const fs::path& target) {
 
 Result<QuantizeSummary> quantize_model(const std::string& in, const std::string& out, const QuantizeOptions& options) {
     return guarded("quantize", [&]() -> Result<QuantizeSummary> {
-        if (options.format == "int4")
-            throw ReefError(ErrorCode::InvalidArgument, "int4 is not built yet: Reef writes and reads int8",
-                            "use --format int8 (half of bf16's bytes)");
-        if (options.format != "int8")
-            throw ReefError(ErrorCode::InvalidArgument, "unknown quantization format '" + options.format + "' (int8)");
+        const bool int4 = options.format == "int4";
+        if (!int4 && options.format != "int8")
+            throw ReefError(ErrorCode::InvalidArgument, "unknown quantization format '" + options.format + "' (int8 or int4)");
+        if (int4 && !(options.group == 32 || options.group == 64 || options.group == 128 || options.group == 256))
+            throw ReefError(ErrorCode::InvalidArgument,
+                            "int4 group size " + std::to_string(options.group) + " is not one of 32, 64, 128 or 256");
         const fs::path target(out);
         check_target(target);
         if (fs::exists(target) && fs::equivalent(fs::path(in), target))
@@ -54,11 +57,18 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
         // mapped, not copied: each tensor is read once, as it is quantized
         TensorMap weights = read_text2semantic_weights(in, &summary.source, &expected, TensorHome::Mapping);
         for (const auto& [key, t] : weights)
-            if (t.scalar_type() == at::kChar || key.ends_with(".scales"))
+            if (t.scalar_type() == at::kChar || t.scalar_type() == at::kByte || key.ends_with(".scales"))
                 throw ReefError(ErrorCode::InvalidArgument, in + " is already quantized (" + key + ")",
                                 "quantize the bf16 or fp32 model it was made from");
         verify_state_dict(weights, expected, summary.source);
         const std::vector<std::string> linears = linear_weight_keys(config);
+        if (int4)  // before any work: every projection's inputs must split into whole groups
+            for (const std::string& key : linears)
+                if (expected.at(key).at(1) % options.group != 0)
+                    throw ReefError(ErrorCode::InvalidArgument,
+                                    "int4 group size " + std::to_string(options.group) + " does not divide " + key + "'s " +
+                                        std::to_string(expected.at(key).at(1)) + " inputs",
+                                    "choose a group size that divides every projection's inputs (32 divides those of fish-speech's S1 and S2 models)");
         TensorMap written;
         int done = 0;
         const int total = int(expected.size());
@@ -66,9 +76,17 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
             const at::Tensor& t = weights.at(key);
             summary.bytes_before += t.nbytes();
             if (std::find(linears.begin(), linears.end(), key) != linears.end()) {
-                Int8Weight q = quantize_per_channel_int8(t);
-                written[key] = q.weight;
-                written[key.substr(0, key.size() - 6) + "scales"] = q.scales;  // "x.weight" -> "x.scales"
+                const std::string stem = key.substr(0, key.size() - 6);  // "x." of "x.weight"
+                if (int4) {
+                    Int4Weight q = quantize_group_int4(t, options.group);
+                    written[key] = q.weight;
+                    written[stem + "scales"] = q.scales;
+                    written[stem + "zeros"] = q.zeros;
+                } else {
+                    Int8Weight q = quantize_per_channel_int8(t);
+                    written[key] = q.weight;
+                    written[stem + "scales"] = q.scales;
+                }
                 ++summary.quantized;
             } else {
                 // quantize.py loads the model in bf16 before it quantizes, so every other tensor it
@@ -93,15 +111,19 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
                 fs::copy(entry.path(), tmp / entry.path().filename(), fs::copy_options::recursive);
             }
             save_safetensors((tmp / "model.safetensors").string(), written,
-                             {{"format", "pt"}, {"reef.quantization", "int8"}});
-            const nlohmann::json marker{
-                {"format", "int8"},
-                {"scheme", "weight-only, symmetric, one scale per output row (fish-speech tools/llama/quantize.py --mode int8)"},
+                             {{"format", "pt"}, {"reef.quantization", options.format}});
+            nlohmann::json marker{
+                {"format", options.format},
+                {"scheme", int4 ? "weight-only, affine, a bf16 scale and zero per group of input weights; two weights a byte, "
+                                  "weight 2j in byte j's low nibble (fish-speech tools/llama/quantize.py --mode int4's "
+                                  "arithmetic, Reef's layout)"
+                                : "weight-only, symmetric, one scale per output row (fish-speech tools/llama/quantize.py --mode int8)"},
                 {"generator", "reef " REEF_VERSION},
                 {"source", fs::absolute(summary.source).string()},
                 {"quantized", summary.quantized},
                 {"bytes_before", summary.bytes_before},
                 {"bytes_after", summary.bytes_after}};
+            if (int4) marker["group"] = options.group;
             std::ofstream((tmp / "quantization.json").string()) << marker.dump(2) << "\n";
             fs::remove(target, ec);  // an empty target folder
             fs::rename(tmp, target);

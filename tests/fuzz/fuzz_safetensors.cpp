@@ -1,12 +1,15 @@
 // safetensors: the 8-byte header length, the JSON header and every entry's dtype, shape and
 // data_offsets, through load_safetensors on a file holding the fuzzer's bytes. Every tensor it
 // returns is touched at its first and last byte: a view reaching past the mapping would fault.
-// Then the tensors go through the text2semantic weight checks of a small config (issue #44's int8
-// rules included: int8 only on linears, scales beside each int8 weight and nowhere else, int4 packs
-// refused) and the strict verification: a clean error or a pass, never a crash.
+// Then the tensors go through the text2semantic weight checks of a small config (issue #44's rules
+// included: int8 and int4 only on linears, scales (and int4's zeros) beside each quantized weight
+// and nowhere else, fish-speech's CUDA int4 packs refused), each projection's own checks
+// (make_linear: shapes, dtypes, the int4 group dividing K, finite scales) and the strict
+// verification: a clean error or a pass, never a crash.
 #include "checkpoint/safetensors.h"
 #include "checkpoint/verify.h"
 #include "fuzz_common.h"
+#include "nn/linear.h"
 #include "text2semantic/model_weights.h"
 
 namespace {
@@ -34,7 +37,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             sink = sink ^ p[0] ^ p[t.nbytes() - 1];
         }
         static const reef::DualArConfig config = small_config();
-        reef::verify_state_dict(tensors, reef::expected_shapes_for(config, tensors), "fuzz");
+        const reef::ExpectedShapes expected = reef::expected_shapes_for(config, tensors);
+        // each projection present, before the strict verification (which a seed of a few tensors
+        // fails): make_linear must refuse any shape and dtype cleanly by itself
+        auto get = [&](const std::string& key) {
+            const auto it = tensors.find(key);
+            return it == tensors.end() ? at::Tensor() : it->second;
+        };
+        for (const std::string& key : reef::linear_weight_keys(config)) {
+            const std::string stem = key.substr(0, key.size() - 7);  // "x" of "x.weight"
+            if (get(key).defined()) reef::make_linear(get(key), get(stem + ".scales"), {}, stem, get(stem + ".zeros"));
+        }
+        reef::verify_state_dict(tensors, expected, "fuzz");
     });
     return 0;
 }

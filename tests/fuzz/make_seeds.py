@@ -77,6 +77,29 @@ put("safetensors", "int8_hostile.safetensors", safetensors_bytes(collections.Ord
     ("layers.0.feed_forward.w2.scales", ("BF16", [32], b"\x00\x3c" * 32)),
     ("norm.weight", ("I8", [32], q8(1, 32))),
     ("layers.0.attention.wqkv.scales_and_zeros", ("BF16", [1, 64, 2], b"\x00\x3c" * 128))])))
+# int4 (issue #44): two projections in Reef's layout (uint8 [N, K/2], bf16 scales and zeros
+# [N, K/32]), and the hostile mixes: zeros missing, a truncated pack, a group that does not divide
+# K, fp32 scales, zeros beside a bf16 weight, a uint8 embedding
+int4_good = collections.OrderedDict([
+    ("layers.0.attention.wqkv.weight", ("U8", [64, 16], q8(64, 16))),
+    ("layers.0.attention.wqkv.scales", ("BF16", [64, 1], b"\x00\x3c" * 64)),
+    ("layers.0.attention.wqkv.zeros", ("BF16", [64, 1], b"\x00\x00" * 64)),
+    ("layers.0.attention.wo.weight", ("U8", [32, 16], q8(32, 16))),
+    ("layers.0.attention.wo.scales", ("BF16", [32, 1], b"\x00\x3c" * 32)),
+    ("layers.0.attention.wo.zeros", ("BF16", [32, 1], b"\x00\x00" * 32))])
+put("safetensors", "int4_linears.safetensors", safetensors_bytes(int4_good, {"reef.quantization": "int4"}))
+put("safetensors", "int4_hostile.safetensors", safetensors_bytes(collections.OrderedDict([
+    ("layers.0.feed_forward.w1.weight", ("U8", [64, 16], q8(64, 16))),
+    ("layers.0.feed_forward.w1.scales", ("BF16", [64, 1], b"\x00\x3c" * 64)),
+    ("layers.0.feed_forward.w2.weight", ("U8", [32, 31], q8(32, 31))),
+    ("layers.0.feed_forward.w2.scales", ("BF16", [32, 2], b"\x00\x3c" * 64)),
+    ("layers.0.feed_forward.w2.zeros", ("BF16", [32, 2], b"\x00\x00" * 64)),
+    ("layers.0.feed_forward.w3.weight", ("U8", [64, 16], q8(64, 16))),
+    ("layers.0.feed_forward.w3.scales", ("F32", [64, 3], b"\x00\x00\x80\x3f" * 192)),
+    ("layers.0.feed_forward.w3.zeros", ("BF16", [64, 3], b"\x00\x00" * 192)),
+    ("layers.0.attention.wo.weight", ("BF16", [32, 32], b"\x80\x3f" * 1024)),
+    ("layers.0.attention.wo.zeros", ("BF16", [32, 1], b"\x00\x00" * 32)),
+    ("embeddings.weight", ("U8", [64, 16], q8(64, 16)))])))
 demo_header = st[:8 + n]
 if len(demo_header) < 90_000:
     put("safetensors", "demo_header_only.safetensors", demo_header)

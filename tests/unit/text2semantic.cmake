@@ -16,3 +16,5 @@ add_executable(attention_split_timing ${CMAKE_SOURCE_DIR}/bench/attention_split_
 target_link_libraries(attention_split_timing PRIVATE reef_engine reef_engine_internal)
 target_precompile_headers(attention_split_timing REUSE_FROM reef_engine)
 reef_add_test(tst_quantize SOURCES tst_quantize.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_quantize_int4 SOURCES tst_quantize_int4.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+target_compile_definitions(tst_quantize_int4 PRIVATE REEF_PARITY_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/parity/fixtures")

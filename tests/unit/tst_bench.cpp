@@ -176,6 +176,31 @@ TEST_CASE(int8_arms_decode_with_int8_weights) {
     CHECK(bench_report_markdown(*r).find("on int8 weights") != std::string::npos);
 }
 
+// ":int4" arms: int4 weights in memory (group 128, or ":int4-gN"); the report names the format and
+// group, the int4 arm reads fewer bytes per frame than the int8 one, and a group that does not
+// divide the model's widths is that arm's error, the other arms still running.
+TEST_CASE(int4_arms_decode_with_int4_weights) {
+    for (const char* spec : {"eager:auto:int4", "eager:auto:int4-g32", "eager:auto:linear:int4-g256@avx2"}) {
+        auto arm = parse_bench_arm(spec);
+        CHECK(arm.ok() && arm->int4_group > 0 && arm->name() == spec);
+    }
+    CHECK(parse_bench_arm("eager:auto:int4-g128")->name() == "eager:auto:int4");
+    CHECK(!parse_bench_arm("eager:auto:int4-g48").ok());
+    BenchRequest req = tiny_bench("bench_int4_model", "s2", {"eager:auto:int8", "eager:auto:int4-g32", "eager:auto:int4"},
+                                  8, 2, 2, 4);
+    req.decode_audio = false;
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    CHECK(r->arms[0].ran && r->arms[1].ran);
+    CHECK(r->arms[1].weights == "int4-g32");
+    CHECK(r->arms[1].bytes_per_frame < r->arms[0].bytes_per_frame);
+    CHECK(r->arms[1].quality.logits_finite);
+    if (cpu_kernel_info().built) CHECK(!r->arms[1].cpu_kernels.empty());
+    CHECK(!r->arms[2].ran && r->arms[2].error.find("does not divide") != std::string::npos);
+}
+
 // The context sweep: each point prefills a real prompt of at most its length, and the attention
 // calls the dispatcher saw (an observation independent of the sweep's own bookkeeping) start one
 // row past that prompt. A length the model cannot hold is refused with its reason.

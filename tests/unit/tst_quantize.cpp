@@ -118,7 +118,7 @@ TEST_CASE(int8_kernel_decodes_as_fish_speechs_int8_arithmetic) {
     for (ModelLayout layout : {ModelLayout::S1, ModelLayout::S2}) {
         const DualArConfig c = small_config(layout);
         auto m = make_dual_ar_model(c, quantized(c, random_weights(c, 11)), at::kCPU, at::kFloat);
-        CHECK(m->int8());
+        CHECK(m->weight_format().bits == 8);
         const at::Tensor prompt = make_prompt(c, 12, 3, 5);
         GenerateStats kernel_stats, aten_stats;
         kernels::reset_ran_target();
@@ -251,7 +251,7 @@ TEST_CASE(hostile_int8_state_dicts_are_refused) {
 
 // reef-cli quantize's engine half: the folder it writes loads as int8 with the parameters of the
 // source, half the linears' bytes, every other file copied; cancel writes nothing; an int8 source,
-// int4 and a non-empty target are refused.
+// an unknown format and a non-empty target are refused (int4: tst_quantize_int4).
 TEST_CASE(quantize_model_writes_a_folder_that_loads) {
     const fs::path dir = reef_test::temp_dir("quantize_model");
     const std::string src = (dir / "tiny").string(), out = (dir / "tiny-q").string();
@@ -268,7 +268,7 @@ TEST_CASE(quantize_model_writes_a_folder_that_loads) {
     CHECK(stored.at("layers.0.attention.wqkv.scales").scalar_type() == at::kBFloat16);
     auto f = load_dual_ar_model(src, at::kCPU, at::kBFloat16);
     auto q = load_dual_ar_model(out, at::kCPU, at::kBFloat16);
-    CHECK(q->int8() && !f->int8());
+    CHECK(q->weight_format().bits == 8 && f->weight_format().bits != 8);
     CHECK_EQ(q->n_parameters(), f->n_parameters());
     CHECK(q->decode_weight_bytes(1) < f->decode_weight_bytes(1));
 
@@ -282,10 +282,10 @@ TEST_CASE(quantize_model_writes_a_folder_that_loads) {
 
     auto again = quantize_model(out, (dir / "twice").string());
     CHECK(!again.ok() && has(again.error().message, "already quantized"));
-    QuantizeOptions int4;
-    int4.format = "int4";
-    auto i4 = quantize_model(src, (dir / "int4").string(), int4);
-    CHECK(!i4.ok() && has(i4.error().message, "int4"));
+    QuantizeOptions int2;
+    int2.format = "int2";
+    auto i2 = quantize_model(src, (dir / "int2").string(), int2);
+    CHECK(!i2.ok() && has(i2.error().message, "unknown quantization format 'int2'"));
     auto busy = quantize_model(src, out);
     CHECK(!busy.ok() && busy.error().code == ErrorCode::Io);
 }
@@ -304,7 +304,7 @@ TEST_CASE(a_fish_speech_int8_folder_reads_its_model_pth) {
     TensorMap w = read_text2semantic_weights(src, nullptr, &expected, TensorHome::Mapping);
     save_pth(fish + "/model.pth", quantize_py_state_dict(c, w));
     auto q = load_dual_ar_model(fish, at::kCPU, at::kFloat);
-    CHECK(q->int8());
+    CHECK(q->weight_format().bits == 8);
     auto r = quantize_model(src, (dir / "reef-q").string());
     CHECK(r.ok());
     auto reef_q = load_dual_ar_model((dir / "reef-q").string(), at::kCPU, at::kFloat);
@@ -314,7 +314,7 @@ TEST_CASE(a_fish_speech_int8_folder_reads_its_model_pth) {
     // the same folder without "int8" in its name is fish-speech's bf16 model again (safetensors first)
     const std::string plain = (dir / "renamed").string();
     fs::rename(fish, plain);
-    CHECK(!load_dual_ar_model(plain, at::kCPU, at::kFloat)->int8());
+    CHECK(load_dual_ar_model(plain, at::kCPU, at::kFloat)->weight_format().bits != 8);
 }
 
 TEST_MAIN()

@@ -19,9 +19,11 @@ struct BenchArm {
     bool int8_weights = false;     // ":int8": the projections' weights quantized to int8 for this arm
                                    // (quantize.py's arithmetic, in memory, issue #44): int8 against
                                    // the loaded precision on the same weights within one run
+    int int4_group = 0;            // ":int4" (group 128) or ":int4-g32|64|256": int4 weights (quantize.py
+                                   // --mode int4's arithmetic, Reef's layout) for this arm; 0: not int4
     std::string cpu_target;        // "@avx2": the CPU kernels forced to this SIMD target for the arm
                                    // (targets compared within one run); "" = the process's target
-    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto:int8@avx2"
+    std::string name() const;   // "eager:math", "eager:auto:full", "eager:auto:linear", "eager:auto:int8@avx2", "eager:auto:int4"
 };
 // "eager:math", "cuda-graph:auto:full", "eager:auto:linear", "eager:auto@avx2" -> arm; error names
 // the bad part. A target this CPU cannot run is the arm's error when the bench runs it.

@@ -14,6 +14,7 @@
 #include "nn/gemv_team.h"
 #include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
+#include "kernels/gemv_int4.h"
 #include "kernels/gemv_int8.h"
 #include "kernels/gemv_rows.h"
 #endif
@@ -195,6 +196,44 @@ at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
             kernels::gemv_rows_i8_q16(wp, sp, qp, sxp, k, m, bp, k, r0, r1, yp, n);
         });
     }
+#endif
+    return y;
+}
+
+at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
+                     const at::Tensor& b) {
+    // x: [M, K] fp32, w: [N, K/2] uint8, s, z: [N, G] bf16 -> [M, N] fp32
+    REEF_CHECK(gemv_int8_supported(), "gemv_int4: needs a build with the SIMD kernels");
+    REEF_CHECK(x_in.dim() == 2 && w.dim() == 2 && x_in.size(1) == 2 * w.size(1) && x_in.scalar_type() == at::kFloat &&
+                   w.scalar_type() == at::kByte && w.is_contiguous() && w.device().is_cpu() && s.dim() == 2 &&
+                   s.sizes() == z.sizes() && s.size(0) == w.size(0) && s.size(1) > 0 &&
+                   s.scalar_type() == at::kBFloat16 && z.scalar_type() == at::kBFloat16 && s.is_contiguous() &&
+                   z.is_contiguous() && (!b.defined() || (b.numel() == w.size(0) && b.scalar_type() == at::kFloat)),
+               "gemv_int4: needs x [M, K] fp32, a contiguous uint8 w [N, K/2], bf16 scales and zeros [N, G] (and bias [N])");
+    const int64_t m = x_in.size(0), n = w.size(0), k = x_in.size(1), groups = s.size(1), group = k / groups;
+    REEF_CHECK(k % groups == 0 && kernels::int4_group_supported(group), "gemv_int4: group size must be 32, 64, 128 or 256");
+    const at::Tensor x = x_in.contiguous(), bias = b.defined() ? b.contiguous() : b;
+    at::Tensor y = at::empty({m, n}, x.options());
+#ifdef REEF_HAVE_KERNELS
+    // [m, K], [m, G] and [m], prepared once per call and read by every thread (see gemv_int8)
+    thread_local std::vector<int16_t> xq;
+    thread_local std::vector<float> gsum, sx;
+    xq.resize(size_t(m * k));
+    gsum.resize(size_t(m * groups));
+    sx.resize(size_t(m));
+    const float* xp = x.const_data_ptr<float>();
+    for (int64_t j = 0; j < m; ++j)
+        sx[size_t(j)] = kernels::prepare_row_q16_i4(xp + j * k, k, group, xq.data() + j * k, gsum.data() + j * groups);
+    const uint8_t* wp = w.const_data_ptr<uint8_t>();
+    const auto* sp = reinterpret_cast<const uint16_t*>(s.const_data_ptr<at::BFloat16>());
+    const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());
+    const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
+    const int16_t* qp = xq.data();
+    const float *gp = gsum.data(), *sxp = sx.data();
+    float* yp = y.mutable_data_ptr<float>();
+    guided_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
+        kernels::gemv_rows_i4_q16(wp, sp, zp, group, qp, gp, sxp, m, bp, k, r0, r1, yp, n);
+    });
 #endif
     return y;
 }

@@ -31,6 +31,14 @@ bool gemv_int8_supported();
 at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b = {},
                      bool exact_input = true);
 
+// Weight-only int4 (issue #44, kernels/gemv_int4.h): y = Σ_g over x·((q − 8)·s + z) (+ b), x [M, K]
+// fp32 (M small, each row bit-identical to M = 1's), w [N, K/2] uint8 (two weights a byte: 2j low,
+// 2j+1 high), s and z [N, K/group] bf16, b [N] fp32 or undefined, group 32/64/128/256 dividing K.
+// x is quantized to int16 per row first (the int8 kernel's fast path). -> [M, N] fp32. Requires
+// gemv_int8_supported() (the same build and switch).
+at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
+                     const at::Tensor& b = {});
+
 // The CPU multiplies bf16 natively (AVX-512 BF16), so libtorch's bf16 kernels are fast there;
 // elsewhere bf16 work is better done in fp32 (several-row projections here, the codec's dtype).
 bool cpu_has_bf16_arithmetic();

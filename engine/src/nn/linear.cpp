@@ -15,42 +15,27 @@ namespace {
 // dequantizing the matrix for a GEMM; decode has 1 row per sequence and batches up to 8.
 constexpr int64_t kKernelRows = 8;
 
-std::string shape_of(const at::Tensor& t) { return std::string(c10::str(t.sizes())); }
+// x [..., K] -> [..., N] through an int4 Linear (see project(x, Linear))
+at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
+    const int64_t n = l.weight.size(0), k = l.in_features();
+    REEF_CHECK(x.size(-1) == k, "project: x's last dim must be the int4 weight's K");
+    const int64_t rows = x.numel() / k;
+    if (x.device().is_cpu() && rows <= kKernelRows && !gemv_paused() && gemv_int8_supported()) {
+        RECORD_FUNCTION("reef::gemv_int4", std::vector<c10::IValue>());
+        auto out_sizes = x.sizes().vec();
+        out_sizes.back() = n;
+        const at::Tensor y = gemv_int4(x.reshape({rows, k}).to(at::kFloat), l.weight, l.scales, l.zeros,
+                                       l.bias.defined() ? l.bias.to(at::kFloat) : at::Tensor());
+        return y.to(x.scalar_type()).view(out_sizes);
+    }
+    // several rows (prefill), CUDA, a GemvPause: the matrix dequantized for this call
+    return project(x, dequantized(l, x.scalar_type()), l.bias);
+}
 
 }  // namespace
 
-int64_t Linear::nbytes() const {
-    int64_t n = 0;
-    for (const at::Tensor* t : {&weight, &scales, &bias})
-        if (t->defined()) n += int64_t(t->nbytes());
-    return n;
-}
-
-Linear make_linear(at::Tensor weight, at::Tensor scales, at::Tensor bias, const std::string& what) {
-    if (!weight.defined()) throw ReefError(ErrorCode::ShapeMismatch, what + ": missing weight");
-    const bool int8 = weight.scalar_type() == at::kChar;
-    if (int8 && !scales.defined())
-        throw ReefError(ErrorCode::ShapeMismatch, what + ".weight is int8 but " + what + ".scales is missing",
-                        "an int8 checkpoint stores one scale per output row beside each weight (quantize.py)");
-    if (!int8 && scales.defined())
-        throw ReefError(ErrorCode::ShapeMismatch,
-                        what + ".scales is present but " + what + ".weight is " + std::string(c10::toString(weight.scalar_type())) +
-                            ", not int8");
-    if (int8) {
-        if (weight.dim() != 2 || scales.dim() != 1 || scales.size(0) != weight.size(0))
-            throw ReefError(ErrorCode::ShapeMismatch, what + ".scales is " + shape_of(scales) + " but the int8 weight " +
-                                                          shape_of(weight) + " needs one scale per row");
-        if (!at::isFloatingType(scales.scalar_type()))
-            throw ReefError(ErrorCode::ShapeMismatch, what + ".scales must be floating point, not " +
-                                                          std::string(c10::toString(scales.scalar_type())));
-        scales = scales.to(at::kFloat).contiguous();
-        if (!at::isfinite(scales).all().item<bool>() || (scales <= 0).any().item<bool>())
-            throw ReefError(ErrorCode::CorruptModel, what + ".scales holds a value that is not a positive finite number");
-    }
-    return Linear{std::move(weight), std::move(scales), std::move(bias)};
-}
-
 at::Tensor project(const at::Tensor& x, const Linear& l) {
+    if (l.int4()) return project_int4(x, l);
     if (!l.int8()) return project(x, l.weight, l.bias);
     const int64_t n = l.weight.size(0), k = l.weight.size(1);
     REEF_CHECK(x.size(-1) == k, "project: x's last dim must be the int8 weight's K");
@@ -74,8 +59,8 @@ at::Tensor project(const at::Tensor& x, const Linear& l) {
 }
 
 at::Tensor project_rows(const at::Tensor& x, const Linear& l) {
-    // x: [M, 1, K] -> [M, 1, N]; the int8 kernel gives each row the bits it gives it alone
-    if (!l.int8()) return project_rows(x, l.weight, l.bias);
+    // x: [M, 1, K] -> [M, 1, N]; the int8 and int4 kernels give each row the bits they give it alone
+    if (!l.quantized()) return project_rows(x, l.weight, l.bias);
     if (x.size(0) <= kKernelRows || !x.device().is_cpu()) return project(x, l);
     std::vector<at::Tensor> rows;
     for (int64_t i = 0; i < x.size(0); i += kKernelRows)
@@ -84,6 +69,14 @@ at::Tensor project_rows(const at::Tensor& x, const Linear& l) {
 }
 
 at::Tensor dequantized(const Linear& l, at::ScalarType dtype) {
+    if (l.int4()) {
+        // [N, K/2] bytes -> [N, K/2, 2] nibbles (low first) -> [N, K]; scales, zeros [N, G] -> [N, G, 1]
+        const int64_t n = l.weight.size(0), k = l.in_features(), groups = l.scales.size(1);
+        const at::Tensor w = l.weight.to(at::kInt);
+        const at::Tensor q = at::stack({at::bitwise_and(w, 15), at::bitwise_right_shift(w, 4)}, -1).view({n, groups, k / groups});
+        const at::Tensor s = l.scales.to(at::kFloat).unsqueeze(-1), z = l.zeros.to(at::kFloat).unsqueeze(-1);
+        return ((q.to(at::kFloat) - 8) * s + z).view({n, k}).to(dtype);
+    }
     if (!l.int8()) return l.weight.to(dtype);
     return (l.weight.to(at::kFloat) * l.scales.unsqueeze(1)).to(dtype);  // [N, K]·[N, 1]
 }

@@ -1,36 +1,49 @@
-// A projection's weights as the model holds them: a bf16/fp32/fp16 matrix as stored, or weight-only
+// A projection's weights as the model holds them: a bf16/fp32/fp16 matrix as stored, weight-only
 // int8 (issue #44) as fish-speech's tools/llama/quantize.py writes it, WeightOnlyInt8Linear:
-// int8 [N, K] with one scale per output row, applied as linear(x, w)·scales. Every projection of
-// the text2semantic model goes through project(x, Linear), so the format is decided in one place.
+// int8 [N, K] with one scale per output row, applied as linear(x, w)·scales; or weight-only int4,
+// quantize.py --mode int4's arithmetic in Reef's CPU layout (kernels/gemv_int4.h): uint8 [N, K/2]
+// holding two 4-bit values a byte, bf16 scales and zeros [N, K/group], w = (q − 8)·scale + zero.
+// Every projection of the text2semantic model goes through project(x, Linear), so the format is
+// decided in one place.
 #pragma once
 #include <ATen/ATen.h>
 
 namespace reef {
 
 struct Linear {
-    at::Tensor weight;  // [N, K]: the model's float dtype, or int8
-    at::Tensor scales;  // [N] fp32 (read from bf16: exact), defined iff weight is int8
+    at::Tensor weight;  // [N, K]: the model's float dtype, or int8; int4: [N, K/2] uint8
+    at::Tensor scales;  // int8: [N] fp32 (read from bf16: exact); int4: [N, K/group] bf16; else undefined
     at::Tensor bias;    // [N] in the model's dtype, or undefined
+    at::Tensor zeros;   // int4: [N, K/group] bf16; else undefined
 
-    bool int8() const { return scales.defined(); }
+    bool int8() const { return scales.defined() && !zeros.defined(); }
+    bool int4() const { return zeros.defined(); }
+    bool quantized() const { return scales.defined(); }
     bool defined() const { return weight.defined(); }
+    int64_t in_features() const { return int4() ? 2 * weight.size(1) : weight.size(1); }
+    int64_t group() const { return int4() ? in_features() / scales.size(1) : 0; }
     // what a decode step reads of it: weight, scales and bias
     int64_t nbytes() const;
 };
 
-// Checks the pair: an int8 weight needs [N] scales, a float one none. Throws ReefError(ShapeMismatch)
-// naming `what` (the checkpoint key).
-Linear make_linear(at::Tensor weight, at::Tensor scales, at::Tensor bias, const std::string& what);
+// Checks the set: an int8 weight needs [N] scales, an int4 one (uint8) bf16 scales and zeros [N, G]
+// with K / G a supported group size, a float one neither. Throws ReefError(ShapeMismatch or
+// CorruptModel) naming `what` (the checkpoint key).
+Linear make_linear(at::Tensor weight, at::Tensor scales, at::Tensor bias, const std::string& what,
+                   at::Tensor zeros = {});
 
 // x [..., K] -> [..., N] in x's dtype. Float weights: project(x, w, b) (nn/gemv.h). int8 on the CPU
 // (a few rows: decode) through the int8 GEMV kernel, one rounding at the end: fp32 products for an
 // fp32 x, an int16-quantized x for bf16/fp16 (nn/gemv.h gemv_int8);
 // otherwise (prefill, CUDA, a GemvPause) fish-speech's own arithmetic: linear(x, w.to(x.dtype))·s.
+// int4 on the CPU likewise through the int4 kernel (an int16-quantized x whatever its dtype);
+// elsewhere the dequantized matrix (dequantized()) through project(x, w).
 at::Tensor project(const at::Tensor& x, const Linear& l);
 // Batched decode x [M, 1, K] -> [M, 1, N], each row bit-identical to project() on that row alone.
 at::Tensor project_rows(const at::Tensor& x, const Linear& l);
 
-// The matrix in `dtype`, int8 dequantized (w·s rounded once): for consumers without int8 paths.
+// The matrix [N, K] in `dtype`, int8 dequantized (w·s rounded once), int4 ((q − 8)·s + z in fp32,
+// rounded once): for consumers without quantized paths.
 at::Tensor dequantized(const Linear& l, at::ScalarType dtype);
 
 }  // namespace reef

@@ -10,4 +10,5 @@ target_sources(reef_engine PRIVATE
   src/nn/gemv.cpp
   src/nn/gemv_team.cpp
   src/nn/linear.cpp
+  src/nn/linear_make.cpp
 )

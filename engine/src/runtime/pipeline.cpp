@@ -85,7 +85,7 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     info.num_codebooks = int(c.num_codebooks);
     info.device = config.device;
     info.precision = config.precision;
-    info.weights = p->model->int8() ? "int8" : "";
+    info.weights = p->model->weight_format().name();
     info.weight_bytes = p->model->weight_bytes();
     info.cpu_threads = threads;
     return p;

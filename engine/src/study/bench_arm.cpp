@@ -1,8 +1,9 @@
-// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:team][:int8][@<cpu target>]", e.g. "eager:math",
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:team][:int8|:int4[-gN]][@<cpu target>]", e.g. "eager:math",
 // "cuda-graph:auto:full", "eager:auto:linear" (projections through libtorch's linear: the A/B of
 // the CPU GEMV kernels), "eager:auto:team" (decode with the GEMV team, opt-in: its A/B),
-// "eager:auto:int8" (the weights quantized to int8 for this arm), "eager:auto@avx2" (the kernels
-// forced to AVX2 for this arm).
+// "eager:auto:int8" (the weights quantized to int8 for this arm), "eager:auto:int4" or
+// "eager:auto:int4-g64" (int4 in groups of 128 or 64), "eager:auto@avx2" (the kernels forced to AVX2
+// for this arm).
 #include <sstream>
 
 #include "reef/bench.h"
@@ -15,6 +16,7 @@ std::string BenchArm::name() const {
     if (libtorch_linear) s += ":linear";
     if (gemv_team) s += ":team";
     if (int8_weights) s += ":int8";
+    if (int4_group) s += int4_group == 128 ? std::string(":int4") : ":int4-g" + std::to_string(int4_group);
     if (!cpu_target.empty()) s += "@" + cpu_target;
     return s;
 }
@@ -38,6 +40,15 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() > 2 && parts.back() == "int8") {
         arm.int8_weights = true;
         parts.pop_back();
+    } else if (parts.size() > 2 && parts.back().rfind("int4", 0) == 0) {
+        const std::string& f = parts.back();
+        arm.int4_group = f == "int4" ? 128 : f == "int4-g32" ? 32 : f == "int4-g64" ? 64 : f == "int4-g128" ? 128
+                                                              : f == "int4-g256" ? 256 : 0;
+        if (!arm.int4_group)
+            return EngineError{ErrorCode::InvalidArgument,
+                               "bad arm '" + spec + "': unknown weight format '" + f + "' (int4, int4-g32, int4-g64, int4-g256)",
+                               {}};
+        parts.pop_back();
     }
     if (parts.size() > 2 && parts.back() == "team") {
         arm.gemv_team = true;
@@ -50,8 +61,8 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
                            "bad arm '" + spec +
-                               "': expected <compile>:<sdpa>[:<kv>][:linear][:team][:int8][@<cpu target>], e.g. eager:math, "
-                               "eager:auto:full, eager:auto:linear, eager:auto:int8 or eager:auto@avx2",
+                               "': expected <compile>:<sdpa>[:<kv>][:linear][:team][:int8|:int4[-gN]][@<cpu target>], e.g. "
+                               "eager:math, eager:auto:full, eager:auto:linear, eager:auto:int8, eager:auto:int4 or eager:auto@avx2",
                            {}};
     auto mode = parse_compile_mode(parts[0]);
     if (!mode)

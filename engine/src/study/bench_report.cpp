@@ -110,6 +110,7 @@ std::string bench_report_json(const BenchReport& r) {
                {"error", a.ran ? json(nullptr) : json(a.error)},
                {"cpu_kernels", a.cpu_kernels.empty() ? json(nullptr) : json(a.cpu_kernels)},
                {"int8_weights", a.arm.int8_weights},
+               {"int4_group", a.arm.int4_group},
                {"weights", a.weights.empty() ? json(nullptr) : json(a.weights)}};
         if (a.ran) {
             j["prompt_tokens"] = a.prompt_tokens;

@@ -5,6 +5,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <ctime>
 #include <memory>
@@ -137,7 +138,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
         a.cold_first_frame_ms = res.metrics.cold_first_frame_ms;
         a.prompt_tokens = res.metrics.prompt_tokens;
         trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
-        a.weights = p.model->int8() ? "int8" : std::string(c10::toString(p.model->dtype()));
+        a.weights = p.model->quantized() ? p.model->weight_format().name() : std::string(c10::toString(p.model->dtype()));
         a.fast_pass_bytes = p.model->fast_pass_bytes();
         a.greedy_tokens = trace.main_tokens;
     }
@@ -156,15 +157,21 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     a.memory = peak_of(a.memory, res.metrics.memory);
 }
 
-// A ":int8" arm decodes with an int8 copy of the loaded model (made once per bench, kept in
-// `spare`), swapped in for the arm's runs and out again after; the caches start over each time,
-// so no head rows or buffers of one model serve the other.
+// A ":int8" or ":int4" arm decodes with a quantized copy of the loaded model (made once per bench
+// and format, kept in `spares`), swapped in for the arm's runs and out again after; the caches
+// start over each time, so no head rows or buffers of one model serve the other.
 class ArmModel {
 public:
-    ArmModel(Pipeline& p, std::unique_ptr<DualArModel>& spare, bool int8) : m_p(p), m_spare(spare) {
-        if (!int8 || p.model->int8()) return;
-        if (!spare) spare = p.model->with_int8_weights();
+    using Spares = std::map<std::string, std::unique_ptr<DualArModel>>;
+    ArmModel(Pipeline& p, Spares& spares, const BenchArm& arm)
+        : m_p(p), m_spare(spares[format_of(arm).name()]) {
+        const WeightFormat format = format_of(arm);
+        if (!format.bits || p.model->quantized()) return;
+        if (!m_spare) m_spare = p.model->with_quantized_weights(format);
         swap();
+    }
+    static WeightFormat format_of(const BenchArm& arm) {
+        return arm.int8_weights ? WeightFormat::int8() : arm.int4_group ? WeightFormat::int4(arm.int4_group) : WeightFormat{};
     }
     ~ArmModel() {
         if (m_swapped) swap();
@@ -298,7 +305,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     std::vector<ReadBandwidth> probes;
     auto probe = [&] { probes.push_back(measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes)); };
     std::vector<std::vector<std::pair<ReadBandwidth, ReadBandwidth>>> around(n);  // per arm, per repeat
-    std::unique_ptr<DualArModel> int8_model;  // the ":int8" arms' weights (ArmModel)
+    ArmModel::Spares quantized_models;  // the ":int8" and ":int4" arms' weights (ArmModel)
     std::vector<std::vector<FrameSample>> frames(n);
     const std::unique_ptr<MemoryProbe> frame_probe =
         req.frame_probes ? std::make_unique<MemoryProbe>(p.model->device()) : nullptr;
@@ -312,7 +319,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
             if (progress) progress(int(i), a.arm.name() + ": repeat " + std::to_string(rep + 1) + "/" + std::to_string(req.repeats));
             const size_t ran = fps[i].size();
             attempt(i, [&] {
-                const ArmModel weights(p, int8_model, a.arm.int8_weights);
+                const ArmModel weights(p, quantized_models, a.arm);
                 run_repeat(p, req, rep, a, traces[i], fps[i], prefill[i], cb, frame_probe.get(), frames[i]);
             });
             if (fps[i].size() == ran) continue;  // failed: the arm's error says why
@@ -333,11 +340,11 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         ArmResult& a = report.arms[i];
         if (!a.error.empty()) continue;
         if (req.decode_audio && p.codec) attempt(i, [&] {
-            const ArmModel weights(p, int8_model, a.arm.int8_weights);
+            const ArmModel weights(p, quantized_models, a.arm);
             run_audio(p, req, a, cb);
         });
         if (req.profile && a.error.empty()) attempt(i, [&] {
-            const ArmModel weights(p, int8_model, a.arm.int8_weights);
+            const ArmModel weights(p, quantized_models, a.arm);
             run_profile(p, req, a, cb);
         });
         if (!a.error.empty()) continue;

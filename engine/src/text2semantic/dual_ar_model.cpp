@@ -26,11 +26,12 @@ const at::Tensor& find(const TensorMap& w, const std::string& key) {
 // the safetensors reader already put there; converted and merged ones are copied once more).
 at::Tensor take(const TensorMap& w, const std::string& key) { return to_weight_memory(find(w, key)); }
 
-// A projection: "<p>weight", its int8 "<p>scales" if any, its "<p>bias" when `bias`.
+// A projection: "<p>weight", its int8/int4 "<p>scales" and int4 "<p>zeros" if any, its "<p>bias" when `bias`.
 Linear take_linear(const TensorMap& w, const std::string& p, bool bias) {
-    auto it = w.find(p + "scales");
-    return make_linear(take(w, p + "weight"), it == w.end() ? at::Tensor() : it->second,
-                       bias ? take(w, p + "bias") : at::Tensor(), p.substr(0, p.size() - 1));
+    auto scales = w.find(p + "scales"), zeros = w.find(p + "zeros");
+    return make_linear(take(w, p + "weight"), scales == w.end() ? at::Tensor() : scales->second,
+                       bias ? take(w, p + "bias") : at::Tensor(), p.substr(0, p.size() - 1),
+                       zeros == w.end() ? at::Tensor() : zeros->second);
 }
 
 // Takes a block's weights; w1 and w3 leave the map as they are merged, so their memory goes as
@@ -48,7 +49,8 @@ BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool 
     b.feed_forward = merge_feed_forward(take_linear(w, p + "feed_forward.w1.", false),
                                         take_linear(w, p + "feed_forward.w3.", false),
                                         take_linear(w, p + "feed_forward.w2.", false));
-    for (const char* k : {"feed_forward.w1.weight", "feed_forward.w3.weight", "feed_forward.w1.scales", "feed_forward.w3.scales"})
+    for (const char* k : {"feed_forward.w1.weight", "feed_forward.w3.weight", "feed_forward.w1.scales", "feed_forward.w3.scales",
+                          "feed_forward.w1.zeros", "feed_forward.w3.zeros"})
         w.erase(p + k);
     return b;
 }
@@ -59,11 +61,17 @@ DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(
     const auto& c = m_config;
     verify_state_dict(w, expected_shapes_for(c, w), "text2semantic weights");
     for (const auto& [k, t] : w) {
-        const bool scales = k.ends_with(".scales");  // not parameters
-        if (!scales) m_n_parameters += t.numel();
-        m_int8 = m_int8 || scales;
+        const bool qparams = k.ends_with(".scales") || k.ends_with(".zeros");  // not parameters
+        const bool packed = t.scalar_type() == at::kByte;                        // int4: two a byte
+        if (!qparams) m_n_parameters += packed ? 2 * t.numel() : t.numel();
+        if (k.ends_with(".scales") && m_weight_format.bits == 0) m_weight_format = WeightFormat::int8();
         m_weight_bytes += int64_t(t.nbytes());
     }
+    for (const auto& [k, t] : w)
+        if (k.ends_with(".zeros") && t.dim() == 2 && t.size(1) > 0) {
+            const auto weight = w.find(k.substr(0, k.size() - 5) + "weight");
+            if (weight != w.end()) m_weight_format = WeightFormat::int4(2 * weight->second.size(1) / t.size(1));
+        }
     m_dims = {c.n_head, c.n_local_heads, c.head_dim, c.norm_eps};
     // fast layers take norm_eps and rope_base from the text config (dataclasses.replace)
     m_fast_dims = {c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.norm_eps};
@@ -221,7 +229,8 @@ at::Tensor DualArModel::forward_generate_fast_batch(const at::Tensor& x_in, int6
 at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {
     // [R, C] in the model's dtype; int8 rows dequantized (w·s, one rounding): R is a few thousand rows
     const at::Tensor ids = row_ids.to(device());
-    const Linear rows{m_output.weight.index_select(0, ids), m_output.int8() ? m_output.scales.index_select(0, ids) : at::Tensor(), {}};
+    auto rows_of = [&](const at::Tensor& t) { return t.defined() ? t.index_select(0, ids) : at::Tensor(); };
+    const Linear rows{m_output.weight.index_select(0, ids), rows_of(m_output.scales), {}, rows_of(m_output.zeros)};
     return to_weight_memory(dequantized(rows, dtype()).contiguous());
 }
 
@@ -288,7 +297,8 @@ std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, Tens
         if (!expected.count(it->first)) continue;
         const at::Tensor& t = it->second;
         // int8 weights and their scales stay as stored (nn/linear.h); the rest takes the run dtype
-        const bool keep = t.scalar_type() == at::kChar || it->first.ends_with(".scales");
+        const bool keep = t.scalar_type() == at::kChar || t.scalar_type() == at::kByte || it->first.ends_with(".scales") ||
+                          it->first.ends_with(".zeros");
         const at::ScalarType to = keep ? t.scalar_type() : dtype;
         converted[it->first] = device.is_cpu() ? to_weight_memory(t, to).contiguous() : t.to(device, to).contiguous();
     }
@@ -300,16 +310,20 @@ std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at
     const DualArConfig config = load_model_config(model_dir);
     // Before a byte of weights is read: the converted weights plus the RoPE table must fit.
     const ExpectedShapes expected = expected_shapes(config);
-    const bool int8 = folder_says_int8(model_dir);
+    const WeightFormat format = folder_weight_format(model_dir);
     try {
-        require_memory(model_load_bytes(config, dtype, int8), device, model_dir + ": the text2semantic model (config.json)");
+        require_memory(model_load_bytes(config, dtype, format), device, model_dir + ": the text2semantic model (config.json)");
     } catch (const ReefError& e) {
-        if (int8 || e.error().code != ErrorCode::InsufficientMemory) throw;
-        // the way out a user of a smaller machine needs: the same model in int8 (issue #44)
-        const uint64_t int8_bytes = model_load_bytes(config, dtype, true);
+        if (format.bits == 4 || e.error().code != ErrorCode::InsufficientMemory) throw;
+        // the way out a user of a smaller machine needs: the same model quantized (issue #44)
+        const uint64_t int8_bytes = model_load_bytes(config, dtype, WeightFormat::int8());
+        const uint64_t int4_bytes = model_load_bytes(config, dtype, WeightFormat::int4(128));
+        const std::string int8_way = format.bits == 8 ? std::string()
+                                                       : "int8 needs " + format_gb(int8_bytes) + ": reef-cli quantize " +
+                                                             model_dir + " " + model_dir + "-int8; ";
         throw ReefError(ErrorCode::InsufficientMemory, e.error().message,
-                        "quantize it to int8, which needs " + format_gb(int8_bytes) + ": reef-cli quantize " + model_dir +
-                            " " + model_dir + "-int8 (or close other programs, or use a smaller model)");
+                        "quantize it: " + int8_way + "int4 needs " + format_gb(int4_bytes) + ": reef-cli quantize " +
+                            model_dir + " " + model_dir + "-int4 --format int4 (or close other programs, or use a smaller model)");
     }
     std::string source;
     TensorMap weights = read_text2semantic_weights(model_dir, &source, &expected,

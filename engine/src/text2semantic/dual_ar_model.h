@@ -14,6 +14,7 @@
 #include "text2semantic/kv_cache.h"
 #include "text2semantic/layers.h"
 #include "text2semantic/model_config.h"
+#include "text2semantic/model_weights.h"
 
 namespace reef {
 
@@ -34,9 +35,11 @@ public:
     at::Device device() const { return m_embeddings.device(); }
     at::ScalarType dtype() const { return m_embeddings.scalar_type(); }
     int64_t n_parameters() const { return m_n_parameters; }
-    // The projections hold int8 weights (issue #44: fish-speech's quantize.py, reef-cli quantize).
-    bool int8() const { return m_int8; }
-    // Bytes the weights occupy as held (int8 projections at one byte per weight).
+    // How the projections are held (issue #44: fish-speech's quantize.py, reef-cli quantize):
+    // float, int8 or int4; weight_format().name() is "" for float.
+    const WeightFormat& weight_format() const { return m_weight_format; }
+    bool quantized() const { return m_weight_format.bits != 0; }
+    // Bytes the weights occupy as held (int8 projections at one byte per weight, int4 at half).
     int64_t weight_bytes() const { return m_weight_bytes; }
     // fish-speech injects these from the tokenizer at load (§2.2 step 2).
     void set_semantic_range(int64_t begin, int64_t end);
@@ -95,9 +98,10 @@ public:
     // fast_embeddings[code]: code [1] int64 -> [1, 1, Cf]
     at::Tensor embed_fast(const at::Tensor& code) const;
 
-    // This model with every float projection quantized to int8 (quantize.py's arithmetic; the tied
-    // output head stays the embeddings): the bench's ":int8" arms. Shares every other tensor.
-    std::unique_ptr<DualArModel> with_int8_weights() const;
+    // This model with every float projection quantized to `format` (int8 or int4: quantize.py's
+    // arithmetic; the tied output head stays the embeddings): the bench's ":int8" and ":int4"
+    // arms. Shares every other tensor.
+    std::unique_ptr<DualArModel> with_quantized_weights(WeightFormat format) const;
 
     // Everything the decode step reads, under the names engine/python/reef_aoti_export.py
     // expects: the blocks as held here (merged w13), the RoPE tables, the codebook offsets and
@@ -121,7 +125,7 @@ private:
     at::Tensor m_freqs_cis, m_fast_freqs_cis;  // [max_seq_len, D/2, 2], [N, Df/2, 2] float32
     at::Tensor m_codebook_offsets;             // [1, N, 1] = i·K
     int64_t m_n_parameters = 0;
-    bool m_int8 = false;
+    WeightFormat m_weight_format;
     int64_t m_weight_bytes = 0;
 };
 

@@ -26,9 +26,9 @@ void put_block(TensorMap& out, const std::string& p, const BlockWeights& b) {
 }  // namespace
 
 TensorMap DualArModel::decode_step_weights(const at::Tensor& head) const {
-    if (m_int8)
+    if (quantized())
         throw ReefError(ErrorCode::BackendUnavailable,
-                        "the compiled decode step is exported from bf16/fp32 weights; this model's are int8",
+                        "the compiled decode step is exported from bf16/fp32 weights; this model's are " + m_weight_format.name(),
                         "run it eager (compile mode off), or compile the model before it was quantized");
     TensorMap out;
     out["embeddings"] = m_embeddings;

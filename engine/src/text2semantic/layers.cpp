@@ -13,17 +13,19 @@ using t2s::rms_norm;
 
 
 FeedForwardWeights merge_feed_forward(const Linear& w1, const Linear& w3, Linear w2) {
-    REEF_CHECK(w1.weight.sizes() == w3.weight.sizes() && w1.int8() == w3.int8() && !w1.bias.defined() &&
-                   !w3.bias.defined(),
+    REEF_CHECK(w1.weight.sizes() == w3.weight.sizes() && w1.weight.scalar_type() == w3.weight.scalar_type() &&
+                   w1.int8() == w3.int8() && w1.int4() == w3.int4() && w1.group() == w3.group() &&
+                   !w1.bias.defined() && !w3.bias.defined(),
                "feed_forward: w1 and w3 must have the same shape and format, and no bias");
-    const at::Tensor scales = w1.int8() ? at::cat({w1.scales, w3.scales}, 0) : at::Tensor();  // [2I]
-    if (!w1.weight.device().is_cpu()) return {Linear{at::cat({w1.weight, w3.weight}, 0), scales, {}}, std::move(w2)};
+    auto both = [&](const at::Tensor& a, const at::Tensor& b) { return a.defined() ? at::cat({a, b}, 0) : at::Tensor(); };
+    const at::Tensor scales = both(w1.scales, w3.scales), zeros = both(w1.zeros, w3.zeros);  // [2I] or [2I, G]
+    if (!w1.weight.device().is_cpu()) return {Linear{at::cat({w1.weight, w3.weight}, 0), scales, {}, zeros}, std::move(w2)};
     // [2I, C] built in weight memory (base/weight_memory.h): aligned, huge pages, no heap temporary
     const int64_t i = w1.weight.size(0);
     at::Tensor w13 = empty_weight_memory({2 * i, w1.weight.size(1)}, w1.weight.scalar_type());
     w13.narrow(0, 0, i).copy_(w1.weight);
     w13.narrow(0, i, i).copy_(w3.weight);
-    return {Linear{w13, scales, {}}, std::move(w2)};
+    return {Linear{w13, scales, {}, zeros}, std::move(w2)};
 }
 
 at::Tensor feed_forward(const at::Tensor& x, const FeedForwardWeights& w) {

@@ -68,26 +68,45 @@ std::vector<std::string> linear_weight_keys(const DualArConfig& c) {
 ExpectedShapes expected_shapes_for(const DualArConfig& c, const TensorMap& weights) {
     ExpectedShapes out = expected_shapes(c);
     const std::vector<std::string> linears = linear_weight_keys(c);
-    auto is_int8 = [&](const std::string& key) {
+    auto dtype_of = [&](const std::string& key) {
         const auto it = weights.find(key);
-        return it != weights.end() && it->second.defined() && it->second.scalar_type() == at::kChar;
+        return it != weights.end() && it->second.defined() ? it->second.scalar_type() : at::ScalarType::Undefined;
     };
     for (const std::string& key : linears) {
-        if (!is_int8(key)) continue;
         const std::string stem = key.substr(0, key.size() - 7);  // "x" of "x.weight"
-        if (!weights.count(stem + ".scales"))
-            throw ReefError(ErrorCode::ShapeMismatch,
-                            "text2semantic weights: " + key + " is int8 but " + stem + ".scales is missing",
-                            "an int8 checkpoint stores one scale per output row beside each weight (quantize.py)");
-        out[stem + ".scales"] = {out[key].at(0)};
+        const at::ScalarType dtype = dtype_of(key);
+        if (dtype == at::kChar) {
+            if (!weights.count(stem + ".scales"))
+                throw ReefError(ErrorCode::ShapeMismatch,
+                                "text2semantic weights: " + key + " is int8 but " + stem + ".scales is missing",
+                                "an int8 checkpoint stores one scale per output row beside each weight (quantize.py)");
+            out[stem + ".scales"] = {out[key].at(0)};
+        } else if (dtype == at::kByte) {
+            // int4, two weights a byte: [N, K/2], scales and zeros [N, K/group] (nn/linear.h); the
+            // group is the file's (scales' second dim), checked to split K by make_linear
+            const auto scales = weights.find(stem + ".scales");
+            if (scales == weights.end() || !weights.count(stem + ".zeros"))
+                throw ReefError(ErrorCode::ShapeMismatch,
+                                "text2semantic weights: " + key + " is int4 (packed uint8) but " + stem +
+                                    (scales == weights.end() ? ".scales" : ".zeros") + " is missing",
+                                "an int4 model stores a bf16 scale and zero per group of weights (reef-cli quantize --format int4)");
+            const int64_t n = out[key].at(0), k = out[key].at(1);
+            if (k % 2)
+                throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key + " cannot be int4: " +
+                                                              std::to_string(k) + " inputs do not pack two a byte");
+            const int64_t groups = scales->second.dim() == 2 ? scales->second.size(1) : std::max<int64_t>(1, k / 128);
+            out[key] = {n, k / 2};
+            out[stem + ".scales"] = {n, groups};
+            out[stem + ".zeros"] = {n, groups};
+        }
     }
     for (const auto& [key, t] : weights) {
         if (key.find("scales_and_zeros") != std::string::npos)
             throw ReefError(ErrorCode::ShapeMismatch,
                             "text2semantic weights: " + key + " is fish-speech's int4 pack (quantize.py --mode int4), "
-                            "whose tiles are laid out for one CUDA kernel; Reef reads int8 and float checkpoints",
-                            "quantize the bf16 model instead: reef-cli quantize MODEL OUT --format int8 "
-                            "(or quantize.py --mode int8)");
+                            "whose tiles are laid out for one CUDA kernel and cannot be read faithfully on another device",
+                            "quantize the bf16 model instead: reef-cli quantize MODEL OUT --format int4 (the same "
+                            "arithmetic in a layout for every device) or --format int8 (or quantize.py --mode int8)");
         if (t.defined() && t.scalar_type() == at::kChar && out.count(key) && !key.ends_with(".weight"))
             throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key + " is int8, but only the linear projections can be quantized");
         if (t.defined() && t.scalar_type() == at::kChar && key.ends_with(".weight") && out.count(key) &&
@@ -97,40 +116,64 @@ ExpectedShapes expected_shapes_for(const DualArConfig& c, const TensorMap& weigh
         const std::string stem = key.substr(0, key.size() - std::min<size_t>(key.size(), 7));  // "x" of "x.scales"
         if (key.ends_with(".scales") && !out.count(key) && out.count(stem + ".weight"))
             throw ReefError(ErrorCode::ShapeMismatch,
-                            "text2semantic weights: " + key + " is present but " + stem + ".weight is not int8");
+                            "text2semantic weights: " + key + " is present but " + stem + ".weight is not int8 or int4");
+        const std::string zstem = key.substr(0, key.size() - std::min<size_t>(key.size(), 6));  // "x" of "x.zeros"
+        if (key.ends_with(".zeros") && !out.count(key) && out.count(zstem + ".weight"))
+            throw ReefError(ErrorCode::ShapeMismatch,
+                            "text2semantic weights: " + key + " is present but " + zstem + ".weight is not int4 (packed uint8)");
+        if (t.defined() && t.scalar_type() == at::kByte && key.ends_with(".weight") && !out.count(stem + ".zeros"))
+            throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key +
+                                                          " is uint8 (int4), but only the linear projections can be quantized");
     }
     return out;
 }
 
-uint64_t model_weight_bytes(const DualArConfig& c, at::ScalarType dtype, bool int8) {
+std::string WeightFormat::name() const {
+    if (bits == 8) return "int8";
+    if (bits == 4) return "int4-g" + std::to_string(group);
+    return "";
+}
+
+uint64_t model_weight_bytes(const DualArConfig& c, at::ScalarType dtype, WeightFormat format) {
     ExpectedShapes floats = expected_shapes(c), bytes;
-    if (int8)
+    if (format.bits)
         for (const std::string& key : linear_weight_keys(c)) {
-            bytes[key] = floats[key];
-            bytes[key + ".scales"] = {floats[key].at(0), 4};  // fp32 scales
+            const int64_t n = floats[key].at(0), k = floats[key].at(1);
+            if (format.bits == 8) {
+                bytes[key] = floats[key];
+                bytes[key + ".scales"] = {n, 4};  // fp32 scales
+            } else {
+                const int64_t groups = format.group > 0 ? (k + format.group - 1) / format.group : k;
+                bytes[key] = {n, (k + 1) / 2};
+                bytes[key + ".scales"] = {n, 2 * 2 * groups};  // bf16 scales and zeros
+            }
             floats.erase(key);
         }
     const uint64_t a = expected_bytes(floats, dtype), b = expected_bytes(bytes, at::kChar);
     return a > ~uint64_t(0) - b ? ~uint64_t(0) : a + b;
 }
 
-uint64_t model_load_bytes(const DualArConfig& c, at::ScalarType dtype, bool int8) {
+uint64_t model_load_bytes(const DualArConfig& c, at::ScalarType dtype, WeightFormat format) {
     const uint64_t rope = uint64_t(c.max_seq_len) * uint64_t(c.head_dim) * sizeof(float);
-    const uint64_t weights = model_weight_bytes(c, dtype, int8);
+    const uint64_t weights = model_weight_bytes(c, dtype, format);
     return weights > ~uint64_t(0) - rope ? ~uint64_t(0) : weights + rope;
 }
 
-bool folder_says_int8(const std::string& model_dir) {
+WeightFormat folder_weight_format(const std::string& model_dir) {
     namespace fs = std::filesystem;
     const fs::path dir(model_dir);
     if (fs::is_regular_file(dir / "quantization.json")) {
         std::ifstream in(dir / "quantization.json");
         const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-        if (j.is_object() && j.value("format", "") == "int8") return true;
+        if (j.is_object() && j.value("format", "") == "int8") return WeightFormat::int8();
+        if (j.is_object() && j.value("format", "") == "int4") {
+            const auto g = j.find("group");
+            return WeightFormat::int4(g != j.end() && g->is_number_integer() ? g->get<int64_t>() : 128);
+        }
     }
     fs::path norm = fs::absolute(dir).lexically_normal();
     if (norm.filename().empty()) norm = norm.parent_path();  // "dir/"
-    return norm.filename().string().find("int8") != std::string::npos;
+    return norm.filename().string().find("int8") != std::string::npos ? WeightFormat::int8() : WeightFormat{};
 }
 
 TensorMap remap_fish_qwen3_omni_keys(TensorMap weights) {

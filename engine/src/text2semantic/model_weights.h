@@ -23,18 +23,32 @@ std::vector<std::string> linear_weight_keys(const DualArConfig& config);
 // embedding, a norm) and for scales beside a weight that is not int8.
 ExpectedShapes expected_shapes_for(const DualArConfig& config, const TensorMap& weights);
 
-// Bytes the model's weights take in `dtype`, the linears at one byte per element (plus their
-// scales) when `int8`: the memory check before any weight is read.
-uint64_t model_weight_bytes(const DualArConfig& config, at::ScalarType dtype, bool int8);
+// How the linears of a model are stored (issue #44): float (the run dtype), int8 (one scale per
+// row) or int4 (a bf16 scale and zero per `group` weights).
+struct WeightFormat {
+    int bits = 0;       // 0: float, 8 or 4
+    int64_t group = 0;  // int4's group size
+    static WeightFormat int8() { return {8, 0}; }
+    static WeightFormat int4(int64_t group) { return {4, group}; }
+    // "" (float), "int8", "int4-g128": the name reports and the studio show
+    std::string name() const;
+};
+
+// Bytes the model's weights take in `dtype`, the linears as `format` stores them (int8: a byte an
+// element and fp32 scales; int4: half a byte and a bf16 scale and zero per group): the memory check
+// before any weight is read.
+uint64_t model_weight_bytes(const DualArConfig& config, at::ScalarType dtype, WeightFormat format);
 
 // What loading the model takes before its first frame: model_weight_bytes plus the RoPE table
 // (fp32, [max_seq_len, head_dim]). The load's memory check and the studio's model picker
 // (model_folder_size) both count this.
-uint64_t model_load_bytes(const DualArConfig& config, at::ScalarType dtype, bool int8);
+uint64_t model_load_bytes(const DualArConfig& config, at::ScalarType dtype, WeightFormat format);
 
-// The folder says its weights are int8 before they are read: Reef's quantization.json names int8,
-// or fish-speech's own rule, "int8" in the folder's name (llama.py from_pretrained).
-bool folder_says_int8(const std::string& model_dir);
+// What the folder says of its weights before they are read: Reef's quantization.json ("int8", or
+// "int4" with its "group"), or fish-speech's own rule, "int8" in the folder's name (llama.py
+// from_pretrained). Float when it says nothing.
+WeightFormat folder_weight_format(const std::string& model_dir);
+inline bool folder_says_int8(const std::string& model_dir) { return folder_weight_format(model_dir).bits == 8; }
 
 // port of llama.py: _remap_fish_qwen3_omni_keys — applied only when some key starts with
 // "text_model." or "audio_decoder.".

@@ -8,10 +8,11 @@ target_sources(reef_engine PRIVATE
   src/text2semantic/kv_cache.cpp
   src/text2semantic/dual_ar_model.cpp
   src/text2semantic/dual_ar_model_export.cpp
-  src/text2semantic/dual_ar_model_int8.cpp
+  src/text2semantic/dual_ar_model_quantized.cpp
   src/text2semantic/sampler.cpp
   src/text2semantic/generator.cpp
   src/text2semantic/batch_generator.cpp
   src/text2semantic/demo_text2semantic.cpp
   src/text2semantic/quantize_int8.cpp
+  src/text2semantic/quantize_int4.cpp
 )
