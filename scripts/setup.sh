@@ -38,7 +38,7 @@ REEF_APT_PACKAGES=(
   xvfb xauth fonts-wqy-microhei                       # the windows' tests and screenshots (CJK text)
   help2man librsvg2-bin appstream desktop-file-utils   # man page, icons, and checking the install tree
   cmark-gfm                                            # renders the PR report in its test
-  time                                                 # /usr/bin/time -v: peak RSS in bench/int8_study.sh
+  time                                                 # /usr/bin/time -v: peak RSS in bench/quant_study.sh
 )
 
 # What scripts/fuzz.sh adds: clang 14 (Debian 12's) with libFuzzer and the sanitizer runtimes.

@@ -4,7 +4,7 @@
 # that it wrote the files it promises. Exits 77 when something the script needs is not installed.
 #   short_form.sh CASE REEF_CLI TMP_DIR [BUILD_DIR]
 # CASE: batch_project codec_worker_study compiled_study cpu_study cpu_targets decode_attention_speed
-#       fish_speech_eager int8_study serve_bench study_1337 study_1337_arms screenshots threads_reload update_translations
+#       fish_speech_eager quant_study serve_bench study_1337 study_1337_arms screenshots threads_reload update_translations
 # Env: REEF_SCRIPT_PYTHON (the venv Python with torch, for the .py scripts).
 set -euo pipefail
 case_=$1 cli=$2 tmp=$3 build=${4:-}
@@ -151,20 +151,22 @@ screenshots)   # the nine README images, written to TMP_DIR instead of docs/imag
     [[ $(head -c 4 "$T/images/$f.png" | od -An -tx1 | tr -d ' \n') == 89504e47 ]] || fail "$f.png is not a PNG"
   done
   ;;
-int8_study)   # int8 against fp32 on the tiny model: both arms, the quantized copy, both synth runs
+quant_study)   # int8 and int4 against fp32 on the tiny model: every arm, the quantized copies, every synth run
   tiny
   REEF_CLI="$cli" REEF_STUDY_THREADS=1 REEF_STUDY_PRECISION=fp32 REEF_STUDY_FRAMES=8 REEF_STUDY_REPEATS=1 \
-    REEF_STUDY_SYNTH_FRAMES=4 REEF_STUDY_WORK="$T/work" bash "$root/bench/int8_study.sh" "$T/tiny" "$T/out" ||
-    fail "int8_study.sh failed"
-  nonempty "$T/out/int8-study.md" "$T/out/int8-bench.md" "$T/work/model-int8/quantization.json"
-  arms_ran "$T/out/int8-bench.json" 2
-  python3 - "$T/out/int8-study.json" <<'PY' || fail "the study's figures are incomplete"
+    REEF_STUDY_SYNTH_FRAMES=4 REEF_STUDY_INT4_GROUP=32 REEF_STUDY_WORK="$T/work" \
+    bash "$root/bench/quant_study.sh" "$T/tiny" "$T/out" || fail "quant_study.sh failed"
+  nonempty "$T/out/quant-study.md" "$T/out/quant-bench.md" "$T/work/model-int8/quantization.json" \
+    "$T/work/model-int4/quantization.json"
+  arms_ran "$T/out/quant-bench.json" 3
+  python3 - "$T/out/quant-study.json" <<'PY' || fail "the study's figures are incomplete"
 import json, sys
 r = json.load(open(sys.argv[1]))
 s = r["speed"]["eager:auto"]
-if not (s["int8_bytes_per_frame"] < s["float_bytes_per_frame"] and s["int8_fps"] > 0): sys.exit(f"speed: {s}")
+if not (s["int4"]["bytes_per_frame"] < s["int8"]["bytes_per_frame"] < s["float_bytes_per_frame"]): sys.exit(f"bytes: {s}")
+if not (s["int8"]["fps"] > 0 and s["int4"]["fps"] > 0 and s["int4"]["weights"] == "int4-g32"): sys.exit(f"speed: {s}")
 m = r["memory"]
-if not (m["source_peak_rss"] and m["int8_peak_rss"]): sys.exit(f"memory: {m}")
+if not all(m[t]["peak_rss"] and m[t]["exit"] == 0 for t in ("source", "int8", "int4")): sys.exit(f"memory: {m}")
 PY
   ;;
 threads_reload)   # 99 threads, then default, on the tiny model; BUILD_DIR slot: the program
