@@ -490,22 +490,29 @@ private Q_SLOTS:
     // A quantized copy of the model (reef-cli quantize's engine call) loads like any folder, and the
     // status line says so: "int8 weights", and fewer GB in memory than the float model it came from
     // (the sizes read from the model's own account, compared with each other, not with the text).
-    // Settings → Engine → "Quantize to int8…" (issue #44): the dialog writes the copy on the engine
-    // thread with a progress bar; Cancel stops it and leaves no folder; "Use the int8 copy" loads
-    // it, and the status line says int8 with fewer bytes.
+    // Settings → Engine → "Quantize (int8/int4)…" (issue #44): the dialog, int8 by default, writes
+    // the copy on the engine thread with a progress bar; Cancel stops it and leaves no folder; "Use
+    // the int8 copy" loads it, and the status line says int8 with fewer bytes.
     void quantizeFromTheStudioAndUseTheCopy() {
         MainWindow& w = *m_window;
         const ModelInfo before = m_engine->modelInfo();
         QVERIFY(w.statusStateText().contains(QString::fromUtf8(to_string(before.precision)) + QStringLiteral(" weights")));
         QVERIFY(w.statusStateText().contains(QStringLiteral("GB in memory")));
         QCOMPARE(m_settings->modelDir(), path("demo"));
-        // The model picker says, before any load, what the folder takes and what its int8 copy would
+        // The model picker says, before any load, what the folder takes and what its int8 and int4
+        // copies would
         QLabel* size = w.settingsPanel()->modelSizeLabel();
-        QVERIFY2(size->isVisibleTo(w.settingsPanel()) && size->text().contains(QStringLiteral("an int8 copy")),
+        QVERIFY2(size->isVisibleTo(w.settingsPanel()) && size->text().contains(QStringLiteral("an int8 copy")) &&
+                     size->text().contains(QStringLiteral("an int4 copy")),
                  qPrintable(size->text()));
         QTest::mouseClick(w.settingsPanel()->quantizeButton(), Qt::LeftButton);
         QuantizeDialog* d = w.quantizeDialog();
         QVERIFY(d && d->isVisible());
+        // int8 unless chosen otherwise; the group size is int4's alone
+        QCOMPARE(d->format(), QStringLiteral("int8"));
+        QCOMPARE(d->group(), 128);
+        QVERIFY(!d->groupCombo()->isEnabled());
+        QVERIFY2(d->tradeOffLabel()->text().contains(QStringLiteral("half")), qPrintable(d->tradeOffLabel()->text()));
         const QString target = path("demo-int8");
         QCOMPARE(d->targetEdit()->text(), target);
 
@@ -571,6 +578,78 @@ private Q_SLOTS:
         QVERIFY2(d->statusLabel()->text().contains(QStringLiteral("already quantized")), qPrintable(d->statusLabel()->text()));
         QVERIFY(!QFileInfo::exists(target + QStringLiteral("-int8")));
         d->close();
+    }
+
+    // The same dialog, int4 chosen: the group size comes alive and the suggested folder follows the
+    // choice (a name the user typed stays). The tiny model's 64-wide layers do not split into groups
+    // of 128: the engine's reason, in the dialog, and nothing written; in groups of 32 the copy is
+    // written, says int4 in its quantization.json, loads, speaks, and the status line and the model
+    // picker say "int4-g32 weights".
+    void quantizeToInt4FromTheStudio() {
+        MainWindow& w = *m_window;
+        m_settings->setModelDir(path("demo"));   // back to the float model (the last test left the int8 copy)
+        QTRY_VERIFY(m_engine->state() == EngineState::Ready);
+        const qint64 int8Bytes = m_engine->modelInfo().weight_bytes;   // the int8 copy, still loaded
+        QTest::mouseClick(w.settingsPanel()->quantizeButton(), Qt::LeftButton);
+        QuantizeDialog* d = w.quantizeDialog();
+        QVERIFY(d && d->isVisible());
+        QCOMPARE(d->targetEdit()->text(), path("demo-int8-2"));   // demo-int8 is there now
+        d->setFormat(QStringLiteral("int4"));
+        QCOMPARE(d->formatCombo()->currentData().toString(), QStringLiteral("int4"));
+        QVERIFY(d->groupCombo()->isEnabled());
+        QCOMPARE(d->group(), 128);
+        QVERIFY2(d->tradeOffLabel()->text().contains(QStringLiteral("quarter")), qPrintable(d->tradeOffLabel()->text()));
+        QCOMPARE(d->targetEdit()->text(), path("demo-int4"));
+        // A name of the user's own survives a change of format; emptied, the suggestion returns
+        d->targetEdit()->setText(path("mine"));
+        d->setFormat(QStringLiteral("int8"));
+        QCOMPARE(d->targetEdit()->text(), path("mine"));
+        QVERIFY(!d->groupCombo()->isEnabled());
+        d->targetEdit()->clear();
+        d->setFormat(QStringLiteral("int4"));
+        QCOMPARE(d->targetEdit()->text(), path("demo-int4"));
+
+        // Groups of 128 do not divide the tiny model's inputs: refused before any work
+        QTest::mouseClick(d->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), kSlowMs);
+        QVERIFY2(d->statusLabel()->text().contains(QStringLiteral("group size")), qPrintable(d->statusLabel()->text()));
+        QVERIFY(!d->useButton()->isVisible());
+        QVERIFY(!QFileInfo::exists(path("demo-int4")));
+        QCOMPARE(m_engine->state(), EngineState::Ready);
+
+        // Groups of 32: written, and the folder says int4
+        d->setGroup(32);
+        const QString target = path("demo-int4-g32");
+        QCOMPARE(d->targetEdit()->text(), target);
+        QTest::mouseClick(d->startButton(), Qt::LeftButton);
+        QVERIFY(!d->formatCombo()->isEnabled() || !d->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), kSlowMs);
+        QVERIFY2(d->useButton()->isVisible(), qPrintable(d->statusLabel()->text()));
+        QVERIFY2(d->statusLabel()->text().contains(QStringLiteral("int4-g32")), qPrintable(d->statusLabel()->text()));
+        QCOMPARE(d->useButton()->text(), QStringLiteral("Use the int4 copy"));
+        QFile header(target + QStringLiteral("/quantization.json"));
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        const QJsonObject marker = QJsonDocument::fromJson(header.readAll()).object();
+        QCOMPARE(marker.value(QStringLiteral("format")).toString(), QStringLiteral("int4"));
+        QCOMPARE(marker.value(QStringLiteral("group")).toInt(), 32);
+        QVERIFY(QFileInfo::exists(target + QStringLiteral("/model.safetensors")));
+
+        QTest::mouseClick(d->useButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(m_engine->state() != EngineState::Loading, kSlowMs);
+        QVERIFY2(m_engine->isModelLoaded(), qPrintable(w.banner()->text()));
+        QCOMPARE(QString::fromStdString(m_engine->modelInfo().model_dir), target);
+        QCOMPARE(QString::fromStdString(m_engine->modelInfo().weights), QStringLiteral("int4-g32"));
+        QVERIFY(m_engine->modelInfo().weight_bytes < int8Bytes);
+        QVERIFY2(w.statusStateText().contains(QStringLiteral("int4-g32 weights")), qPrintable(w.statusStateText()));
+        QLabel* size = w.settingsPanel()->modelSizeLabel();
+        static const QRegularExpression figure(QStringLiteral("^int4-g32 weights: ([0-9.]+) (kB|MB|GB) in memory"));
+        const QRegularExpressionMatch m = figure.match(size->text());
+        QVERIFY2(m.hasMatch(), qPrintable(size->text()));
+        const double unit = m.captured(2) == QStringLiteral("GB") ? 1e9 : m.captured(2) == QStringLiteral("MB") ? 1e6 : 1e3;
+        const double said = m.captured(1).toDouble() * unit, held = double(m_engine->modelInfo().weight_bytes);
+        QVERIFY2(std::abs(said - held) <= 0.05 * held, qPrintable(QStringLiteral("%1 against %2 bytes").arg(size->text()).arg(held)));
+        w.textEdit()->setPlainText(QStringLiteral("Spoken from the int4 copy."));
+        QVERIFY(generateOneTake());
     }
 
     void cleanupTestCase() {

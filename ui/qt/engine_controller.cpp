@@ -188,12 +188,13 @@ quint64 EngineController::runBench(BenchRequest request) {
     return id;
 }
 
-quint64 EngineController::quantizeModel(const QString& in, const QString& out) {
+quint64 EngineController::quantizeModel(const QString& in, const QString& out, const QString& format, int group) {
     const quint64 id = nextId();
     m_quantizeId = id;
     updateState();
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, id, in, out] { w->quantizeModel(id, in, out); }, Qt::QueuedConnection);
+        m_worker, [w = m_worker, id, in, out, format, group] { w->quantizeModel(id, in, out, format, group); },
+        Qt::QueuedConnection);
     return id;
 }
 

@@ -49,10 +49,13 @@ public:
     void cancelRequest(quint64 id);
     quint64 encodeReference(std::vector<float> mono44k);
     quint64 runBench(BenchRequest request);
-    // Writes an int8 copy of the model folder `in` into `out` (reef/quantize.h) on the engine
-    // thread; quantizeProgress/Finished/Failed carry its id, cancelRequest(id) or cancel() stop it
-    // before anything is written. Other requests wait behind it (state Quantizing).
-    quint64 quantizeModel(const QString& in, const QString& out);
+    // Writes a quantized copy of the model folder `in` into `out` (reef/quantize.h) on the engine
+    // thread: `format` "int8" (a scale per row) or "int4" (a scale and zero per `group` weights: 32,
+    // 64, 128 or 256; the engine refuses others). quantizeProgress/Finished/Failed carry its id,
+    // cancelRequest(id) or cancel() stop it before anything is written. Other requests wait behind
+    // it (state Quantizing).
+    quint64 quantizeModel(const QString& in, const QString& out, const QString& format = QStringLiteral("int8"),
+                          int group = 128);
     void refreshCaps();
 
 public Q_SLOTS:

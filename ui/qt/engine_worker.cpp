@@ -249,7 +249,7 @@ void EngineWorker::runBench(quint64 id, const reef::BenchRequest& request) {
         [&](const EngineError& e) { Q_EMIT benchFailed(id, e); });
 }
 
-void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& out) {
+void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& out, const QString& format, int group) {
     guardedSlot(
         "quantize",
         [&] {
@@ -260,6 +260,8 @@ void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& o
             QElapsedTimer since;
             since.start();
             QuantizeOptions options;
+            options.format = format.toStdString();
+            options.group = group;
             options.progress = [&](int done, int total, const std::string&) {
                 if (done == total || since.elapsed() >= kThrottleMs) {
                     since.restart();

@@ -57,10 +57,10 @@ public Q_SLOTS:
     void synthesizeBatch(const QList<reef::SynthesisRequest>& requests, int maxBatch);
     void encodeReference(quint64 id, const std::vector<float>& mono44k);
     void runBench(quint64 id, const reef::BenchRequest& request);
-    // "Quantize this model" (issue #44): the folder `in` written as weight-only int8 into `out`
-    // (reef/quantize.h). Libtorch work, so on this thread; cancelled like a bench, before anything
-    // is written.
-    void quantizeModel(quint64 id, const QString& in, const QString& out);
+    // "Quantize this model" (issue #44): the folder `in` written as weight-only int8, or int4 in
+    // groups of `group`, into `out` (reef/quantize.h; QuantizeOptions format and group). Libtorch
+    // work, so on this thread; cancelled like a bench, before anything is written.
+    void quantizeModel(quint64 id, const QString& in, const QString& out, const QString& format, int group);
 
 Q_SIGNALS:
     void capsReady(const reef::DeviceCaps& caps);

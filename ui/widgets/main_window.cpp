@@ -272,7 +272,7 @@ void MainWindow::quantizeModel() {
     m_quantize->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_quantize, &QuantizeDialog::useRequested, this, [this](const QString& dir) {
         m_settings.setModelDir(dir);
-        showStatus(tr("Loading the int8 copy %1").arg(dir), 8000);
+        showStatus(tr("Loading the quantized copy %1").arg(dir), 8000);
         loadModel();
     });
     m_quantize->show();

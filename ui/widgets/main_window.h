@@ -100,7 +100,7 @@ public Q_SLOTS:
     void newProject();
     void openModelFolder();
     void manageVoices();
-    // "Quantize to int8…" (Settings → Engine, File menu): the dialog for the model folder in Settings.
+    // "Quantize (int8/int4)…" (Settings → Engine, File menu): the dialog for the model folder in Settings.
     void quantizeModel();
 
 protected:

@@ -40,7 +40,7 @@ void MainWindow::setupMenus() {
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     file->addAction(tr("Open &model folder…"), this, &MainWindow::openModelFolder);
-    file->addAction(tr("Quantize model to &int8…"), this, &MainWindow::quantizeModel);
+    file->addAction(tr("Quanti&ze model (int8/int4)…"), this, &MainWindow::quantizeModel);
     file->addAction(tr("&Reload model"), this, &MainWindow::loadModel);
     file->addAction(tr("&Voice library…"), this, &MainWindow::manageVoices);
     file->addSeparator();

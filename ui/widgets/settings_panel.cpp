@@ -187,11 +187,12 @@ QWidget* SettingsPanel::createEngineGroup() {
     m_kvMargin->setToolTip(tr("extra cache rows beyond prompt + max new frames"));
     f->addRow(tr("Device"), m_device);
     f->addRow(tr("Precision"), m_precision);
-    // An int8 copy of the model folder (issue #44): a dialog with progress and cancel, MainWindow's.
-    m_quantize = new QPushButton(tr("Quantize to int8\u2026"));
+    // An int8 or int4 copy of the model folder (issue #44): a dialog with progress and cancel, MainWindow's.
+    m_quantize = new QPushButton(tr("Quantize (int8/int4)\u2026"));
     m_quantize->setObjectName(QStringLiteral("quantizeButton"));
-    m_quantize->setToolTip(tr("Write an int8 copy of the model folder: about half the memory of bf16 and faster decoding "
-                              "on a CPU (the same as reef-cli quantize)"));
+    m_quantize->setToolTip(tr("Write an int8 or int4 copy of the model folder (the same as reef-cli quantize): int8 takes "
+                              "about half of bf16's memory and stays closest to bf16; int4 about a quarter, a bit further "
+                              "from bf16"));
     connect(m_quantize, &QPushButton::clicked, this, [this] {
         pushEngineConfig();
         Q_EMIT quantizeRequested();
@@ -356,11 +357,18 @@ void SettingsPanel::updateModelSize() {
     }
     const QLocale locale;
     const auto gb = [&](uint64_t bytes) { return locale.formattedDataSize(qint64(bytes), 2, QLocale::DataSizeSIFormat); };
-    m_modelSize->setText(size.value().int8
-                             ? tr("int8 weights: %1 in memory").arg(gb(size.value().bytes))
-                             : tr("%1 weights: %2 in memory; an int8 copy: %3 (Engine → Quantize to int8…)")
-                                   .arg(QLatin1String(to_string(c.precision)), gb(size.value().bytes),
-                                        gb(size.value().int8_bytes)));
+    const ModelFolderSize& s = size.value();
+    // A quantized folder says its format as the engine names it ("int8", "int4-g128"); a float one
+    // what it takes at the chosen precision and what an int8 or int4 copy would.
+    const QString format = !s.format.empty() ? QString::fromStdString(s.format)
+                           : s.int8         ? QStringLiteral("int8")
+                                            : QString();
+    m_modelSize->setText(!format.isEmpty()
+                             ? tr("%1 weights: %2 in memory").arg(format, gb(s.bytes))
+                             : tr("%1 weights: %2 in memory; an int8 copy: %3, an int4 copy (group 128): %4 "
+                                  "(Engine → Quantize (int8/int4)…)")
+                                   .arg(QLatin1String(to_string(c.precision)), gb(s.bytes), gb(s.int8_bytes),
+                                        gb(s.int4_bytes)));
     m_modelSize->show();
 }
 

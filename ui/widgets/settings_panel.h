@@ -66,7 +66,7 @@ public:
 Q_SIGNALS:
     void loadRequested();   // "Load model" pressed (the settings are already saved)
     void compileSetupFinished(bool ok);   // the aot-inductor venv set-up ended (the caps are stale now)
-    void quantizeRequested();   // "Quantize to int8...": MainWindow shows the dialog for the model folder
+    void quantizeRequested();   // "Quantize (int8/int4)...": MainWindow shows the dialog for the model folder
 
 public Q_SLOTS:
     void syncFromSettings();
@@ -89,8 +89,9 @@ private:
     void applyEngineAvailability();
     void updateThreadsWarning();
     void updatePending();
-    // "bf16 weights: 9.14 GB in memory; an int8 copy: 5.10 GB" for the folder in Settings (hidden
-    // when there is none, or it is not a model).
+    // "bf16 weights: 9.14 GB in memory; an int8 copy: 5.10 GB, an int4 copy (group 128): 2.9 GB"
+    // for a float folder in Settings, "int4-g128 weights: 2.9 GB in memory" for a quantized one
+    // (hidden when there is none, or it is not a model).
     void updateModelSize();
 
     Settings& m_settings;
