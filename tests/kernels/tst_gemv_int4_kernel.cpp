@@ -1,9 +1,9 @@
 // The int4 weight-only GEMV rows (kernels/gemv_int4.h, issue #44) on every target this CPU runs,
 // each forced in turn: against an fp64 reference that unpacks the nibbles itself (byte j: weight 2j
 // low, 2j+1 high) and dequantizes w = (q − 8)·scale + zero per group, with the exact x (so the
-// tolerance covers the int16 input rounding, bounded by max|x| / 32766 per element); every group
-// size; m inputs at once bit-identical to each input alone; a row range split as two threads split
-// it. Torch-free: it runs on aarch64 under qemu-user too.
+// tolerance covers the int8 input rounding, bounded by max|x_g| / 254 per element of group g);
+// every group size (the x86 byte-product rows take 64 and up, the portable ones 32); m inputs at
+// once bit-identical to each input alone; a row range split as two threads split it. Torch-free: it runs on aarch64 under qemu-user too.
 // (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
 #include <cmath>
 #include <cstdint>
@@ -15,7 +15,6 @@
 
 #include "check.h"
 #include "kernels/gemv_int4.h"
-#include "kernels/gemv_int8.h"
 #include "kernel_test_util.h"
 
 using namespace reef::kernels;
@@ -54,34 +53,35 @@ Int4Case make_case(int64_t n, int64_t k, int64_t group, std::mt19937& g) {
 std::vector<float> run(const Int4Case& c, const std::vector<float>& x, int64_t m, bool with_bias, int64_t ldy,
                        const std::vector<std::pair<int64_t, int64_t>>& ranges) {
     const int64_t groups = c.k / c.group;
-    std::vector<int16_t> xq(static_cast<size_t>(m * c.k));
-    std::vector<float> gsum(static_cast<size_t>(m * groups)), sx(static_cast<size_t>(m)),
+    std::vector<int8_t> xq(static_cast<size_t>(m * c.k));
+    std::vector<float> gsum(static_cast<size_t>(m * groups)), xs(static_cast<size_t>(m * groups)),
         y(static_cast<size_t>(m * ldy), -777.0f);
     for (int64_t j = 0; j < m; ++j)
-        sx[size_t(j)] = prepare_row_q16_i4(x.data() + j * c.k, c.k, c.group, xq.data() + j * c.k, gsum.data() + j * groups);
+        prepare_row_q8_i4(x.data() + j * c.k, c.k, c.group, xq.data() + j * c.k, xs.data() + j * groups,
+                          gsum.data() + j * groups);
     for (auto [r0, r1] : ranges)
         if (r0 < r1)
-            gemv_rows_i4_q16(c.w.data(), c.s.data(), c.z.data(), c.group, xq.data(), gsum.data(), sx.data(), m,
-                             with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
+            gemv_rows_i4_q8(c.w.data(), c.s.data(), c.z.data(), c.group, xq.data(), xs.data(), gsum.data(), m,
+                            with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
     return y;
 }
 
 bool close_to_reference(const Int4Case& c, const float* x, const float* y, bool with_bias, const std::string& what) {
-    double top = 0;
-    for (int64_t i = 0; i < c.k; ++i) top = std::max(top, std::fabs(double(x[i])));
+    std::vector<double> top(size_t(c.k / c.group), 0.0);
+    for (int64_t i = 0; i < c.k; ++i) top[size_t(i / c.group)] = std::max(top[size_t(i / c.group)], std::fabs(double(x[i])));
     for (int64_t r = 0; r < c.n; ++r) {
-        double dot = 0, mags = 0, wmags = 0;
+        double dot = 0, mags = 0, rounding = 0;
         for (int64_t i = 0; i < c.k; ++i) {
-            const double w = c.weight(r, i);
+            const double w = c.weight(r, i), scale = bf16_to_float(c.s[size_t(r * (c.k / c.group) + i / c.group)]);
             dot += w * x[i];
-            mags += std::fabs(w * x[i]);
-            wmags += std::fabs(w) + 16 * double(bf16_to_float(c.s[size_t(r * (c.k / c.group) + i / c.group)]));
+            mags += std::fabs(w * x[i]) + 15 * scale * std::fabs(double(x[i]));
+            // the int8 input's rounding meets q·scale only (the zeros take the exact sums): at most
+            // 15·scale times half a step, max|x_g| / 254
+            rounding += 15 * scale * top[size_t(i / c.group)] / 254.0;
         }
         const double ref = dot + (with_bias ? c.b[size_t(r)] : 0.0);
-        // the input's int16 rounding (each element by at most top / 32766, against weights bounded by
-        // |w| + 16·scale through the split into q·scale and the zero term) plus fp32 sums over k terms
-        const double tol = wmags * top / 32766.0 + 2e-6 * double(c.k) * (mags + wmags * top) * 1e-3 +
-                           std::fabs(ref) * 1e-6 + 1e-6;
+        // plus fp32 sums over k terms of the products' size
+        const double tol = rounding + 1e-6 * double(c.k) * mags * 1e-1 + std::fabs(ref) * 1e-6 + 1e-6;
         if (!(std::fabs(double(y[r]) - ref) <= tol)) {
             std::fprintf(stderr, "%s n=%lld k=%lld g=%lld row %lld: %.9g vs %.9g (tol %.3g)\n", what.c_str(),
                          (long long)c.n, (long long)c.k, (long long)c.group, (long long)r, double(y[r]), ref, tol);
@@ -113,7 +113,7 @@ TEST_CASE(int4_rows_match_an_fp64_reference_on_every_target) {
 TEST_CASE(batched_int4_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
     std::mt19937 g(48);
     for_each_target([&](const std::string& t) {
-        for (int64_t group : {32, 128})
+        for (int64_t group : {32, 64, 128, 256})
             for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 256}, {7, 512}, {130, 1024}}) {
                 for (int64_t m : {2, 3, 8}) {
                     const Int4Case c = make_case(n, k, group, g);
@@ -136,21 +136,33 @@ TEST_CASE(batched_int4_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
     });
 }
 
-// The even/odd split and the group sums: xq holds quantize_row_q16's values in [evens | odds]
-// order, and every group's sum is the exact sum of its elements.
-TEST_CASE(int4_input_preparation_splits_and_sums_exactly) {
+// The even/odd split, the per-group scales and the group sums: xq holds round(x / xs_g) in
+// [evens | odds] order, xs_g = max|x_g| / 127, every group's sum within fp32 rounding of the
+// exact one; an all-zero group has scale 0, a non-finite one NaN.
+TEST_CASE(int4_input_preparation_splits_scales_and_sums) {
     std::mt19937 g(49);
-    const int64_t k = 512, group = 64;
-    const std::vector<float> x = randn(size_t(k), g);
-    std::vector<int16_t> plain(static_cast<size_t>(k)), split(static_cast<size_t>(k));
-    std::vector<float> gsum(static_cast<size_t>(k / group));
-    const float a = quantize_row_q16(x.data(), k, plain.data());
-    const float b = prepare_row_q16_i4(x.data(), k, group, split.data(), gsum.data());
-    CHECK(a == b);
-    for (int64_t i = 0; i < k; ++i) CHECK(split[size_t(i % 2 ? k / 2 + i / 2 : i / 2)] == plain[size_t(i)]);
-    for (int64_t gi = 0; gi < k / group; ++gi) {
-        long t = 0;
-        for (int64_t i = gi * group; i < (gi + 1) * group; ++i) t += plain[size_t(i)];
-        CHECK(gsum[size_t(gi)] == float(t));
+    const int64_t k = 512, group = 64, groups = k / group;
+    std::vector<float> x = randn(size_t(k), g);
+    for (int64_t i = 64; i < 128; ++i) x[size_t(i)] = 0;  // group 1: all zero
+    x[300] = INFINITY;                                     // group 4: not finite
+    std::vector<int8_t> xq(static_cast<size_t>(k));
+    std::vector<float> xs(static_cast<size_t>(groups)), gsum(static_cast<size_t>(groups));
+    prepare_row_q8_i4(x.data(), k, group, xq.data(), xs.data(), gsum.data());
+    for (int64_t gi = 0; gi < groups; ++gi) {
+        double top = 0, sum = 0;
+        for (int64_t i = gi * group; i < (gi + 1) * group; ++i) top = std::max(top, std::fabs(double(x[size_t(i)]))), sum += x[size_t(i)];
+        if (gi == 4) {
+            CHECK(std::isnan(xs[size_t(gi)]));
+            continue;
+        }
+        CHECK(xs[size_t(gi)] == float(top) / 127.0f);
+        CHECK(std::fabs(double(gsum[size_t(gi)]) - sum) <= 1e-6 * (1 + std::fabs(sum)));
+        for (int64_t i = gi * group; i < (gi + 1) * group; ++i) {
+            const int8_t q = xq[size_t(i % 2 ? k / 2 + i / 2 : i / 2)];
+            const double want = top > 0 ? std::nearbyint(double(x[size_t(i)]) * 127.0 / top) : 0;
+            CHECK(std::fabs(double(q) - want) <= 1);  // round half even of the fp32 product
+            CHECK(q >= -127 && q <= 127);
+        }
     }
+    CHECK(xs[1] == 0);
 }

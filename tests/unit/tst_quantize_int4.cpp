@@ -111,10 +111,11 @@ TEST_CASE(quantize_group_int4_equals_fish_speechs_group_quantize_tensor) {
           "not finite"));
 }
 
-// The int4 kernel (CPU decode rows, an int16-quantized input) against the same int4 weights
-// dequantized and run through ATen (a GemvPause), fp32, both layouts: the first decode frame's
-// logits within the input's int16 rounding, and the greedy codes of 40 frames printed with their
-// agreement.
+// The int4 kernel (CPU rows: decode, and a short prompt's prefill, with the input quantized to
+// int8 per group) against the same int4 weights dequantized and run through ATen (a GemvPause),
+// fp32, both layouts: the first frame's logits (prefill through the kernel against ATen's GEMM)
+// within the input's int8 rounding, and the greedy codes of 40 frames printed with their agreement
+// (random weights' logits are flat: one flip and the runs part ways).
 TEST_CASE(int4_kernel_decodes_as_the_dequantized_weights_do) {
     if (!gemv_int8_supported()) return reef_test::skip("built without the SIMD kernels");
     for (ModelLayout layout : {ModelLayout::S1, ModelLayout::S2}) {
@@ -123,23 +124,22 @@ TEST_CASE(int4_kernel_decodes_as_the_dequantized_weights_do) {
         CHECK(m->weight_format().bits == 4 && m->weight_format().group == 32);
         const at::Tensor prompt = make_prompt(c, 12, 3, 5);
         GenerateStats kernel_stats, aten_stats;
-        const at::Tensor kernel_codes = codes_of_run(*m, prompt, greedy(40, 2), kernel_stats);
+        const at::Tensor kernel_codes = codes_of_run(*m, prompt, greedy(40, 1), kernel_stats);
         at::Tensor aten_codes;
         {
             GemvPause pause(true);
-            aten_codes = codes_of_run(*m, prompt, greedy(40, 2), aten_stats);
+            aten_codes = codes_of_run(*m, prompt, greedy(40, 1), aten_stats);
         }
-        // frame 1: the first decode frame, after the same first token (frame 0's fast stack ran the
-        // kernel too, so its codes are compared through the agreement below)
-        CHECK(at::equal(kernel_codes.select(1, 0), aten_codes.select(1, 0)));
-        const at::Tensor a = kernel_stats.captured_logits.at(1), b = aten_stats.captured_logits.at(1);
+        const at::Tensor a = kernel_stats.captured_logits.at(0), b = aten_stats.captured_logits.at(0);
         const double worst = (a - b).abs().max().item<double>(), top = b.abs().max().item<double>();
         const double agree = kernel_codes.eq(aten_codes).to(at::kDouble).mean().item<double>();
-        std::printf("%s int4: first decode frame, kernel vs ATen dequantized: max |d| %.3g of max |logit| %.3f; greedy "
-                    "codes agree %.1f %% over 40 frames\n", layout == ModelLayout::S1 ? "S1" : "S2", worst, top, 100 * agree);
+        std::printf("%s int4: first frame's logits, kernel vs ATen dequantized: cosine %.6f, max |d| %.3g of max |logit| "
+                    "%.3f; greedy codes agree %.1f %% over 40 frames\n", layout == ModelLayout::S1 ? "S1" : "S2",
+                    cosine(a, b), worst, top, 100 * agree);
         CHECK(worst > 0);  // the kernel ran: its input rounding is not ATen's
-        CHECK(worst <= 2e-3 * top);
-        CHECK(agree > 0.9);
+        // measured 0.9987 on both layouts: the int8 input costs about a tenth of what the int4
+        // weights themselves cost against the float model (cosine 0.985-0.988, the next case)
+        CHECK(cosine(a, b) > 0.995);
     }
 }
 
@@ -195,9 +195,13 @@ TEST_CASE(int4_kernel_gives_one_threads_bits_on_three) {
             at::set_num_threads(3);
             const at::Tensor three = gemv_int4(x, q.weight, q.scales, q.zeros);
             CHECK(at::equal(one, three));
+            // and both are the product they stand for, within the int8 input's rounding: each input
+            // moves by at most max|x_g| / 254 against q·scale <= 15·scale (the zeros take exact sums)
             const Linear l{q.weight, q.scales, {}, q.zeros};
-            const at::Tensor ref = at::matmul(x.to(at::kDouble), dequantized(l, at::kDouble).t());
-            CHECK((one.to(at::kDouble) - ref).abs().max().item<double>() <= 2e-3 * ref.abs().max().item<double>());
+            const at::Tensor ref = at::matmul(x.to(at::kDouble), dequantized(l, at::kDouble).t());  // [m, N]
+            const at::Tensor top = x.to(at::kDouble).view({m, 256 / group, group}).abs().amax(-1);  // [m, G]
+            const at::Tensor bound = at::matmul(top * (15.0 * double(group) / 254.0), q.scales.to(at::kDouble).t());
+            CHECK(((one.to(at::kDouble) - ref).abs() <= bound + 1e-4 * ref.abs() + 1e-5).all().item<bool>());
         }
     }
     at::set_num_threads(before);

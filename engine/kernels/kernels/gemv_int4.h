@@ -7,15 +7,20 @@
 // A quarter of bf16's bytes for the weights, plus 4 bytes per group: decode reads ~3.8x fewer
 // bytes than bf16 at group 128.
 //
-// The input is quantized to int16 as for the int8 rows (kernels/gemv_int8.h quantize_row_q16) and
-// split into its even and its odd elements, so a vector of bytes unpacks into two vectors of
-// nibbles that meet the inputs in order, with no shuffle. Per group the integer dot Σ q·xq is exact
-// (int32 lanes); then, per lane, the group's sum goes to fp32 and is multiplied by its scale, and
-// the zeros come in once per row as Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} xq_i:
-//   y = sx · (Σ_g scale_g·Σ_{i∈g} q_i·xq_i + Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} xq_i) (+ b).
+// The input is quantized to int8 per group (xs_g = max|x| of the group / 127, xq = round(x / xs_g)
+// in −127..127) and split into its even and its odd elements, so a vector of packed bytes splits
+// into its low and its high nibbles by masks and shifts, which meet the inputs in order: on x86
+// (AVX2, AVX-512) one vpmaddubsw multiplies 32 or 64 nibble·input pairs and adds pairs into int16
+// (at most 2·15·127 each, and at most eight of those are added before the widening: 30 480 <
+// 2^15), then vpmaddwd with ones widens to int32; other targets widen to int16 first. Either way
+// each group's integer dot Σ q·xq is exact; then, per lane, the group's sum goes to fp32 and is
+// multiplied by scale_g·xs_g, and the zeros come in once per row with the exact input sums:
+//   y = Σ_g scale_g·xs_g·Σ_{i∈g} q_i·xq_i + Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} x_i (+ b).
 // The per-lane fp32 sums make the bits depend on the target's vector width (unlike the int8 rows):
 // every target is tested against an fp64 reference instead, and m inputs at once give each input
-// the bits it gets alone on the same target.
+// the bits it gets alone on the same target. An int8 input per group of weights is the activation
+// quantization of llama.cpp's q4 kernels (q8 blocks): its rounding (max|x_g| / 254 per element) is
+// far below the 4-bit weights' own.
 #pragma once
 #include <cstdint>
 
@@ -24,17 +29,18 @@ namespace reef::kernels {
 // The group sizes the rows take (quantize.py's WeightOnlyInt4QuantHandler allows the same).
 inline bool int4_group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
 
-// x [k] -> xq [k] as [the k/2 even elements | the k/2 odd ones], each quantized as
-// quantize_row_q16 does, and gsum [k/group] (Σ xq over each group, exact in fp32: at most
-// 256·16383 < 2^24). Returns sx (0 for an all-zero x, NaN for a non-finite one). k % group == 0.
-float prepare_row_q16_i4(const float* x, int64_t k, int64_t group, int16_t* xq, float* gsum);
+// x [k] -> xq [k] as [the k/2 even elements | the k/2 odd ones] quantized per group, xs [k/group]
+// the groups' scales (0 for an all-zero group; NaN where x is not finite, so every output is NaN
+// as a float product would be) and gsum [k/group] the groups' sums of x (in double, rounded once).
+// k % group == 0.
+void prepare_row_q8_i4(const float* x, int64_t k, int64_t group, int8_t* xq, float* xs, float* gsum);
 
-// w [N, k/2] packed as above, s and z [N, k/group] bf16 bits, xq [m, k] and gsum [m, k/group] from
-// prepare_row_q16_i4 (rows contiguous), sx [m], b [N] or nullptr, y [m, N] with row stride ldy:
-// rows r0 <= r < r1 of each of the m outputs are written, the block read as two streams (the
-// int8 rows' order). k % group == 0, int4_group_supported(group).
-void gemv_rows_i4_q16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int16_t* xq,
-                      const float* gsum, const float* sx, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
-                      float* y, int64_t ldy);
+// w [N, k/2] packed as above, s and z [N, k/group] bf16 bits, xq [m, k], xs and gsum [m, k/group]
+// from prepare_row_q8_i4 (rows contiguous), b [N] or nullptr, y [m, N] with row stride ldy: rows
+// r0 <= r < r1 of each of the m outputs are written, the block read as two streams (the int8
+// rows' order). k % group == 0, int4_group_supported(group).
+void gemv_rows_i4_q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
+                     const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
+                     float* y, int64_t ldy);
 
 }  // namespace reef::kernels

@@ -1,100 +1,174 @@
 // kernels/gemv_int4.h in Highway: one source for every target of the build's architecture, the
-// best the CPU has chosen at run time.
+// best the CPU has chosen at run time. On x86 the AVX2 and AVX-512 passes multiply bytes with
+// 256-bit vpmaddubsw (Highway 1.0.3, Debian 12's, has no unsigned·signed byte product), written with
+// intrinsics inside those passes, which Highway compiles for their targets.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/gemv_int4_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
-#include <vector>
 
 #include "kernels/bf16.h"
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_int4.h"
-#include "kernels/gemv_int8.h"
 #include "kernels/two_stream_rows-inl.h"
+
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+#include <immintrin.h>
+#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace reef::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Two rows of packed int4 against one prepared input. D16 holds as many int16 lanes as bytes are
-// read per step: capped at half a group (16 bytes for group 32), so a step never spans two groups.
-// Per step: one load of packed bytes widened to int16, the low nibbles (and) and the high ones
-// (shift), each multiply-added with the matching even/odd inputs into int32 lanes (vpmaddwd).
-template <class D16>
-struct DotI4 {
-    const uint8_t* wm;      // [N, k/2]
-    const uint16_t* sm;     // [N, k/group] bf16
-    const uint16_t* zm;     // [N, k/group] bf16
-    const int16_t* xq;      // [m, k]: evens | odds
-    const float* gsum;      // [m, k/group]
+// What every target shares: the rows, the prepared input, and the per-group factors and the zero
+// term of a row against an input, computed for all groups at once before its integer dots (a
+// scalar chain per group would cost as much as the group's dot).
+struct Int4Rows {
+    const uint8_t* wm;   // [N, k/2]
+    const uint16_t* sm;  // [N, k/group] bf16
+    const uint16_t* zm;  // [N, k/group] bf16
+    const int8_t* xq;    // [m, k]: evens | odds
+    const float* xs;     // [m, k/group]
+    const float* gsum;   // [m, k/group]
     int64_t k, group;
+
+    static constexpr int64_t kMaxGroups = 1024;  // K up to 32768 at group 32: far beyond any fish-speech width
+    int64_t groups() const { return k / group; }
+
+    // f[g] = scale_g · xs_g for row r, input j; returns Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} x_i, the
+    // groups' minima times their input sums
+    float prepare(int64_t r, int64_t j, float* f) const {
+        using DF = hn::ScalableTag<float>;
+        const DF df;
+        const hn::RebindToUnsigned<DF> du32;
+        const hn::Rebind<uint16_t, DF> du16;
+        const int64_t n = groups(), lanes = int64_t(hn::Lanes(df));
+        const uint16_t *s = sm + r * n, *z = zm + r * n;
+        const float *x = xs + j * n, *gs = gsum + j * n;
+        auto widen = [&](const uint16_t* p) { return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(du16, p)))); };
+        auto zacc = hn::Zero(df);
+        int64_t g = 0;
+        for (; g + lanes <= n; g += lanes) {
+            const auto sv = widen(s + g);
+            hn::StoreU(hn::Mul(sv, hn::LoadU(df, x + g)), df, f + g);
+            zacc = hn::Add(zacc, hn::Mul(hn::Sub(widen(z + g), hn::Mul(sv, hn::Set(df, 8.0f))), hn::LoadU(df, gs + g)));
+        }
+        float zt = hn::GetLane(hn::SumOfLanes(df, zacc));
+        for (; g < n; ++g) {
+            f[g] = bf16_to_float(s[g]) * x[g];
+            zt += (bf16_to_float(z[g]) - 8.0f * bf16_to_float(s[g])) * gs[g];
+        }
+        return zt;
+    }
+};
+
+// Portable rows: a step's packed bytes and inputs widened to int16, the nibbles by mask and
+// shift, multiply-added into int32 lanes (vpmaddwd, smlal). D16 holds as many int16 lanes as bytes
+// are read per step: capped at half a group, so a step never spans two groups.
+template <class D16>
+struct DotI4 : Int4Rows {
     const D16 d16{};
     const hn::RebindToUnsigned<D16> du16{};
     const hn::Rebind<uint8_t, D16> d8{};
+    const hn::Rebind<int8_t, D16> ds8{};
     const hn::RepartitionToWide<D16> d32{};
     const hn::Repartition<float, hn::RepartitionToWide<D16>> df{};
-    const int64_t lanes = int64_t(hn::Lanes(d16));
-
-    // The packed bytes at p as int16 lanes (0..255).
-    auto bytes(const uint8_t* p) const { return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, p))); }
+    const int64_t lanes = int64_t(hn::Lanes(D16()));
 
     std::pair<float, float> two(int64_t ra, int64_t rb, int64_t j) const {
-        const int64_t half = k / 2, groups = k / group, step = group / 2;
+        const int64_t half = k / 2, step = group / 2;
         const uint8_t *wa = wm + ra * half, *wb = wm + rb * half;
-        const int16_t* xe = xq + j * k;
-        const int16_t* xo = xe + half;
+        const int8_t* xe = xq + j * k;
+        const int8_t* xo = xe + half;
         const auto low = hn::Set(d16, int16_t(0x0F));
+        HWY_ALIGN float ka[kMaxGroups], kb[kMaxGroups];
+        const float za = prepare(ra, j, ka), zb = prepare(rb, j, kb);
         auto fa = hn::Zero(df), fb = hn::Zero(df);
-        for (int64_t g = 0; g < groups; ++g) {
+        for (int64_t g = 0; g < groups(); ++g) {
             auto a0 = hn::Zero(d32), a1 = hn::Zero(d32), b0 = hn::Zero(d32), b1 = hn::Zero(d32);
             for (int64_t i = g * step; i < (g + 1) * step; i += lanes) {
-                const auto e = hn::LoadU(d16, xe + i), o = hn::LoadU(d16, xo + i);
-                const auto va = bytes(wa + i), vb = bytes(wb + i);
+                const auto e = hn::PromoteTo(d16, hn::LoadU(ds8, xe + i)), o = hn::PromoteTo(d16, hn::LoadU(ds8, xo + i));
+                const auto va = hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, wa + i)));
+                const auto vb = hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, wb + i)));
                 a0 = hn::ReorderWidenMulAccumulate(d32, hn::And(va, low), e, a0, a1);
                 b0 = hn::ReorderWidenMulAccumulate(d32, hn::And(vb, low), e, b0, b1);
                 a0 = hn::ReorderWidenMulAccumulate(d32, hn::ShiftRight<4>(va), o, a0, a1);
                 b0 = hn::ReorderWidenMulAccumulate(d32, hn::ShiftRight<4>(vb), o, b0, b1);
             }
             // product and sum kept apart (-ffp-contract=off, no MulAdd): no target fuses them
-            fa = hn::Add(fa, hn::Mul(hn::ConvertTo(df, hn::Add(a0, a1)), hn::Set(df, bf16_to_float(sm[ra * groups + g]))));
-            fb = hn::Add(fb, hn::Mul(hn::ConvertTo(df, hn::Add(b0, b1)), hn::Set(df, bf16_to_float(sm[rb * groups + g]))));
+            fa = hn::Add(fa, hn::Mul(hn::ConvertTo(df, hn::Add(a0, a1)), hn::Set(df, ka[g])));
+            fb = hn::Add(fb, hn::Mul(hn::ConvertTo(df, hn::Add(b0, b1)), hn::Set(df, kb[g])));
         }
-        return {hn::GetLane(hn::SumOfLanes(df, fa)) + zero_term(ra, j), hn::GetLane(hn::SumOfLanes(df, fb)) + zero_term(rb, j)};
-    }
-
-    // Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} xq_i for row r, input j: the groups' minima times their input sums
-    float zero_term(int64_t r, int64_t j) const {
-        const int64_t groups = k / group;
-        const float* gs = gsum + j * groups;
-        double t = 0;
-        for (int64_t g = 0; g < groups; ++g)
-            t += (double(bf16_to_float(zm[r * groups + g])) - 8.0 * double(bf16_to_float(sm[r * groups + g]))) * gs[g];
-        return float(t);
+        return {hn::GetLane(hn::SumOfLanes(df, fa)) + za, hn::GetLane(hn::SumOfLanes(df, fb)) + zb};
     }
 };
 
-template <class D16>
-void rows_with(const D16&, const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int16_t* xq,
-               const float* gsum, const float* sx, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
-               float* y, int64_t ldy) {
-    two_stream_rows(DotI4<D16>{w, s, z, xq, gsum, k, group}, r0, r1, m, [&](int64_t j, int64_t r, float total) {
-        const float v = float(double(total) * double(sx[j]));
-        y[j * ldy + r] = b ? v + b[r] : v;
-    });
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+// x86 rows, 32 packed bytes (64 weights) a step per row: the nibbles by mask and shift, each
+// vpmaddubsw'd with its int8 inputs (nibble·input pairs summed into int16), the group's int16 sums
+// widened once (vpmaddwd with ones), converted, and multiply-added with the group's factor (fused:
+// these rows' bits are their own anyway). Group >= 64 (a step within a group). The AVX-512 pass
+// runs these 256-bit rows too: 512-bit ones (64 bytes a step) measured slower on the Zen 4 EPYC,
+// which splits 512-bit operations in two (in-cache rows of 3072 weights, 4 alternating runs:
+// 32-44 against 39-53 G weights/s).
+struct DotI4Avx2 : Int4Rows {
+    static __m256i bytes(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+    static float lane_sum(__m256 v) {
+        const __m128 h = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+        const __m128 q = _mm_add_ps(h, _mm_movehl_ps(h, h));
+        return _mm_cvtss_f32(_mm_add_ss(q, _mm_movehdup_ps(q)));
+    }
+    std::pair<float, float> two(int64_t ra, int64_t rb, int64_t j) const {
+        const int64_t half = k / 2, step = group / 2;
+        const uint8_t *wa = wm + ra * half, *wb = wm + rb * half;
+        const int8_t* xe = xq + j * k;
+        const int8_t* xo = xe + half;
+        const __m256i low = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
+        alignas(32) float ka[kMaxGroups], kb[kMaxGroups];
+        const float za = prepare(ra, j, ka), zb = prepare(rb, j, kb);
+        // two fp32 accumulators per row, even and odd groups: the adds do not wait on each other
+        __m256 fa[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()}, fb[2] = {fa[0], fa[0]};
+        for (int64_t g = 0; g < groups(); ++g) {
+            __m256i sa = _mm256_setzero_si256(), sb = sa;
+            for (int64_t i = g * step; i < (g + 1) * step; i += 32) {
+                const __m256i e = bytes(xe + i), o = bytes(xo + i), va = bytes(wa + i), vb = bytes(wb + i);
+                sa = _mm256_add_epi16(sa, _mm256_maddubs_epi16(_mm256_and_si256(va, low), e));
+                sb = _mm256_add_epi16(sb, _mm256_maddubs_epi16(_mm256_and_si256(vb, low), e));
+                sa = _mm256_add_epi16(sa, _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(va, 4), low), o));
+                sb = _mm256_add_epi16(sb, _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(vb, 4), low), o));
+            }
+            const __m256 ia = _mm256_cvtepi32_ps(_mm256_madd_epi16(sa, ones)), ib = _mm256_cvtepi32_ps(_mm256_madd_epi16(sb, ones));
+            fa[g % 2] = _mm256_fmadd_ps(ia, _mm256_broadcast_ss(ka + g), fa[g % 2]);
+            fb[g % 2] = _mm256_fmadd_ps(ib, _mm256_broadcast_ss(kb + g), fb[g % 2]);
+        }
+        return {lane_sum(_mm256_add_ps(fa[0], fa[1])) + za, lane_sum(_mm256_add_ps(fb[0], fb[1])) + zb};
+    }
+};
+#endif
+
+
+template <class Dot>
+void rows_with(const Dot& dot, int64_t m, const float* b, int64_t r0, int64_t r1, float* y, int64_t ldy) {
+    two_stream_rows(dot, r0, r1, m, [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v + b[r] : v; });
 }
 
-void GemvRowsI4Q16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int16_t* xq,
-                   const float* gsum, const float* sx, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
-                   float* y, int64_t ldy) {
+void GemvRowsI4Q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
+                  const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
+                  float* y, int64_t ldy) {
+    const Int4Rows rows{w, s, z, xq, xs, gsum, k, group};
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+    if (group >= 64) return rows_with(DotI4Avx2{rows}, m, b, r0, r1, y, ldy);
+#endif
     // bytes per step <= group / 2: a step never spans two groups
     if (group == 32)
-        rows_with(hn::CappedTag<int16_t, 16>(), w, s, z, group, xq, gsum, sx, m, b, k, r0, r1, y, ldy);
+        rows_with(DotI4<hn::CappedTag<int16_t, 16>>{rows}, m, b, r0, r1, y, ldy);
     else
-        rows_with(hn::CappedTag<int16_t, 32>(), w, s, z, group, xq, gsum, sx, m, b, k, r0, r1, y, ldy);
+        rows_with(DotI4<hn::CappedTag<int16_t, 32>>{rows}, m, b, r0, r1, y, ldy);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -103,32 +177,38 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace reef::kernels {
-HWY_EXPORT(GemvRowsI4Q16);
+HWY_EXPORT(GemvRowsI4Q8);
 
-float prepare_row_q16_i4(const float* x, int64_t k, int64_t group, int16_t* xq, float* gsum) {
-    thread_local std::vector<int16_t> q;
-    q.resize(size_t(k));
-    const float sx = quantize_row_q16(x, k, q.data());
+void prepare_row_q8_i4(const float* x, int64_t k, int64_t group, int8_t* xq, float* xs, float* gsum) {
     const int64_t half = k / 2;
-    for (int64_t j = 0; j < half; ++j) {
-        xq[j] = q[size_t(2 * j)];
-        xq[half + j] = q[size_t(2 * j + 1)];
-    }
     for (int64_t g = 0; g < k / group; ++g) {
-        int64_t t = 0;
-        for (int64_t i = g * group; i < (g + 1) * group; ++i) t += q[size_t(i)];
-        gsum[g] = float(t);
+        const float* xg = x + g * group;
+        float top = 0;
+        double sum = 0;
+        bool finite = true;
+        for (int64_t i = 0; i < group; ++i) {
+            finite = finite && std::isfinite(xg[i]);
+            top = std::max(top, std::fabs(xg[i]));
+            sum += xg[i];
+        }
+        xs[g] = !finite ? NAN : top / 127.0f;
+        gsum[g] = float(sum);
+        const float inv = finite && top > 0 ? 127.0f / top : 0.0f;
+        for (int64_t i = 0; i < group; ++i) {
+            const int64_t at = g * group + i;  // element `at` goes to evens[at / 2] or odds[at / 2]
+            const int v = finite ? int(std::lrintf(xg[i] * inv)) : 0;
+            xq[(at % 2 ? half : 0) + at / 2] = int8_t(std::max(-127, std::min(127, v)));
+        }
     }
-    return sx;
 }
 
-void gemv_rows_i4_q16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int16_t* xq,
-                      const float* gsum, const float* sx, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
-                      float* y, int64_t ldy) {
-    // The avx512-bf16 target has no int4 kernel of its own: Highway's AVX-512 rows run, recorded as
-    // that target's (as the int8 rows are).
+void gemv_rows_i4_q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
+                     const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
+                     float* y, int64_t ldy) {
+    // The avx512-bf16 target has no int4 kernel of its own: the AVX-512 rows run, recorded as that
+    // target's (as the int8 rows are).
     const bool bf16_target = use_avx512_bf16_gemv();
-    HWY_DYNAMIC_DISPATCH(GemvRowsI4Q16)(w, s, z, group, xq, gsum, sx, m, b, k, r0, r1, y, ldy);
+    HWY_DYNAMIC_DISPATCH(GemvRowsI4Q8)(w, s, z, group, xq, xs, gsum, m, b, k, r0, r1, y, ldy);
     if (bf16_target) note_ran(kRanAvx512Bf16);
 }
 

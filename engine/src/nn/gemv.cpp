@@ -215,24 +215,24 @@ at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
     const at::Tensor x = x_in.contiguous(), bias = b.defined() ? b.contiguous() : b;
     at::Tensor y = at::empty({m, n}, x.options());
 #ifdef REEF_HAVE_KERNELS
-    // [m, K], [m, G] and [m], prepared once per call and read by every thread (see gemv_int8)
-    thread_local std::vector<int16_t> xq;
-    thread_local std::vector<float> gsum, sx;
+    // [m, K] and [m, G] twice, prepared once per call and read by every thread (see gemv_int8)
+    thread_local std::vector<int8_t> xq;
+    thread_local std::vector<float> xs, gsum;
     xq.resize(size_t(m * k));
+    xs.resize(size_t(m * groups));
     gsum.resize(size_t(m * groups));
-    sx.resize(size_t(m));
     const float* xp = x.const_data_ptr<float>();
     for (int64_t j = 0; j < m; ++j)
-        sx[size_t(j)] = kernels::prepare_row_q16_i4(xp + j * k, k, group, xq.data() + j * k, gsum.data() + j * groups);
+        kernels::prepare_row_q8_i4(xp + j * k, k, group, xq.data() + j * k, xs.data() + j * groups, gsum.data() + j * groups);
     const uint8_t* wp = w.const_data_ptr<uint8_t>();
     const auto* sp = reinterpret_cast<const uint16_t*>(s.const_data_ptr<at::BFloat16>());
     const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());
     const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
-    const int16_t* qp = xq.data();
-    const float *gp = gsum.data(), *sxp = sx.data();
+    const int8_t* qp = xq.data();
+    const float *xsp = xs.data(), *gp = gsum.data();
     float* yp = y.mutable_data_ptr<float>();
     guided_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
-        kernels::gemv_rows_i4_q16(wp, sp, zp, group, qp, gp, sxp, m, bp, k, r0, r1, yp, n);
+        kernels::gemv_rows_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, yp, n);
     });
 #endif
     return y;

@@ -36,7 +36,7 @@ Linear make_linear(at::Tensor weight, at::Tensor scales, at::Tensor bias, const 
 // (a few rows: decode) through the int8 GEMV kernel, one rounding at the end: fp32 products for an
 // fp32 x, an int16-quantized x for bf16/fp16 (nn/gemv.h gemv_int8);
 // otherwise (prefill, CUDA, a GemvPause) fish-speech's own arithmetic: linear(x, w.to(x.dtype))·s.
-// int4 on the CPU likewise through the int4 kernel (an int16-quantized x whatever its dtype);
+// int4 on the CPU likewise through the int4 kernel (x quantized to int8 per group, whatever its dtype);
 // elsewhere the dequantized matrix (dequantized()) through project(x, w).
 at::Tensor project(const at::Tensor& x, const Linear& l);
 // Batched decode x [M, 1, K] -> [M, 1, N], each row bit-identical to project() on that row alone.

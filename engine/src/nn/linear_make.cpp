@@ -77,7 +77,7 @@ Linear make_linear(at::Tensor weight, at::Tensor scales, at::Tensor bias, const 
         if (!at::isfinite(scales).all().item<bool>() || (scales <= 0).any().item<bool>())
             throw ReefError(ErrorCode::CorruptModel, what + ".scales holds a value that is not a positive finite number");
     }
-    return Linear{std::move(weight), std::move(scales), std::move(bias)};
+    return Linear{std::move(weight), std::move(scales), std::move(bias), {}};
 }
 
 }  // namespace reef

@@ -81,7 +81,7 @@ DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(
         m_layers.push_back(take_block(w, "layers." + std::to_string(i) + ".", c.attention_qkv_bias,
                                       c.attention_o_bias, c.attention_qk_norm));
     m_norm = take(w, "norm.weight");
-    m_output = c.tie_word_embeddings ? Linear{m_embeddings, {}, {}} : take_linear(w, "output.", false);
+    m_output = c.tie_word_embeddings ? Linear{m_embeddings, {}, {}, {}} : take_linear(w, "output.", false);
     if (c.has_fast_project_in()) m_fast_project_in = take_linear(w, "fast_project_in.", w.count("fast_project_in.bias") > 0);
     m_fast_embeddings = take(w, "fast_embeddings.weight");
     for (int64_t i = 0; i < c.n_fast_layer; ++i)

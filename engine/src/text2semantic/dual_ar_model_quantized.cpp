@@ -17,7 +17,7 @@ int64_t quantize(Linear& l, WeightFormat format) {
     const int64_t before = l.nbytes();
     if (format.bits == 8) {
         Int8Weight q = quantize_per_channel_int8(l.weight);
-        l = Linear{to_weight_memory(q.weight), q.scales.to(at::kFloat), l.bias};
+        l = Linear{to_weight_memory(q.weight), q.scales.to(at::kFloat), l.bias, {}};
     } else {
         Int4Weight q = quantize_group_int4(l.weight, format.group);
         l = Linear{to_weight_memory(q.weight), q.scales, l.bias, q.zeros};
