@@ -13,7 +13,8 @@
 # Writes quant-study.md/json (the machine named). Exit 1 when a step fails.
 # Env: REEF_CLI (default build/app/reef-cli), REEF_STUDY_THREADS (2), REEF_STUDY_PRECISION (bf16),
 #      REEF_STUDY_FRAMES (64), REEF_STUDY_REPEATS (3), REEF_STUDY_SYNTH_FRAMES (8), REEF_STUDY_CGROUP_GB,
-#      REEF_STUDY_INT4_GROUP (128; the tiny demo model needs 32).
+#      REEF_STUDY_INT4_GROUP (128; the tiny demo model needs 32), REEF_STUDY_BENCH (1; 0: memory only,
+#      for models whose three copies would not fit the machine at once, as the bench holds them).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 MODEL="${1:?usage: bench/quant_study.sh MODEL_DIR [OUT_DIR]}"
@@ -31,8 +32,10 @@ mkdir -p "$WORK" && rm -rf "$WORK/model-int8" "$WORK/model-int4"
 int4=":int4"; [[ $GROUP == 128 ]] || int4=":int4-g$GROUP"
 arms="eager:auto,eager:auto:int8,eager:auto$int4"
 grep -qw avx2 /proc/cpuinfo 2>/dev/null && arms+=",eager:auto@avx2,eager:auto:int8@avx2,eager:auto$int4@avx2"
-"$CLI" bench -m "$MODEL" --precision "$PRECISION" --threads "$THREADS" --arms "$arms" --frames "$FRAMES" \
-  --repeats "$REPEATS" --no-audio --md "$OUT/quant-bench.md" --json "$OUT/quant-bench.json" >"$OUT/quant-bench.log" 2>&1
+if [[ ${REEF_STUDY_BENCH:-1} != 0 ]]; then
+  "$CLI" bench -m "$MODEL" --precision "$PRECISION" --threads "$THREADS" --arms "$arms" --frames "$FRAMES" \
+    --repeats "$REPEATS" --no-audio --md "$OUT/quant-bench.md" --json "$OUT/quant-bench.json" >"$OUT/quant-bench.log" 2>&1
+fi
 
 "$CLI" quantize "$MODEL" "$WORK/model-int8" --quiet >"$OUT/quantize.log"
 "$CLI" quantize "$MODEL" "$WORK/model-int4" --format int4 --group "$GROUP" --quiet >>"$OUT/quantize.log"
@@ -76,7 +79,8 @@ out, model, precision, threads, cg, int4 = sys.argv[1:]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
 flags = next((l for l in open("/proc/cpuinfo") if l.startswith("flags")), "")
 isa = ", ".join(f for f in ("avx2", "avx512f", "avx512_bf16", "avx512_vnni", "amx_tile") if re.search(rf"\b{f}\b", flags))
-bench = json.load(open(f"{out}/quant-bench.json"))
+has_bench = os.path.exists(f"{out}/quant-bench.json")
+bench = json.load(open(f"{out}/quant-bench.json")) if has_bench else {"arms": []}
 arms = {a["arm"]: a for a in bench["arms"]}
 def fps(name): return arms[name]["warm_frames_per_s"] if arms.get(name, {}).get("ran") else None
 formats = {"int8": ":int8", "int4": int4}
@@ -145,5 +149,5 @@ if limited:
 open(f"{out}/quant-study.md", "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 bad = [tag for tag in ("source", "int8", "int4") if memory[tag]["exit"] != 0]
-if not speed or bad: sys.exit(f"quant_study: incomplete ({'no speed rows' if not speed else ', '.join(bad)})")
+if (has_bench and not speed) or bad: sys.exit(f"quant_study: incomplete ({'no speed rows' if not speed else ', '.join(bad)})")
 PY

@@ -1114,16 +1114,16 @@ agreement</source>
         <translation>&lt;b&gt;量子化するモデルフォルダーがありません。&lt;/b&gt;先に「設定 → モデル」で選んでください。</translation>
     </message>
     <message>
-        <source>Loading the int8 copy %1</source>
-        <translation>int8 コピー %1 を読み込んでいます</translation>
-    </message>
-    <message>
         <source>A model is being quantized</source>
         <translation>モデルを量子化しています</translation>
     </message>
     <message>
-        <source>Quantize model to &amp;int8…</source>
-        <translation>モデルを int8 に量子化(&amp;I)…</translation>
+        <source>Loading the quantized copy %1</source>
+        <translation>量子化したコピー %1 を読み込んでいます</translation>
+    </message>
+    <message>
+        <source>Quanti&amp;ze model (int8/int4)…</source>
+        <translation>モデルを量子化(&amp;Z) (int8/int4)…</translation>
     </message>
 </context>
 <context>
@@ -1486,14 +1486,6 @@ agreement</source>
 <context>
     <name>reef::ui::QuantizeDialog</name>
     <message>
-        <source>Quantize the model to int8</source>
-        <translation>モデルを int8 に量子化</translation>
-    </message>
-    <message>
-        <source>Writes a copy of &lt;b&gt;%1&lt;/b&gt; whose linear layers are int8 with one scale per row, as fish-speech&apos;s &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; does: about half the memory of bf16 and faster decoding on a CPU. The model folder itself is not changed.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; のコピーを書き出します。線形層は int8 で行ごとに 1 つのスケールを持ち、fish-speech の &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; と同じです：メモリは bf16 の約半分、CPU でのデコードも速くなります。元のモデルフォルダーは変更されません。</translation>
-    </message>
-    <message>
         <source>Browse…</source>
         <translation>参照…</translation>
     </message>
@@ -1522,16 +1514,8 @@ agreement</source>
         <translation>新しいフォルダーをモデルとして選び、読み込みます</translation>
     </message>
     <message>
-        <source>New folder for the int8 copy</source>
-        <translation>int8 コピー用の新しいフォルダー</translation>
-    </message>
-    <message>
         <source>Close</source>
         <translation>閉じる</translation>
-    </message>
-    <message>
-        <source>Name the new folder for the int8 copy.</source>
-        <translation>int8 コピー用の新しいフォルダーを指定してください。</translation>
     </message>
     <message>
         <source>The copy needs a folder of its own: the source stays as it is.</source>
@@ -1554,8 +1538,64 @@ agreement</source>
         <translation>キャンセルしています…</translation>
     </message>
     <message>
-        <source>Written to %1: the text2semantic weights went from %2 to %3.</source>
-        <translation>%1 に書き出しました：text2semantic の重みは %2 から %3 になりました。</translation>
+        <source>Quantize the model (int8/int4)</source>
+        <translation>モデルを量子化 (int8/int4)</translation>
+    </message>
+    <message>
+        <source>Writes a copy of &lt;b&gt;%1&lt;/b&gt; whose linear layers are stored in fewer bits, as fish-speech&apos;s &lt;tt&gt;tools/llama/quantize.py&lt;/tt&gt; does: int8 with one scale per row (&lt;tt&gt;--mode int8&lt;/tt&gt;) or int4 with a scale and zero per group of weights (&lt;tt&gt;--mode int4&lt;/tt&gt;). The model folder itself is not changed.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; のコピーを、線形層を少ないビット数で保存して書き出します。fish-speech の &lt;tt&gt;tools/llama/quantize.py&lt;/tt&gt; と同じ方式です: int8 は行ごとに 1 つのスケール (&lt;tt&gt;--mode int8&lt;/tt&gt;)、int4 は重みのグループごとにスケールとゼロ点 (&lt;tt&gt;--mode int4&lt;/tt&gt;)。元のモデルフォルダーは変更されません。</translation>
+    </message>
+    <message>
+        <source>int8</source>
+        <translation>int8</translation>
+    </message>
+    <message>
+        <source>int4</source>
+        <translation>int4</translation>
+    </message>
+    <message>
+        <source>int8: about half of bf16&apos;s memory, the closest to bf16. int4: about a quarter, a bit further from bf16.</source>
+        <translation>int8: bf16 の約半分のメモリで、bf16 に最も近い結果。int4: 約 4 分の 1 で、bf16 からやや離れます。</translation>
+    </message>
+    <message>
+        <source>%1 weights</source>
+        <translation>%1 重み</translation>
+    </message>
+    <message>
+        <source>int4 only: how many weights share one scale and zero. A smaller group is closer to bf16 and slightly larger; it must divide every layer&apos;s inputs (32 does for fish-speech&apos;s S1 and S2 models).</source>
+        <translation>int4 のみ: 1 つのスケールとゼロ点を共有する重みの数。小さいグループほど bf16 に近く、少し大きくなります。すべての層の入力数を割り切る必要があります (fish-speech の S1・S2 モデルでは 32 で割り切れます)。</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>形式:</translation>
+    </message>
+    <message>
+        <source>Group size:</source>
+        <translation>グループサイズ:</translation>
+    </message>
+    <message>
+        <source>int4: about a quarter of bf16&apos;s memory, a bit further from bf16; a smaller group is closer to bf16 and slightly larger.</source>
+        <translation>int4: bf16 の約 4 分の 1 のメモリで、bf16 からやや離れます。小さいグループほど bf16 に近く、少し大きくなります。</translation>
+    </message>
+    <message>
+        <source>int8: about half of bf16&apos;s memory, the closest to bf16.</source>
+        <translation>int8: bf16 の約半分のメモリで、bf16 に最も近い結果。</translation>
+    </message>
+    <message>
+        <source>New folder for the quantized copy</source>
+        <translation>量子化したコピーの新しいフォルダー</translation>
+    </message>
+    <message>
+        <source>Name the new folder for the quantized copy.</source>
+        <translation>量子化したコピーの新しいフォルダー名を指定してください。</translation>
+    </message>
+    <message>
+        <source>Written to %1 (%2): the text2semantic weights went from %3 to %4.</source>
+        <translation>%1 に書き出しました (%2): text2semantic の重みは %3 から %4 になりました。</translation>
+    </message>
+    <message>
+        <source>Use the %1 copy</source>
+        <translation>%1 のコピーを使う</translation>
     </message>
 </context>
 <context>
@@ -1971,24 +2011,24 @@ agreement</source>
         <translation>再読み込みが必要です：読み込み済みのモデルは別の設定で動いています。変更：%1。何も実行していなければ、「生成」が先に読み込み直します。</translation>
     </message>
     <message>
-        <source>Quantize to int8…</source>
-        <translation>int8 に量子化…</translation>
-    </message>
-    <message>
-        <source>Write an int8 copy of the model folder: about half the memory of bf16 and faster decoding on a CPU (the same as reef-cli quantize)</source>
-        <translation>モデルフォルダーの int8 コピーを書き出します：メモリは bf16 の約半分、CPU でのデコードも速くなります（reef-cli quantize と同じ）</translation>
-    </message>
-    <message>
         <source>Smaller weights</source>
         <translation>より小さな重み</translation>
     </message>
     <message>
-        <source>int8 weights: %1 in memory</source>
-        <translation>int8 の重み：メモリ %1</translation>
+        <source>Quantize (int8/int4)…</source>
+        <translation>量子化 (int8/int4)…</translation>
     </message>
     <message>
-        <source>%1 weights: %2 in memory; an int8 copy: %3 (Engine → Quantize to int8…)</source>
-        <translation>%1 の重み：メモリ %2。int8 コピーなら %3（エンジン → int8 に量子化…）</translation>
+        <source>Write an int8 or int4 copy of the model folder (the same as reef-cli quantize): int8 takes about half of bf16&apos;s memory and stays closest to bf16; int4 about a quarter, a bit further from bf16</source>
+        <translation>モデルフォルダーの int8 または int4 のコピーを書き出します (reef-cli quantize と同じ): int8 は bf16 の約半分のメモリで bf16 に最も近く、int4 は約 4 分の 1 で bf16 からやや離れます</translation>
+    </message>
+    <message>
+        <source>%1 weights: %2 in memory</source>
+        <translation>%1 重み: メモリ上 %2</translation>
+    </message>
+    <message>
+        <source>%1 weights: %2 in memory; an int8 copy: %3, an int4 copy (group 128): %4 (Engine → Quantize (int8/int4)…)</source>
+        <translation>%1 重み: メモリ上 %2、int8 のコピー: %3、int4 のコピー (グループ 128): %4 (エンジン → 量子化 (int8/int4)…)</translation>
     </message>
 </context>
 <context>

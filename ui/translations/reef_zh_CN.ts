@@ -1114,16 +1114,16 @@ agreement</source>
         <translation>&lt;b&gt;没有可量化的模型文件夹。&lt;/b&gt;请先在“设置 → 模型”中选择一个。</translation>
     </message>
     <message>
-        <source>Loading the int8 copy %1</source>
-        <translation>正在加载 int8 副本 %1</translation>
-    </message>
-    <message>
         <source>A model is being quantized</source>
         <translation>正在量化模型</translation>
     </message>
     <message>
-        <source>Quantize model to &amp;int8…</source>
-        <translation>将模型量化为 int8(&amp;I)…</translation>
+        <source>Loading the quantized copy %1</source>
+        <translation>正在加载量化副本 %1</translation>
+    </message>
+    <message>
+        <source>Quanti&amp;ze model (int8/int4)…</source>
+        <translation>量化模型(&amp;Z) (int8/int4)…</translation>
     </message>
 </context>
 <context>
@@ -1486,14 +1486,6 @@ agreement</source>
 <context>
     <name>reef::ui::QuantizeDialog</name>
     <message>
-        <source>Quantize the model to int8</source>
-        <translation>将模型量化为 int8</translation>
-    </message>
-    <message>
-        <source>Writes a copy of &lt;b&gt;%1&lt;/b&gt; whose linear layers are int8 with one scale per row, as fish-speech&apos;s &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; does: about half the memory of bf16 and faster decoding on a CPU. The model folder itself is not changed.</source>
-        <translation>写入 &lt;b&gt;%1&lt;/b&gt; 的副本，其线性层为 int8、每行一个缩放系数，与 fish-speech 的 &lt;tt&gt;tools/llama/quantize.py --mode int8&lt;/tt&gt; 相同：内存约为 bf16 的一半，在 CPU 上解码更快。原模型文件夹不会被更改。</translation>
-    </message>
-    <message>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -1522,16 +1514,8 @@ agreement</source>
         <translation>将新文件夹选为模型并加载</translation>
     </message>
     <message>
-        <source>New folder for the int8 copy</source>
-        <translation>int8 副本的新文件夹</translation>
-    </message>
-    <message>
         <source>Close</source>
         <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Name the new folder for the int8 copy.</source>
-        <translation>请为 int8 副本指定新文件夹。</translation>
     </message>
     <message>
         <source>The copy needs a folder of its own: the source stays as it is.</source>
@@ -1554,8 +1538,64 @@ agreement</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <source>Written to %1: the text2semantic weights went from %2 to %3.</source>
-        <translation>已写入 %1：text2semantic 权重从 %2 减少到 %3。</translation>
+        <source>Quantize the model (int8/int4)</source>
+        <translation>量化模型 (int8/int4)</translation>
+    </message>
+    <message>
+        <source>Writes a copy of &lt;b&gt;%1&lt;/b&gt; whose linear layers are stored in fewer bits, as fish-speech&apos;s &lt;tt&gt;tools/llama/quantize.py&lt;/tt&gt; does: int8 with one scale per row (&lt;tt&gt;--mode int8&lt;/tt&gt;) or int4 with a scale and zero per group of weights (&lt;tt&gt;--mode int4&lt;/tt&gt;). The model folder itself is not changed.</source>
+        <translation>写出 &lt;b&gt;%1&lt;/b&gt; 的副本，其线性层以更少的位数存储，与 fish-speech 的 &lt;tt&gt;tools/llama/quantize.py&lt;/tt&gt; 相同：int8 每行一个缩放 (&lt;tt&gt;--mode int8&lt;/tt&gt;)，int4 每组权重一个缩放和零点 (&lt;tt&gt;--mode int4&lt;/tt&gt;)。原模型文件夹不会改变。</translation>
+    </message>
+    <message>
+        <source>int8</source>
+        <translation>int8</translation>
+    </message>
+    <message>
+        <source>int4</source>
+        <translation>int4</translation>
+    </message>
+    <message>
+        <source>int8: about half of bf16&apos;s memory, the closest to bf16. int4: about a quarter, a bit further from bf16.</source>
+        <translation>int8：约为 bf16 一半的内存，最接近 bf16。int4：约四分之一，与 bf16 稍有差距。</translation>
+    </message>
+    <message>
+        <source>%1 weights</source>
+        <translation>%1 权重</translation>
+    </message>
+    <message>
+        <source>int4 only: how many weights share one scale and zero. A smaller group is closer to bf16 and slightly larger; it must divide every layer&apos;s inputs (32 does for fish-speech&apos;s S1 and S2 models).</source>
+        <translation>仅限 int4：多少个权重共享一个缩放和零点。组越小越接近 bf16，体积也稍大；它必须整除每一层的输入数（fish-speech 的 S1 和 S2 模型可用 32）。</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Group size:</source>
+        <translation>组大小：</translation>
+    </message>
+    <message>
+        <source>int4: about a quarter of bf16&apos;s memory, a bit further from bf16; a smaller group is closer to bf16 and slightly larger.</source>
+        <translation>int4：约为 bf16 四分之一的内存，与 bf16 稍有差距；组越小越接近 bf16，体积也稍大。</translation>
+    </message>
+    <message>
+        <source>int8: about half of bf16&apos;s memory, the closest to bf16.</source>
+        <translation>int8：约为 bf16 一半的内存，最接近 bf16。</translation>
+    </message>
+    <message>
+        <source>New folder for the quantized copy</source>
+        <translation>量化副本的新文件夹</translation>
+    </message>
+    <message>
+        <source>Name the new folder for the quantized copy.</source>
+        <translation>请为量化副本的新文件夹命名。</translation>
+    </message>
+    <message>
+        <source>Written to %1 (%2): the text2semantic weights went from %3 to %4.</source>
+        <translation>已写入 %1 (%2)：text2semantic 权重从 %3 变为 %4。</translation>
+    </message>
+    <message>
+        <source>Use the %1 copy</source>
+        <translation>使用 %1 副本</translation>
     </message>
 </context>
 <context>
@@ -1971,24 +2011,24 @@ agreement</source>
         <translation>需要重新加载：已加载的模型使用的是其他设置。已更改：%1。没有任务运行时，“生成”会先重新加载。</translation>
     </message>
     <message>
-        <source>Quantize to int8…</source>
-        <translation>量化为 int8…</translation>
-    </message>
-    <message>
-        <source>Write an int8 copy of the model folder: about half the memory of bf16 and faster decoding on a CPU (the same as reef-cli quantize)</source>
-        <translation>写入模型文件夹的 int8 副本：内存约为 bf16 的一半，在 CPU 上解码更快（与 reef-cli quantize 相同）</translation>
-    </message>
-    <message>
         <source>Smaller weights</source>
         <translation>更小的权重</translation>
     </message>
     <message>
-        <source>int8 weights: %1 in memory</source>
-        <translation>int8 权重：内存占用 %1</translation>
+        <source>Quantize (int8/int4)…</source>
+        <translation>量化 (int8/int4)…</translation>
     </message>
     <message>
-        <source>%1 weights: %2 in memory; an int8 copy: %3 (Engine → Quantize to int8…)</source>
-        <translation>%1 权重：内存占用 %2；int8 副本：%3（引擎 → 量化为 int8…）</translation>
+        <source>Write an int8 or int4 copy of the model folder (the same as reef-cli quantize): int8 takes about half of bf16&apos;s memory and stays closest to bf16; int4 about a quarter, a bit further from bf16</source>
+        <translation>写出模型文件夹的 int8 或 int4 副本（与 reef-cli quantize 相同）：int8 约占 bf16 一半的内存且最接近 bf16；int4 约四分之一，与 bf16 稍有差距</translation>
+    </message>
+    <message>
+        <source>%1 weights: %2 in memory</source>
+        <translation>%1 权重：内存中 %2</translation>
+    </message>
+    <message>
+        <source>%1 weights: %2 in memory; an int8 copy: %3, an int4 copy (group 128): %4 (Engine → Quantize (int8/int4)…)</source>
+        <translation>%1 权重：内存中 %2；int8 副本：%3，int4 副本（组 128）：%4（引擎 → 量化 (int8/int4)…）</translation>
     </message>
 </context>
 <context>
