@@ -40,7 +40,10 @@ std::unique_ptr<Codec> Codec::from_state_dict(const CodecConfig& config, TensorM
     TensorMap fused = prepare_codec_state_dict(std::move(raw), what, &expected);
     verify_state_dict(fused, expected, what);
     TensorMap weights;
-    for (const auto& [key, shape] : expected) weights[key] = fused.at(key).to(device, dtype).contiguous();
+    for (const auto& [key, shape] : expected) {
+        weights[key] = fused.at(key).to(device, dtype).contiguous();
+        fused.erase(key);  // the source's memory goes as its copy is made, not after the last one
+    }
     return std::unique_ptr<Codec>(new Codec(config, std::move(weights), device, dtype));
 }
 
