@@ -14,7 +14,8 @@
 # Env: REEF_CLI (default build/app/reef-cli), REEF_STUDY_THREADS (2), REEF_STUDY_PRECISION (bf16),
 #      REEF_STUDY_FRAMES (64), REEF_STUDY_REPEATS (3), REEF_STUDY_SYNTH_FRAMES (8), REEF_STUDY_CGROUP_GB,
 #      REEF_STUDY_INT4_GROUP (128; the tiny demo model needs 32), REEF_STUDY_BENCH (1; 0: memory only,
-#      for models whose three copies would not fit the machine at once, as the bench holds them).
+#      for models whose three copies would not fit the machine at once, as the bench holds them),
+#      REEF_STUDY_EMBEDDINGS (0; 1: the quantized folders quantize the embedding tables too).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 MODEL="${1:?usage: bench/quant_study.sh MODEL_DIR [OUT_DIR]}"
@@ -37,8 +38,9 @@ if [[ ${REEF_STUDY_BENCH:-1} != 0 ]]; then
     --repeats "$REPEATS" --no-audio --md "$OUT/quant-bench.md" --json "$OUT/quant-bench.json" >"$OUT/quant-bench.log" 2>&1
 fi
 
-"$CLI" quantize "$MODEL" "$WORK/model-int8" --quiet >"$OUT/quantize.log"
-"$CLI" quantize "$MODEL" "$WORK/model-int4" --format int4 --group "$GROUP" --quiet >>"$OUT/quantize.log"
+emb=(); [[ ${REEF_STUDY_EMBEDDINGS:-0} == 0 ]] || emb=(--embeddings)
+"$CLI" quantize "$MODEL" "$WORK/model-int8" "${emb[@]}" --quiet >"$OUT/quantize.log"
+"$CLI" quantize "$MODEL" "$WORK/model-int4" --format int4 --group "$GROUP" "${emb[@]}" --quiet >>"$OUT/quantize.log"
 synth() {  # synth FOLDER TAG [cgroup-procs-file]
   local cmd=("$CLI" synth -m "$1" -t "Reef measures the memory of quantized weights." --precision "$PRECISION"
              --threads "$THREADS" --temperature 0 --max-new-frames "$SYNTH_FRAMES" -o "$OUT/$2.wav")

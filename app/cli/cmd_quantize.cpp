@@ -26,6 +26,7 @@ void register_quantize(CLI::App& app) {
     auto format = std::make_shared<std::string>("int8");
     auto group = std::make_shared<int>(128);
     auto quiet = std::make_shared<bool>(false);
+    auto embeddings = std::make_shared<bool>(false);
     cmd->add_option("in", *in, "the model folder to quantize (bf16 or fp32; any layout Reef loads)")->required();
     cmd->add_option("out", *out, "the folder to create (must not exist yet, or be empty)")->required();
     cmd->add_option("--format", *format,
@@ -35,11 +36,14 @@ void register_quantize(CLI::App& app) {
     cmd->add_option("--group", *group, "int4: weights per scale and zero (smaller: closer to bf16, a little larger)")
         ->check(CLI::IsMember({32, 64, 128, 256}))
         ->capture_default_str();
+    cmd->add_flag("--embeddings", *embeddings,
+                  "quantize the token and codebook embedding tables too (smaller; fish-speech's quantize.py keeps them bf16)");
     cmd->add_flag("--quiet", *quiet, "no progress lines");
     cmd->callback([=] {
         QuantizeOptions options;
         options.format = *format;
         options.group = *group;
+        options.embeddings = *embeddings;
         int last_tenth = -1;
         options.progress = [&](int done, int total, const std::string&) {
             const int tenth = done * 10 / std::max(total, 1);
@@ -50,7 +54,8 @@ void register_quantize(CLI::App& app) {
         auto r = quantize_model(*in, *out, options);
         if (!r) fail(r.error());
         const QuantizeSummary& s = r.value();
-        std::cout << "wrote " << *out << ": " << s.quantized << " linear weights in " << (*format == "int4" ? "int4 (group " + std::to_string(*group) + ")" : *format) << ", " << s.kept
+        std::cout << "wrote " << *out << ": " << s.quantized << (*embeddings ? " linear weights and embedding tables in " : " linear weights in ")
+                  << (*format == "int4" ? "int4 (group " + std::to_string(*group) + ")" : *format) << ", " << s.kept
                   << " tensors as stored; text2semantic weights " << gb(s.bytes_before) << " -> " << gb(s.bytes_after)
                   << " (read from " << s.source << ")\n";
     });

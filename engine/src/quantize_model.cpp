@@ -61,7 +61,9 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
                 throw ReefError(ErrorCode::InvalidArgument, in + " is already quantized (" + key + ")",
                                 "quantize the bf16 or fp32 model it was made from");
         verify_state_dict(weights, expected, summary.source);
-        const std::vector<std::string> linears = linear_weight_keys(config);
+        std::vector<std::string> linears = linear_weight_keys(config);
+        if (options.embeddings)
+            for (const std::string& key : embedding_table_keys()) linears.push_back(key);
         if (int4)  // before any work: every projection's inputs must split into whole groups
             for (const std::string& key : linears)
                 if (expected.at(key).at(1) % options.group != 0)
@@ -78,7 +80,7 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
             if (std::find(linears.begin(), linears.end(), key) != linears.end()) {
                 const std::string stem = key.substr(0, key.size() - 6);  // "x." of "x.weight"
                 if (int4) {
-                    Int4Weight q = quantize_group_int4(t, options.group);
+                    Int4Weight q = quantize_group_int4(t, options.group);  // an embedding table too: rows = tokens
                     written[key] = q.weight;
                     written[stem + "scales"] = q.scales;
                     written[stem + "zeros"] = q.zeros;
@@ -124,6 +126,7 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
                 {"bytes_before", summary.bytes_before},
                 {"bytes_after", summary.bytes_after}};
             if (int4) marker["group"] = options.group;
+            marker["embeddings"] = options.embeddings;
             std::ofstream((tmp / "quantization.json").string()) << marker.dump(2) << "\n";
             fs::remove(target, ec);  // an empty target folder
             fs::rename(tmp, target);

@@ -30,6 +30,11 @@ ok "$CLI" quantize "$T/tiny" "$T/tiny-int4" --format int4 --group 32 --quiet; ha
 ok "$CLI" synth -m "$T/tiny-int4" -t "Hello there." --temperature 0 --max-new-frames 8 -o "$T/q4.wav"
 ok test -s "$T/q4.wav"
 bad "$CLI" quantize "$T/tiny" "$T/int4x" --format int4 --group 48; has "48"
+ok "$CLI" quantize "$T/tiny" "$T/tiny-int4e" --format int4 --group 32 --embeddings --quiet
+has "linear weights and embedding tables in int4 (group 32)"
+ok grep -q '"embeddings": true' "$T/tiny-int4e/quantization.json"
+ok "$CLI" synth -m "$T/tiny-int4e" -t "Hello there." --temperature 0 --max-new-frames 8 -o "$T/q4e.wav"
+ok test -s "$T/q4e.wav"
 bad "$CLI" quantize "$T/tiny" "$T/tiny-int8";    has "not empty"
 bad "$CLI" quantize "$T/nowhere" "$T/x";         has "nowhere"
 ok test ! -e "$T/twice"

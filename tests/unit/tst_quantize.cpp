@@ -224,7 +224,9 @@ TEST_CASE(hostile_int8_state_dicts_are_refused) {
     CHECK(has(refuse([](TensorMap& w) { w["layers.1.feed_forward.w2.scales"] = at::ones({3}, at::kBFloat16); }),
               "layers.1.feed_forward.w2.scales"));
     CHECK(has(refuse([](TensorMap& w) { w["embeddings.weight"] = w.at("embeddings.weight").to(at::kChar); }),
-              "embeddings.weight is int8, but only the linear projections can be quantized"));
+              "embeddings.weight is int8 but embeddings.scales is missing"));
+    CHECK(has(refuse([](TensorMap& w) { w["fast_embeddings.weight"] = w.at("fast_embeddings.weight").to(at::kChar); }),
+              "fast_embeddings.weight is int8, but only the linear projections and the embedding tables can be quantized"));
     CHECK(has(refuse([&](TensorMap& w) {
                   const Int8Weight q = quantize_per_channel_int8(w.at("norm.weight").unsqueeze(0));
                   w["norm.weight"] = q.weight.squeeze(0);

@@ -1,5 +1,6 @@
 #include "text2semantic/dual_ar_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "check.h"
@@ -65,23 +66,27 @@ DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(
         const bool packed = t.scalar_type() == at::kByte;                        // int4: two a byte
         if (!qparams) m_n_parameters += packed ? 2 * t.numel() : t.numel();
         if (k.ends_with(".scales") && m_weight_format.bits == 0) m_weight_format = WeightFormat::int8();
-        m_weight_bytes += int64_t(t.nbytes());
+        // int8 scales are held in fp32 whatever the file's dtype (make_linear)
+        const auto weight = k.ends_with(".scales") ? w.find(k.substr(0, k.size() - 6) + "weight") : w.end();
+        const bool int8_scales = weight != w.end() && weight->second.scalar_type() == at::kChar;
+        m_weight_bytes += int8_scales ? t.numel() * int64_t(sizeof(float)) : int64_t(t.nbytes());
     }
     for (const auto& [k, t] : w)
         if (k.ends_with(".zeros") && t.dim() == 2 && t.size(1) > 0) {
             const auto weight = w.find(k.substr(0, k.size() - 5) + "weight");
             if (weight != w.end()) m_weight_format = WeightFormat::int4(2 * weight->second.size(1) / t.size(1));
         }
+    m_weight_format.embeddings = w.count("embeddings.scales") > 0;
     m_dims = {c.n_head, c.n_local_heads, c.head_dim, c.norm_eps};
     // fast layers take norm_eps and rope_base from the text config (dataclasses.replace)
     m_fast_dims = {c.fast_n_head, c.fast_n_local_heads, c.fast_head_dim, c.norm_eps};
-    m_embeddings = take(w, "embeddings.weight");
-    m_codebook_embeddings = take(w, "codebook_embeddings.weight");
+    m_norm = take(w, "norm.weight");  // first: device() and dtype() read it
+    m_embeddings = take_linear(w, "embeddings.", false);
+    m_codebook_embeddings = take_linear(w, "codebook_embeddings.", false);
     for (int64_t i = 0; i < c.n_layer; ++i)
         m_layers.push_back(take_block(w, "layers." + std::to_string(i) + ".", c.attention_qkv_bias,
                                       c.attention_o_bias, c.attention_qk_norm));
-    m_norm = take(w, "norm.weight");
-    m_output = c.tie_word_embeddings ? Linear{m_embeddings, {}, {}, {}} : take_linear(w, "output.", false);
+    m_output = c.tie_word_embeddings ? m_embeddings : take_linear(w, "output.", false);
     if (c.has_fast_project_in()) m_fast_project_in = take_linear(w, "fast_project_in.", w.count("fast_project_in.bias") > 0);
     m_fast_embeddings = take(w, "fast_embeddings.weight");
     for (int64_t i = 0; i < c.n_fast_layer; ++i)
@@ -106,25 +111,40 @@ void DualArModel::set_semantic_range(int64_t begin, int64_t end) {
 
 KvCache DualArModel::make_slow_cache(int64_t capacity) const {
     return KvCache(m_config.n_layer, m_config.n_local_heads, m_config.head_dim, capacity,
-                   m_embeddings.options());
+                   m_norm.options());
 }
 
 KvCache DualArModel::make_fast_cache() const {
     // num_codebooks rows, not rounded (fish-speech DualARTransformer.setup_caches)
     return KvCache(m_config.n_fast_layer, m_config.fast_n_local_heads, m_config.fast_head_dim,
-                   m_config.num_codebooks, m_embeddings.options());
+                   m_config.num_codebooks, m_norm.options());
 }
+
+namespace {
+
+// table[ids]: ids [...] -> [..., C]; a quantized table's rows dequantized to `dtype` (one rounding)
+at::Tensor lookup(const Linear& table, const at::Tensor& ids, at::ScalarType dtype) {
+    if (!table.quantized()) return at::embedding(table.weight, ids);
+    const at::Tensor flat = ids.reshape({-1});
+    auto rows_of = [&](const at::Tensor& t) { return t.defined() ? t.index_select(0, flat) : at::Tensor(); };
+    const Linear rows{table.weight.index_select(0, flat), rows_of(table.scales), {}, rows_of(table.zeros)};
+    auto sizes = ids.sizes().vec();
+    sizes.push_back(table.in_features());
+    return dequantized(rows, dtype).view(sizes);
+}
+
+}  // namespace
 
 at::Tensor DualArModel::embed(const at::Tensor& inp) const {
     // inp: [1, N+1, S] -> x: [1, S, C]
     const auto& c = m_config;
     const at::Tensor tokens = inp.select(1, 0);                                     // [1, S]
     const at::Tensor codes = inp.narrow(1, 1, c.num_codebooks) + m_codebook_offsets;  // [1, N, S]
-    at::Tensor vq_sum = at::embedding(m_codebook_embeddings, codes).sum(1);           // [1, S, C]
+    at::Tensor vq_sum = lookup(m_codebook_embeddings, codes, dtype()).sum(1);         // [1, S, C]
     const at::Tensor is_semantic = tokens.ge(c.semantic_begin_id).logical_and(tokens.le(c.semantic_end_id));
     const at::Tensor sem = is_semantic.unsqueeze(-1);                                  // [1, S, 1]
     vq_sum = vq_sum.masked_fill(sem.logical_not(), 0);
-    at::Tensor x = at::embedding(m_embeddings, tokens) + vq_sum;
+    at::Tensor x = lookup(m_embeddings, tokens, dtype()) + vq_sum;
     if (c.scale_codebook_embeddings) x = at::where(sem, x / std::sqrt(double(c.num_codebooks + 1)), x);
     return x;
 }
@@ -253,16 +273,17 @@ int64_t block_bytes(const BlockWeights& b) {
 
 int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
     const auto& c = m_config;
-    const int64_t elem = int64_t(m_embeddings.element_size());
+    // a row of a table as held (float, or quantized with its scales)
+    auto row_bytes = [](const Linear& t) { return t.nbytes() / std::max<int64_t>(1, t.weight.size(0)); };
     int64_t slow = bytes_of({&m_norm}) + (m_fast_project_in.defined() ? m_fast_project_in.nbytes() : 0);
     for (const auto& b : m_layers) slow += block_bytes(b);
-    slow += head_rows * c.dim * elem;                     // output head rows
-    slow += (1 + c.num_codebooks) * c.dim * elem;         // token + codebook embedding rows
+    slow += head_rows * row_bytes(m_output);                                      // output head rows
+    slow += row_bytes(m_embeddings) + c.num_codebooks * row_bytes(m_codebook_embeddings);  // embedding rows
     return slow + c.num_codebooks * fast_pass_bytes();
 }
 
 int64_t DualArModel::fast_pass_bytes() const {
-    const int64_t elem = int64_t(m_embeddings.element_size());
+    const int64_t elem = int64_t(m_fast_embeddings.element_size());
     int64_t fast = bytes_of({&m_fast_norm}) + m_fast_output.nbytes() + m_config.fast_dim * elem;  // + one fast embedding row
     for (const auto& b : m_fast_layers) fast += block_bytes(b);
     return fast;

@@ -32,8 +32,8 @@ public:
     DualArModel(DualArConfig config, TensorMap weights);
 
     const DualArConfig& config() const { return m_config; }
-    at::Device device() const { return m_embeddings.device(); }
-    at::ScalarType dtype() const { return m_embeddings.scalar_type(); }
+    at::Device device() const { return m_norm.device(); }
+    at::ScalarType dtype() const { return m_norm.scalar_type(); }
     int64_t n_parameters() const { return m_n_parameters; }
     // How the projections are held (issue #44: fish-speech's quantize.py, reef-cli quantize):
     // float, int8 or int4; weight_format().name() is "" for float.
@@ -116,7 +116,10 @@ private:
 
     DualArConfig m_config;
     BlockDims m_dims, m_fast_dims;
-    at::Tensor m_embeddings, m_codebook_embeddings, m_norm;
+    // the token and codebook embedding tables: float, or quantized like a projection (reef-cli
+    // quantize --embeddings), their rows dequantized as they are looked up
+    Linear m_embeddings, m_codebook_embeddings;
+    at::Tensor m_norm;
     Linear m_output;  // output.weight, or the embeddings themselves when tie_word_embeddings
     std::vector<BlockWeights> m_layers, m_fast_layers;
     Linear m_fast_project_in;  // undefined unless has_fast_project_in()

@@ -31,8 +31,8 @@ TensorMap DualArModel::decode_step_weights(const at::Tensor& head) const {
                         "the compiled decode step is exported from bf16/fp32 weights; this model's are " + m_weight_format.name(),
                         "run it eager (compile mode off), or compile the model before it was quantized");
     TensorMap out;
-    out["embeddings"] = m_embeddings;
-    out["codebook_embeddings"] = m_codebook_embeddings;
+    out["embeddings"] = m_embeddings.weight;
+    out["codebook_embeddings"] = m_codebook_embeddings.weight;
     out["codebook_offsets"] = m_codebook_offsets;  // [1, N, 1] int64
     out["freqs_cis"] = m_freqs_cis;                // [max_seq_len, D/2, 2] float32
     out["fast_freqs_cis"] = m_fast_freqs_cis;      // [N, Df/2, 2] float32

@@ -65,9 +65,12 @@ std::vector<std::string> linear_weight_keys(const DualArConfig& c) {
     return out;
 }
 
+std::vector<std::string> embedding_table_keys() { return {"embeddings.weight", "codebook_embeddings.weight"}; }
+
 ExpectedShapes expected_shapes_for(const DualArConfig& c, const TensorMap& weights) {
     ExpectedShapes out = expected_shapes(c);
-    const std::vector<std::string> linears = linear_weight_keys(c);
+    std::vector<std::string> linears = linear_weight_keys(c);
+    for (const std::string& key : embedding_table_keys()) linears.push_back(key);
     auto dtype_of = [&](const std::string& key) {
         const auto it = weights.find(key);
         return it != weights.end() && it->second.defined() ? it->second.scalar_type() : at::ScalarType::Undefined;
@@ -108,11 +111,11 @@ ExpectedShapes expected_shapes_for(const DualArConfig& c, const TensorMap& weigh
                             "quantize the bf16 model instead: reef-cli quantize MODEL OUT --format int4 (the same "
                             "arithmetic in a layout for every device) or --format int8 (or quantize.py --mode int8)");
         if (t.defined() && t.scalar_type() == at::kChar && out.count(key) && !key.ends_with(".weight"))
-            throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key + " is int8, but only the linear projections can be quantized");
+            throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key + " is int8, but only the linear projections and the embedding tables can be quantized");
         if (t.defined() && t.scalar_type() == at::kChar && key.ends_with(".weight") && out.count(key) &&
             !out.count(key.substr(0, key.size() - 6) + "scales"))
             throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key +
-                                                          " is int8, but only the linear projections can be quantized");
+                                                          " is int8, but only the linear projections and the embedding tables can be quantized");
         const std::string stem = key.substr(0, key.size() - std::min<size_t>(key.size(), 7));  // "x" of "x.scales"
         if (key.ends_with(".scales") && !out.count(key) && out.count(stem + ".weight"))
             throw ReefError(ErrorCode::ShapeMismatch,
@@ -123,7 +126,7 @@ ExpectedShapes expected_shapes_for(const DualArConfig& c, const TensorMap& weigh
                             "text2semantic weights: " + key + " is present but " + zstem + ".weight is not int4 (packed uint8)");
         if (t.defined() && t.scalar_type() == at::kByte && key.ends_with(".weight") && !out.count(stem + ".zeros"))
             throw ReefError(ErrorCode::ShapeMismatch, "text2semantic weights: " + key +
-                                                          " is uint8 (int4), but only the linear projections can be quantized");
+                                                          " is uint8 (int4), but only the linear projections and the embedding tables can be quantized");
     }
     return out;
 }
@@ -136,8 +139,11 @@ std::string WeightFormat::name() const {
 
 uint64_t model_weight_bytes(const DualArConfig& c, at::ScalarType dtype, WeightFormat format) {
     ExpectedShapes floats = expected_shapes(c), bytes;
+    std::vector<std::string> keys = linear_weight_keys(c);
+    if (format.embeddings)
+        for (const std::string& key : embedding_table_keys()) keys.push_back(key);
     if (format.bits)
-        for (const std::string& key : linear_weight_keys(c)) {
+        for (const std::string& key : keys) {
             const int64_t n = floats[key].at(0), k = floats[key].at(1);
             if (format.bits == 8) {
                 bytes[key] = floats[key];
@@ -165,10 +171,16 @@ WeightFormat folder_weight_format(const std::string& model_dir) {
     if (fs::is_regular_file(dir / "quantization.json")) {
         std::ifstream in(dir / "quantization.json");
         const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-        if (j.is_object() && j.value("format", "") == "int8") return WeightFormat::int8();
+        WeightFormat f;
+        if (j.is_object() && j.value("format", "") == "int8") f = WeightFormat::int8();
         if (j.is_object() && j.value("format", "") == "int4") {
             const auto g = j.find("group");
-            return WeightFormat::int4(g != j.end() && g->is_number_integer() ? g->get<int64_t>() : 128);
+            f = WeightFormat::int4(g != j.end() && g->is_number_integer() ? g->get<int64_t>() : 128);
+        }
+        if (f.bits) {
+            const auto e = j.find("embeddings");
+            f.embeddings = e != j.end() && e->is_boolean() && e->get<bool>();
+            return f;
         }
     }
     fs::path norm = fs::absolute(dir).lexically_normal();

@@ -18,16 +18,23 @@ ExpectedShapes expected_shapes(const DualArConfig& config);
 // output and fast heads, fast_project_in): what quantize.py quantizes, all 2-D but the embeddings.
 std::vector<std::string> linear_weight_keys(const DualArConfig& config);
 
-// expected_shapes plus "<p>.scales" [N] for every linear whose weight in `weights` is int8 (issue
-// #44). Throws ReefError(ShapeMismatch) for an int8 tensor that is not a linear's weight (an
-// embedding, a norm) and for scales beside a weight that is not int8.
+// The embedding tables Reef may quantize too (reef-cli quantize --embeddings; quantize.py keeps
+// them bf16): the token and the codebook embeddings, the bulk of a model's non-linear bytes
+// (S2-Pro: 1.0 GB of 9.1 in bf16). The fast embeddings are small and stay as stored.
+std::vector<std::string> embedding_table_keys();
+
+// expected_shapes plus "<p>.scales" [N] for every linear or embedding table whose weight in `weights`
+// is int8, and the packed shape with "<p>.scales" and "<p>.zeros" [N, groups] for int4 (issue #44).
+// Throws ReefError(ShapeMismatch) for a quantized tensor that is not such a weight (a norm, the fast
+// embeddings) and for scales or zeros beside a weight that is not quantized.
 ExpectedShapes expected_shapes_for(const DualArConfig& config, const TensorMap& weights);
 
 // How the linears of a model are stored (issue #44): float (the run dtype), int8 (one scale per
 // row) or int4 (a bf16 scale and zero per `group` weights).
 struct WeightFormat {
-    int bits = 0;       // 0: float, 8 or 4
-    int64_t group = 0;  // int4's group size
+    int bits = 0;             // 0: float, 8 or 4
+    int64_t group = 0;        // int4's group size
+    bool embeddings = false;  // the embedding tables are quantized too (embedding_table_keys)
     static WeightFormat int8() { return {8, 0}; }
     static WeightFormat int4(int64_t group) { return {4, group}; }
     // "" (float), "int8", "int4-g128": the name reports and the studio show
