@@ -207,6 +207,33 @@ TEST_CASE(int4_kernel_gives_one_threads_bits_on_three) {
     at::set_num_threads(before);
 }
 
+// A long bf16 prompt (more rows than the kernel takes) goes through the matrix dequantized a block
+// of rows at a time (nn/linear.cpp): three blocks here, each row's output within bf16's rounding of
+// the fp64 product with the same dequantized weights, and the same as the whole matrix dequantized
+// at once (a GemvPause) within that rounding too.
+TEST_CASE(long_bf16_prompts_go_through_blockwise_dequantization) {
+    if (!gemv_int8_supported()) return reef_test::skip("built without the SIMD kernels");
+    at::manual_seed(8);
+    const Int4Weight q = quantize_group_int4(at::randn({2500, 2048}) * 0.05, 128);  // blocks of 1024 rows
+    const Linear l{q.weight, q.scales, at::randn({2500}).to(at::kBFloat16), q.zeros};
+    const at::Tensor x = at::randn({1, 40, 2048}).to(at::kBFloat16);
+    const at::Tensor y = project(x, l);
+    CHECK(y.sizes() == at::IntArrayRef({1, 40, 2500}) && y.scalar_type() == at::kBFloat16);
+    const at::Tensor ref = at::matmul(x.to(at::kDouble), dequantized(l, at::kDouble).t()) + l.bias.to(at::kDouble);
+    const double top = ref.abs().max().item<double>();
+    const double err = (y.to(at::kDouble) - ref).abs().max().item<double>();
+    at::Tensor whole;
+    {
+        GemvPause pause(true);
+        whole = project(x, l);
+    }
+    const double apart = (y.to(at::kDouble) - whole.to(at::kDouble)).abs().max().item<double>();
+    std::printf("40 bf16 rows through 3 dequantized blocks: max |d| %.4f against fp64 (max |y| %.2f), %.4f against the "
+                "whole matrix at once\n", err, top, apart);
+    CHECK(err <= 0.02 * top);
+    CHECK(apart <= 0.02 * top);
+}
+
 // A hostile or broken int4 state dict is refused, naming the key, before any tensor is converted.
 TEST_CASE(hostile_int4_state_dicts_are_refused) {
     const DualArConfig c = small_config(ModelLayout::S1);

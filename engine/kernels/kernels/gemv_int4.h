@@ -43,4 +43,12 @@ void gemv_rows_i4_q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int
                      const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
                      float* y, int64_t ldy);
 
+// Rows r0 <= r < r1 of the matrix dequantized to bf16 bits, w = (q − 8)·scale + zero in fp32 and
+// rounded once to nearest even, out [N, k] row-major: a long prompt's prefill multiplies the whole
+// matrix, and a GEMM on it beats reading the packed weights once per few rows. Per group the 16
+// possible values are computed once and the nibbles looked up (pshufb, tbl), so a weight costs a
+// few byte shuffles.
+void dequantize_rows_i4_bf16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, int64_t k,
+                             int64_t r0, int64_t r1, uint16_t* out);
+
 }  // namespace reef::kernels

@@ -157,6 +157,52 @@ void rows_with(const Dot& dot, int64_t m, const float* b, int64_t r0, int64_t r1
     two_stream_rows(dot, r0, r1, m, [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v + b[r] : v; });
 }
 
+// Dequantization, 16 packed bytes (32 weights) a step in 128-bit vectors on every target (the
+// lookups work within 128-bit blocks): the group's 16 values as bf16, split into a table of their
+// low bytes and one of their high bytes; each step's nibbles, in element order (byte j: weight 2j
+// low, 2j+1 high), index both tables, and the two byte streams interleave into bf16 values.
+void DequantizeRowsI4Bf16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, int64_t k, int64_t r0,
+                          int64_t r1, uint16_t* out) {
+    const int64_t groups = k / group;
+    HWY_ALIGN uint16_t table[16];
+    for (int64_t r = r0; r < r1; ++r) {
+        const uint8_t* row = w + r * (k / 2);
+        uint16_t* o = out + r * k;
+        for (int64_t g = 0; g < groups; ++g) {
+            const float sc = bf16_to_float(s[r * groups + g]), zero = bf16_to_float(z[r * groups + g]);
+            for (int q = 0; q < 16; ++q) table[q] = float_to_bf16(float(q - 8) * sc + zero);
+            const int64_t begin = g * group / 2, end = (g + 1) * group / 2;
+#if HWY_TARGET == HWY_SCALAR
+            for (int64_t i = begin; i < end; ++i) {
+                o[2 * i] = table[row[i] & 0x0F];
+                o[2 * i + 1] = table[row[i] >> 4];
+            }
+#else
+            const hn::Full128<uint8_t> d8;
+            const hn::Full128<uint16_t> d16;
+            HWY_ALIGN uint8_t lo_table[16], hi_table[16];
+            for (int q = 0; q < 16; ++q) lo_table[q] = uint8_t(table[q] & 0xFF), hi_table[q] = uint8_t(table[q] >> 8);
+            const auto lo_t = hn::Load(d8, lo_table), hi_t = hn::Load(d8, hi_table);
+            const auto mask = hn::Set(d8, uint8_t(0x0F));
+            for (int64_t i = begin; i < end; i += 16) {
+                const auto v = hn::LoadU(d8, row + i);
+                const auto lo = hn::And(v, mask);
+                const auto hi = hn::And(hn::BitCast(d8, hn::ShiftRight<4>(hn::BitCast(d16, v))), mask);
+                // nibble indices in element order: weights 2i..2i+15, then 2i+16..2i+31
+                const auto idx0 = hn::InterleaveLower(d8, lo, hi), idx1 = hn::InterleaveUpper(d8, lo, hi);
+                const auto l0 = hn::TableLookupBytes(lo_t, idx0), h0 = hn::TableLookupBytes(hi_t, idx0);
+                const auto l1 = hn::TableLookupBytes(lo_t, idx1), h1 = hn::TableLookupBytes(hi_t, idx1);
+                uint16_t* dst = o + 2 * i;
+                hn::StoreU(hn::BitCast(d16, hn::InterleaveLower(d8, l0, h0)), d16, dst);
+                hn::StoreU(hn::BitCast(d16, hn::InterleaveUpper(d8, l0, h0)), d16, dst + 8);
+                hn::StoreU(hn::BitCast(d16, hn::InterleaveLower(d8, l1, h1)), d16, dst + 16);
+                hn::StoreU(hn::BitCast(d16, hn::InterleaveUpper(d8, l1, h1)), d16, dst + 24);
+            }
+#endif
+        }
+    }
+}
+
 void GemvRowsI4Q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
                   const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
                   float* y, int64_t ldy) {
@@ -178,6 +224,12 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace reef::kernels {
 HWY_EXPORT(GemvRowsI4Q8);
+HWY_EXPORT(DequantizeRowsI4Bf16);
+
+void dequantize_rows_i4_bf16(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, int64_t k,
+                             int64_t r0, int64_t r1, uint16_t* out) {
+    HWY_DYNAMIC_DISPATCH(DequantizeRowsI4Bf16)(w, s, z, group, k, r0, r1, out);
+}
 
 void prepare_row_q8_i4(const float* x, int64_t k, int64_t group, int8_t* xq, float* xs, float* gsum) {
     const int64_t half = k / 2;

@@ -238,6 +238,26 @@ at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
     return y;
 }
 
+void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z, int64_t r0, at::Tensor& out) {
+    // w: [N, K/2] uint8, s, z: [N, G] bf16 -> out: [rows, K] bf16, rows r0..r0+rows of the matrix
+    const int64_t n = w.size(0), k = 2 * w.size(1), rows = out.size(0);
+    REEF_CHECK(gemv_int8_supported() && w.scalar_type() == at::kByte && w.is_contiguous() && s.is_contiguous() &&
+                   z.is_contiguous() && s.scalar_type() == at::kBFloat16 && z.scalar_type() == at::kBFloat16 &&
+                   s.dim() == 2 && s.size(0) == n && s.sizes() == z.sizes() && k % s.size(1) == 0 &&
+                   out.scalar_type() == at::kBFloat16 && out.is_contiguous() && out.dim() == 2 && out.size(1) == k &&
+                   r0 >= 0 && r0 + rows <= n,
+               "dequantize_int4_bf16: needs w [N, K/2] uint8, bf16 scales and zeros [N, G], out [rows, K] bf16 within N");
+#ifdef REEF_HAVE_KERNELS
+    const int64_t group = k / s.size(1);
+    const uint8_t* wp = w.const_data_ptr<uint8_t>();
+    const auto* sp = reinterpret_cast<const uint16_t*>(s.const_data_ptr<at::BFloat16>());
+    const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());
+    // the kernel writes rows at out + r·K: shift the base so row r0 lands at out's first row
+    auto* op = reinterpret_cast<uint16_t*>(out.mutable_data_ptr<at::BFloat16>()) - r0 * k;
+    at::parallel_for(r0, r0 + rows, 16, [&](int64_t a, int64_t b) { kernels::dequantize_rows_i4_bf16(wp, sp, zp, group, k, a, b, op); });
+#endif
+}
+
 at::Tensor project_rows(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b) {
     // x: [M, 1, K], w: [N, K] -> [M, 1, N]
     REEF_CHECK(x_in.dim() == 3 && x_in.size(1) == 1 && w.dim() == 2 && x_in.size(2) == w.size(1),

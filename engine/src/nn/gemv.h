@@ -39,6 +39,11 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
 at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b = {});
 
+// Rows r0..r0+out.size(0) of the int4 matrix (w, s, z as gemv_int4 takes them) dequantized into out
+// [rows, K] bf16 (contiguous), on the intra-op threads (kernels/gemv_int4.h dequantize_rows_i4_bf16).
+// Requires gemv_int8_supported().
+void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z, int64_t r0, at::Tensor& out);
+
 // The CPU multiplies bf16 natively (AVX-512 BF16), so libtorch's bf16 kernels are fast there;
 // elsewhere bf16 work is better done in fp32 (several-row projections here, the codec's dtype).
 bool cpu_has_bf16_arithmetic();

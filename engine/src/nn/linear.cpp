@@ -45,6 +45,31 @@ void dequantize_int4_rows(const Linear& l, at::Tensor& out) {
     });
 }
 
+// A long prompt's bf16 rows through an int4 Linear: the matrix dequantized a block of rows at a time
+// into one scratch buffer (a few MB, reused: a fresh [N, K] bf16 matrix per call costs a page fault
+// per 4 KB written, about as long as the dequantization itself), each block multiplied as a GEMM.
+// x [..., K] -> [..., N] bf16.
+at::Tensor project_int4_dequantized(const at::Tensor& x, const Linear& l) {
+    RECORD_FUNCTION("reef::int4_prefill", std::vector<c10::IValue>());
+    constexpr int64_t kBlockBytes = int64_t(4) << 20;
+    const int64_t n = l.weight.size(0), k = l.in_features(), rows = x.numel() / k;
+    const int64_t block = std::min(n, std::max<int64_t>(16, kBlockBytes / (2 * k)));
+    thread_local at::Tensor scratch;  // the engine thread's; grown to the widest block
+    if (!scratch.defined() || scratch.numel() < block * k) scratch = at::empty({block * k}, x.options());
+    const at::Tensor x2 = x.reshape({rows, k}).contiguous();
+    at::Tensor y = at::empty({rows, n}, x.options());
+    for (int64_t r0 = 0; r0 < n; r0 += block) {
+        const int64_t len = std::min(block, n - r0);
+        at::Tensor w = scratch.narrow(0, 0, len * k).view({len, k});
+        dequantize_int4_bf16(l.weight, l.scales, l.zeros, r0, w);
+        y.narrow(1, r0, len).copy_(at::mm(x2, w.t()));  // [rows, len]
+    }
+    if (l.bias.defined()) y.add_(l.bias);
+    auto out_sizes = x.sizes().vec();
+    out_sizes.back() = n;
+    return y.view(out_sizes);
+}
+
 // x [..., K] -> [..., N] through an int4 Linear (see project(x, Linear))
 at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
     const int64_t n = l.weight.size(0), k = l.in_features();
@@ -63,7 +88,9 @@ at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
         const at::Tensor y = parts.size() == 1 ? parts[0] : at::cat(parts, 0);
         return y.to(x.scalar_type()).view(out_sizes);
     }
-    // many rows (a long prompt), CUDA, a GemvPause: the matrix dequantized for this call
+    if (x.device().is_cpu() && x.scalar_type() == at::kBFloat16 && !gemv_paused() && gemv_int8_supported())
+        return project_int4_dequantized(x, l);
+    // CUDA, a GemvPause, other dtypes: the matrix dequantized for this call
     return project(x, dequantized(l, x.scalar_type()), l.bias);
 }
 
@@ -114,6 +141,10 @@ at::Tensor dequantized(const Linear& l, at::ScalarType dtype) {
             return ((q.to(at::kFloat) - 8) * s + z).view({n, k}).to(dtype);
         }
         at::Tensor out = at::empty({l.weight.size(0), l.in_features()}, l.weight.options().dtype(dtype));
+        if (dtype == at::kBFloat16 && gemv_int8_supported()) {
+            dequantize_int4_bf16(l.weight, l.scales, l.zeros, 0, out);  // the SIMD lookups (kernels/gemv_int4.h)
+            return out;
+        }
         if (dtype == at::kBFloat16) dequantize_int4_rows<c10::BFloat16>(l, out);
         else if (dtype == at::kHalf) dequantize_int4_rows<c10::Half>(l, out);
         else if (dtype == at::kDouble) dequantize_int4_rows<double>(l, out);
