@@ -188,12 +188,14 @@ quint64 EngineController::runBench(BenchRequest request) {
     return id;
 }
 
-quint64 EngineController::quantizeModel(const QString& in, const QString& out, const QString& format, int group) {
+quint64 EngineController::quantizeModel(const QString& in, const QString& out, const QString& format, int group,
+                                        bool embeddings) {
     const quint64 id = nextId();
     m_quantizeId = id;
     updateState();
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, id, in, out, format, group] { w->quantizeModel(id, in, out, format, group); },
+        m_worker,
+        [w = m_worker, id, in, out, format, group, embeddings] { w->quantizeModel(id, in, out, format, group, embeddings); },
         Qt::QueuedConnection);
     return id;
 }

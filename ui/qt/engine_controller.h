@@ -55,7 +55,7 @@ public:
     // cancelRequest(id) or cancel() stop it before anything is written. Other requests wait behind
     // it (state Quantizing).
     quint64 quantizeModel(const QString& in, const QString& out, const QString& format = QStringLiteral("int8"),
-                          int group = 128);
+                          int group = 128, bool embeddings = false);
     void refreshCaps();
 
 public Q_SLOTS:

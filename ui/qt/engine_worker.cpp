@@ -249,7 +249,8 @@ void EngineWorker::runBench(quint64 id, const reef::BenchRequest& request) {
         [&](const EngineError& e) { Q_EMIT benchFailed(id, e); });
 }
 
-void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& out, const QString& format, int group) {
+void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& out, const QString& format, int group,
+                                 bool embeddings) {
     guardedSlot(
         "quantize",
         [&] {
@@ -262,6 +263,7 @@ void EngineWorker::quantizeModel(quint64 id, const QString& in, const QString& o
             QuantizeOptions options;
             options.format = format.toStdString();
             options.group = group;
+            options.embeddings = embeddings;
             options.progress = [&](int done, int total, const std::string&) {
                 if (done == total || since.elapsed() >= kThrottleMs) {
                     since.restart();

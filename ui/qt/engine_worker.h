@@ -60,7 +60,8 @@ public Q_SLOTS:
     // "Quantize this model" (issue #44): the folder `in` written as weight-only int8, or int4 in
     // groups of `group`, into `out` (reef/quantize.h; QuantizeOptions format and group). Libtorch
     // work, so on this thread; cancelled like a bench, before anything is written.
-    void quantizeModel(quint64 id, const QString& in, const QString& out, const QString& format, int group);
+    void quantizeModel(quint64 id, const QString& in, const QString& out, const QString& format, int group,
+                       bool embeddings = false);
 
 Q_SIGNALS:
     void capsReady(const reef::DeviceCaps& caps);

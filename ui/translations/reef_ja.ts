@@ -1597,6 +1597,14 @@ agreement</source>
         <source>Use the %1 copy</source>
         <translation>%1 のコピーを使う</translation>
     </message>
+    <message>
+        <source>Quantize the embedding tables too</source>
+        <translation>埋め込みテーブルも量子化する</translation>
+    </message>
+    <message>
+        <source>The token and codebook embeddings in the same format: S2-Pro&apos;s take 1 GB in bf16, 0.5 GB in int8, 0.27 GB in int4. fish-speech&apos;s quantize.py keeps them in bf16.</source>
+        <translation>トークンとコードブックの埋め込みも同じ形式にします: S2-Pro では bf16 で 1 GB、int8 で 0.5 GB、int4 で 0.27 GB。fish-speech の quantize.py は bf16 のまま残します。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::QueueView</name>

@@ -1597,6 +1597,14 @@ agreement</source>
         <source>Use the %1 copy</source>
         <translation>使用 %1 副本</translation>
     </message>
+    <message>
+        <source>Quantize the embedding tables too</source>
+        <translation>同时量化嵌入表</translation>
+    </message>
+    <message>
+        <source>The token and codebook embeddings in the same format: S2-Pro&apos;s take 1 GB in bf16, 0.5 GB in int8, 0.27 GB in int4. fish-speech&apos;s quantize.py keeps them in bf16.</source>
+        <translation>词元和码本嵌入使用相同格式：S2-Pro 的嵌入在 bf16 下占 1 GB，int8 下 0.5 GB，int4 下 0.27 GB。fish-speech 的 quantize.py 将其保留为 bf16。</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::QueueView</name>

@@ -4,6 +4,8 @@
 #pragma once
 #include <QDialog>
 
+class QCheckBox;
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -33,6 +35,7 @@ public:
 
     QComboBox* formatCombo() const { return m_format; }
     QComboBox* groupCombo() const { return m_group; }
+    QCheckBox* embeddingsCheck() const { return m_embeddings; }
     QLabel* tradeOffLabel() const { return m_tradeOff; }
     QLineEdit* targetEdit() const { return m_target; }
     QPushButton* startButton() const { return m_start; }
@@ -67,6 +70,7 @@ private:
     QString m_suggested;   // the target this dialog last suggested: replaced when the format changes, unless edited
     QComboBox* m_format = nullptr;
     QComboBox* m_group = nullptr;
+    QCheckBox* m_embeddings = nullptr;   // the embedding tables quantized too
     QLabel* m_tradeOff = nullptr;
     QLineEdit* m_target = nullptr;
     QPushButton* m_browse = nullptr;
