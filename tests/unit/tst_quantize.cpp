@@ -19,11 +19,13 @@
 #include "nn/gemv.h"
 #include "reef/engine.h"
 #include "reef/quantize.h"
+#include "quantize_test_util.h"
 #include "t2s_fixtures.h"
 #include "text2semantic/quantize_int8.h"
 
 using namespace reef;
 using namespace t2s_test;
+using namespace quantize_test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -46,37 +48,6 @@ TensorMap quantize_py_state_dict(const DualArConfig& c, TensorMap w) {
     return quantized(c, std::move(w));
 }
 
-GenerateOptions greedy(int64_t frames, int capture = 0) {
-    GenerateOptions o;
-    o.knobs = SampleKnobs{0.0, 0.8, 30};
-    o.max_new_tokens = frames;
-    o.suppress_im_end = true;
-    o.capture_logits_frames = capture;
-    return o;
-}
-
-at::Tensor codes_of_run(const DualArModel& m, const at::Tensor& prompt, const GenerateOptions& o, GenerateStats& stats) {
-    Text2SemanticCaches caches;
-    at::Generator gen = make_request_generator(m.device(), 1);
-    return generate(m, caches, prompt, token_ids(m), o, gen, stats);
-}
-
-// The message of the ReefError `f` throws ("" if none).
-template <typename F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const ReefError& e) {
-        return e.error().message;
-    }
-    return "";
-}
-
-bool has(const std::string& s, const std::string& part) {
-    const bool ok = s.find(part) != std::string::npos;
-    if (!ok) std::fprintf(stderr, "  message '%s' lacks '%s'\n", s.c_str(), part.c_str());
-    return ok;
-}
 
 }  // namespace
 

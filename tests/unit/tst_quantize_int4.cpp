@@ -18,11 +18,13 @@
 #include "nn/linear.h"
 #include "reef/engine.h"
 #include "reef/quantize.h"
+#include "quantize_test_util.h"
 #include "t2s_fixtures.h"
 #include "text2semantic/quantize_int4.h"
 
 using namespace reef;
 using namespace t2s_test;
+using namespace quantize_test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -44,36 +46,6 @@ TensorMap quantized(const DualArConfig& c, TensorMap w, int64_t group) {
     return w;
 }
 
-GenerateOptions greedy(int64_t frames, int capture = 0) {
-    GenerateOptions o;
-    o.knobs = SampleKnobs{0.0, 0.8, 30};
-    o.max_new_tokens = frames;
-    o.suppress_im_end = true;
-    o.capture_logits_frames = capture;
-    return o;
-}
-
-at::Tensor codes_of_run(const DualArModel& m, const at::Tensor& prompt, const GenerateOptions& o, GenerateStats& stats) {
-    Text2SemanticCaches caches;
-    at::Generator gen = make_request_generator(m.device(), 1);
-    return generate(m, caches, prompt, token_ids(m), o, gen, stats);
-}
-
-template <typename F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const ReefError& e) {
-        return e.error().message;
-    }
-    return "";
-}
-
-bool has(const std::string& s, const std::string& part) {
-    const bool ok = s.find(part) != std::string::npos;
-    if (!ok) std::fprintf(stderr, "  message '%s' lacks '%s'\n", s.c_str(), part.c_str());
-    return ok;
-}
 
 double cosine(const at::Tensor& a, const at::Tensor& b) {
     const at::Tensor x = a.to(at::kDouble).flatten(), y = b.to(at::kDouble).flatten();
