@@ -3,7 +3,8 @@
 // low, 2j+1 high) and dequantizes w = (q − 8)·scale + zero per group, with the exact x (so the
 // tolerance covers the int8 input rounding, bounded by max|x_g| / 254 per element of group g);
 // every group size (the x86 byte-product rows take 64 and up, the portable ones 32); m inputs at
-// once bit-identical to each input alone; a row range split as two threads split it. Torch-free: it runs on aarch64 under qemu-user too.
+// once bit-identical to each input alone; a row range split as two threads split it; the
+// dequantization for long prompts, bit for bit. Torch-free: it runs on aarch64 under qemu-user too.
 // (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
 #include <cmath>
 #include <cstdint>
@@ -165,4 +166,32 @@ TEST_CASE(int4_input_preparation_splits_scales_and_sums) {
         }
     }
     CHECK(xs[1] == 0);
+}
+
+// The dequantization of a long prompt's prefill: every weight's bf16 bits equal (q − 8)·scale + zero
+// computed here in fp32 (product and sum apart) and rounded once, on every target, every group size,
+// rows r0..r1 only (the rows around them untouched).
+TEST_CASE(int4_dequantization_gives_each_weights_rounded_value_on_every_target) {
+    std::mt19937 g(50);
+    for_each_target([&](const std::string& t) {
+        for (int64_t group : {32, 64, 128, 256}) {
+            const Int4Case c = make_case(9, 512, group, g);
+            std::vector<uint16_t> out(size_t(c.n * c.k), 0xBEEF);
+            dequantize_rows_i4_bf16(c.w.data(), c.s.data(), c.z.data(), group, c.k, 2, 7, out.data());
+            int bad = 0;
+            for (int64_t r = 0; r < c.n; ++r)
+                for (int64_t i = 0; i < c.k; ++i) {
+                    const uint16_t got = out[size_t(r * c.k + i)];
+                    if (r < 2 || r >= 7) {
+                        bad += got != 0xBEEF;
+                        continue;
+                    }
+                    const size_t gi = size_t(r * (c.k / group) + i / group);
+                    volatile float product = float(c.q(r, i) - 8) * bf16_to_float(c.s[gi]);
+                    bad += got != float_to_bf16(product + bf16_to_float(c.z[gi]));
+                }
+            if (bad) std::fprintf(stderr, "%s group %lld: %d weights differ\n", t.c_str(), (long long)group, bad);
+            CHECK_EQ(bad, 0);
+        }
+    });
 }
