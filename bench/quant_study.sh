@@ -127,10 +127,13 @@ result = {"cpu": cpu, "isa": isa, "model": model, "precision": precision, "threa
 json.dump(result, open(f"{out}/quant-study.json", "w"), indent=2)
 gb = lambda b: f"{b / 1e9:.2f} GB" if b else "-"
 md = [f"# int8 and int4 weights against {precision} (issue #44)", "",
-      f"- CPU: {cpu} ({isa}), {threads} threads; model {model}",
-      f"- speed: `reef-cli bench` arms on the same weights, medians of interleaved repeats (quant-bench.md)", "",
-      "| kernels | format | frames/s | / float | % roofline | bytes/frame |",
-      "|---|---|---:|---:|---:|---:|"]
+      f"- CPU: {cpu} ({isa}), {threads} threads; model {model}"]
+if has_bench:
+    md += [f"- speed: `reef-cli bench` arms on the same weights, medians of interleaved repeats (quant-bench.md)", "",
+           "| kernels | format | frames/s | / float | % roofline | bytes/frame |",
+           "|---|---|---:|---:|---:|---:|"]
+else:
+    md += ["- speed: not measured in this run (REEF_STUDY_BENCH=0)"]
 for base, s in speed.items():
     forced = " (forced)" if "@" in base else ""
     md.append(f"| {s['kernels']}{forced} | {precision} | {s['float_fps']:.2f} | 1.00x | {100*s['float_roofline']:.1f}% | "

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "check.h"
 #include "checkpoint/pth_reader.h"
 #include "checkpoint/safetensors.h"
@@ -328,6 +330,37 @@ TEST_CASE(quantized_embedding_tables_load_and_stay_close) {
         CHECK(cos > (std::string(format) == "int8" ? 0.999 : 0.95));
         CHECK(mb->weight_format().embeddings && !ma->weight_format().embeddings);
     }
+}
+
+// A model that cannot fit is refused before anything is read, the codec included (it loads before
+// the text2semantic weights): the tiny demo's config.json made 100 GB wide, and its codec.pth
+// corrupt, gives InsufficientMemory (not the codec's error) with the way out; the same folder marked
+// int8 points at quantizing its bf16 source to int4 instead of quantizing it again.
+TEST_CASE(a_model_too_large_is_refused_before_the_codec_loads) {
+    const fs::path dir = reef_test::temp_dir("too_large");
+    const std::string src = (dir / "huge").string();
+    CHECK(write_demo_model(src, "tiny", "s1", 5).ok());
+    {
+        std::ifstream in(src + "/config.json");
+        nlohmann::json j = nlohmann::json::parse(in);
+        nlohmann::json& t = j.contains("text_config") ? j["text_config"] : j;
+        t["dim"] = 65536, t["n_head"] = 512, t["n_local_heads"] = 512, t["head_dim"] = 128, t["intermediate_size"] = 262144;
+        std::ofstream(src + "/config.json") << j.dump(2);
+    }
+    std::ofstream(src + "/codec.pth", std::ios::trunc) << "not a torch zip";
+    EngineConfig config;
+    config.model_dir = src;
+    Engine engine;
+    auto r = engine.load(config);
+    CHECK(!r.ok());
+    if (r.ok()) return;
+    std::printf("refused: %s / %s\n", r.error().message.c_str(), r.error().hint.c_str());
+    CHECK(r.error().code == ErrorCode::InsufficientMemory);
+    CHECK(has(r.error().hint, "int8 needs") && has(r.error().hint, "--format int4"));
+    std::ofstream(src + "/quantization.json") << R"({"format": "int8"})";
+    auto q = engine.load(config);
+    CHECK(!q.ok() && q.error().code == ErrorCode::InsufficientMemory);
+    if (!q.ok()) CHECK(has(q.error().hint, "quantize the bf16 model this folder was made from"));
 }
 
 TEST_MAIN()

@@ -63,6 +63,8 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     // The codec first: its load reads codec.pth whole and converts it (~2x its size in passing,
     // S2-Pro's: 2.1 GB), which then comes and goes before the text2semantic weights are resident
     // rather than on top of them (S2-Pro int4: synth's peak RSS 5.49 GB with the codec last).
+    // a model that cannot fit is refused before the codec is read, not after
+    require_dual_ar_memory(config.model_dir, device, dtype);
     const bool has_codec = fs::exists(fs::path(config.model_dir) / "codec.pth") ||
                            fs::exists(fs::path(config.model_dir) / "codec.safetensors");
     if (config.load_codec && has_codec) {

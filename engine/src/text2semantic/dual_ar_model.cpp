@@ -326,11 +326,8 @@ std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, Tens
     return std::make_unique<DualArModel>(config, std::move(converted));
 }
 
-std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
-                                                at::ScalarType dtype) {
+void require_dual_ar_memory(const std::string& model_dir, at::Device device, at::ScalarType dtype) {
     const DualArConfig config = load_model_config(model_dir);
-    // Before a byte of weights is read: the converted weights plus the RoPE table must fit.
-    const ExpectedShapes expected = expected_shapes(config);
     const WeightFormat format = folder_weight_format(model_dir);
     try {
         require_memory(model_load_bytes(config, dtype, format), device, model_dir + ": the text2semantic model (config.json)");
@@ -339,13 +336,24 @@ std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at
         // the way out a user of a smaller machine needs: the same model quantized (issue #44)
         const uint64_t int8_bytes = model_load_bytes(config, dtype, WeightFormat::int8());
         const uint64_t int4_bytes = model_load_bytes(config, dtype, WeightFormat::int4(128));
-        const std::string int8_way = format.bits == 8 ? std::string()
-                                                       : "int8 needs " + format_gb(int8_bytes) + ": reef-cli quantize " +
-                                                             model_dir + " " + model_dir + "-int8; ";
+        if (format.bits == 8)  // an int8 folder cannot be quantized again: its source can
+            throw ReefError(ErrorCode::InsufficientMemory, e.error().message,
+                            "int4 needs " + format_gb(int4_bytes) +
+                                ": quantize the bf16 model this folder was made from with reef-cli quantize SOURCE OUT "
+                                "--format int4 (or close other programs, or use a smaller model)");
         throw ReefError(ErrorCode::InsufficientMemory, e.error().message,
-                        "quantize it: " + int8_way + "int4 needs " + format_gb(int4_bytes) + ": reef-cli quantize " +
-                            model_dir + " " + model_dir + "-int4 --format int4 (or close other programs, or use a smaller model)");
+                        "quantize it: int8 needs " + format_gb(int8_bytes) + ": reef-cli quantize " + model_dir + " " +
+                            model_dir + "-int8; int4 needs " + format_gb(int4_bytes) + ": reef-cli quantize " + model_dir +
+                            " " + model_dir + "-int4 --format int4 (or close other programs, or use a smaller model)");
     }
+}
+
+std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
+                                                at::ScalarType dtype) {
+    // Before a byte of weights is read: the converted weights plus the RoPE table must fit.
+    require_dual_ar_memory(model_dir, device, dtype);
+    const DualArConfig config = load_model_config(model_dir);
+    const ExpectedShapes expected = expected_shapes(config);
     std::string source;
     TensorMap weights = read_text2semantic_weights(model_dir, &source, &expected,
                                                    device.is_cpu() ? TensorHome::WeightMemory : TensorHome::Mapping);

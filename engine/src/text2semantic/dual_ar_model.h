@@ -132,6 +132,11 @@ private:
     int64_t m_weight_bytes = 0;
 };
 
+// Throws ReefError(InsufficientMemory) when the folder's text2semantic model (as its config.json
+// and quantization say) will not fit in the memory available on `device`, with the way out (a
+// quantized copy and what it needs). Reads no weights: load_pipeline asks before the codec loads.
+void require_dual_ar_memory(const std::string& model_dir, at::Device device, at::ScalarType dtype);
+
 // Loads a model folder: config.json, weight files (read_text2semantic_weights), strict
 // verification against expected_shapes, conversion to device/dtype.
 std::unique_ptr<DualArModel> load_dual_ar_model(const std::string& model_dir, at::Device device,
