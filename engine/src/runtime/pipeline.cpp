@@ -8,6 +8,9 @@
 #include "base/cpu_cores.h"
 #include "base/trim_heap.h"
 #include "check.h"
+#include "checkpoint/verify.h"
+#include "codec/codec_config.h"
+#include "codec/codec_weights.h"
 #include "runtime/device.h"
 #include "runtime/synthesis.h"
 #include "text2semantic/model_config.h"
@@ -63,10 +66,16 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     // The codec first: its load reads codec.pth whole and converts it (~2x its size in passing,
     // S2-Pro's: 2.1 GB), which then comes and goes before the text2semantic weights are resident
     // rather than on top of them (S2-Pro int4: synth's peak RSS 5.49 GB with the codec last).
-    // a model that cannot fit is refused before the codec is read, not after
-    require_dual_ar_memory(config.model_dir, device, dtype);
     const bool has_codec = fs::exists(fs::path(config.model_dir) / "codec.pth") ||
                            fs::exists(fs::path(config.model_dir) / "codec.safetensors");
+    // A model that cannot fit beside its codec is refused before the codec is read, not after. The
+    // codec's figure comes from its config (an unreadable one: the codec's load says why).
+    uint64_t codec_bytes = 0;
+    if (config.load_codec && has_codec) try {
+        codec_bytes = expected_bytes(codec_expected_shapes(load_codec_config(config.model_dir)), codec_dtype(device, dtype));
+    } catch (const ReefError&) {
+    }
+    require_dual_ar_memory(config.model_dir, device, dtype, codec_bytes);
     if (config.load_codec && has_codec) {
         p->codec = Codec::load(config.model_dir, device, codec_dtype(device, dtype));
         trim_heap();

@@ -326,11 +326,14 @@ std::unique_ptr<DualArModel> make_dual_ar_model(const DualArConfig& config, Tens
     return std::make_unique<DualArModel>(config, std::move(converted));
 }
 
-void require_dual_ar_memory(const std::string& model_dir, at::Device device, at::ScalarType dtype) {
+void require_dual_ar_memory(const std::string& model_dir, at::Device device, at::ScalarType dtype, uint64_t also) {
     const DualArConfig config = load_model_config(model_dir);
     const WeightFormat format = folder_weight_format(model_dir);
     try {
-        require_memory(model_load_bytes(config, dtype, format), device, model_dir + ": the text2semantic model (config.json)");
+        const uint64_t needed = model_load_bytes(config, dtype, format);
+        require_memory(needed > ~uint64_t(0) - also ? ~uint64_t(0) : needed + also, device,
+                       model_dir + (also ? ": the text2semantic model and the codec (config.json, codec_config)"
+                                         : ": the text2semantic model (config.json)"));
     } catch (const ReefError& e) {
         if (format.bits == 4 || e.error().code != ErrorCode::InsufficientMemory) throw;
         // the way out a user of a smaller machine needs: the same model quantized (issue #44)

@@ -134,8 +134,9 @@ private:
 
 // Throws ReefError(InsufficientMemory) when the folder's text2semantic model (as its config.json
 // and quantization say) will not fit in the memory available on `device`, with the way out (a
-// quantized copy and what it needs). Reads no weights: load_pipeline asks before the codec loads.
-void require_dual_ar_memory(const std::string& model_dir, at::Device device, at::ScalarType dtype);
+// quantized copy and what it needs). Reads no weights: load_pipeline asks before the codec loads,
+// with the codec's bytes as `also` (what must fit beside the model).
+void require_dual_ar_memory(const std::string& model_dir, at::Device device, at::ScalarType dtype, uint64_t also = 0);
 
 // Loads a model folder: config.json, weight files (read_text2semantic_weights), strict
 // verification against expected_shapes, conversion to device/dtype.
