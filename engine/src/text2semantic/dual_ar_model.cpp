@@ -337,8 +337,9 @@ void require_dual_ar_memory(const std::string& model_dir, at::Device device, at:
     } catch (const ReefError& e) {
         if (format.bits == 4 || e.error().code != ErrorCode::InsufficientMemory) throw;
         // the way out a user of a smaller machine needs: the same model quantized (issue #44)
-        const uint64_t int8_bytes = model_load_bytes(config, dtype, WeightFormat::int8());
-        const uint64_t int4_bytes = model_load_bytes(config, dtype, WeightFormat::int4(128));
+        // with what must fit beside them, as the figure refused was counted
+        const uint64_t int8_bytes = model_load_bytes(config, dtype, WeightFormat::int8()) + also;
+        const uint64_t int4_bytes = model_load_bytes(config, dtype, WeightFormat::int4(128)) + also;
         if (format.bits == 8)  // an int8 folder cannot be quantized again: its source can
             throw ReefError(ErrorCode::InsufficientMemory, e.error().message,
                             "int4 needs " + format_gb(int4_bytes) +
