@@ -331,15 +331,16 @@ void require_dual_ar_memory(const std::string& model_dir, at::Device device, at:
     const WeightFormat format = folder_weight_format(model_dir);
     try {
         const uint64_t needed = model_load_bytes(config, dtype, format);
-        require_memory(needed > ~uint64_t(0) - also ? ~uint64_t(0) : needed + also, device,
+        require_memory(needed > ~uint64_t(0) - also ? ~uint64_t(0) : needed + also, device,  // saturating
                        model_dir + (also ? ": the text2semantic model and the codec (config.json, codec_config)"
                                          : ": the text2semantic model (config.json)"));
     } catch (const ReefError& e) {
         if (format.bits == 4 || e.error().code != ErrorCode::InsufficientMemory) throw;
         // the way out a user of a smaller machine needs: the same model quantized (issue #44)
         // with what must fit beside them, as the figure refused was counted
-        const uint64_t int8_bytes = model_load_bytes(config, dtype, WeightFormat::int8()) + also;
-        const uint64_t int4_bytes = model_load_bytes(config, dtype, WeightFormat::int4(128)) + also;
+        auto plus_also = [also](uint64_t b) { return b > ~uint64_t(0) - also ? ~uint64_t(0) : b + also; };
+        const uint64_t int8_bytes = plus_also(model_load_bytes(config, dtype, WeightFormat::int8()));
+        const uint64_t int4_bytes = plus_also(model_load_bytes(config, dtype, WeightFormat::int4(128)));
         if (format.bits == 8)  // an int8 folder cannot be quantized again: its source can
             throw ReefError(ErrorCode::InsufficientMemory, e.error().message,
                             "int4 needs " + format_gb(int4_bytes) +
