@@ -208,6 +208,19 @@ TEST_CASE(long_bf16_prompts_go_through_blockwise_dequantization) {
     CHECK(apart <= 0.02 * top);
 }
 
+// A row of more groups than the kernel keeps factors for (65536 inputs at group 32: 2048 groups)
+// takes the dequantized path instead, and gives the product it stands for.
+TEST_CASE(rows_wider_than_the_kernel_takes_are_dequantized) {
+    at::manual_seed(9);
+    const Int4Weight q = quantize_group_int4(at::randn({4, 65536}) * 0.05, 32);
+    const Linear l{q.weight, q.scales, {}, q.zeros};
+    CHECK(l.scales.size(1) > int4_kernel_max_groups());
+    const at::Tensor x = at::randn({1, 1, 65536});
+    const at::Tensor y = project(x, l);
+    const at::Tensor ref = at::matmul(x.to(at::kDouble), dequantized(l, at::kDouble).t());
+    CHECK((y.to(at::kDouble) - ref).abs().max().item<double>() <= 1e-3 * ref.abs().max().item<double>() + 1e-4);
+}
+
 // A hostile or broken int4 state dict is refused, naming the key, before any tensor is converted.
 TEST_CASE(hostile_int4_state_dicts_are_refused) {
     const DualArConfig c = small_config(ModelLayout::S1);

@@ -29,6 +29,10 @@ namespace reef::kernels {
 // The group sizes the rows take (quantize.py's WeightOnlyInt4QuantHandler allows the same).
 inline bool int4_group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
 
+// The most groups a row may have in the GEMV rows (their per-group factors live on the stack):
+// K up to 32768 at group 32, far beyond any fish-speech width; wider rows take the dequantized path.
+inline constexpr int64_t kInt4MaxGroups = 1024;
+
 // x [k] -> xq [k] as [the k/2 even elements | the k/2 odd ones] quantized per group, xs [k/group]
 // the groups' scales (0 for an all-zero group; NaN where x is not finite, so every output is NaN
 // as a float product would be) and gsum [k/group] the groups' sums of x (in double, rounded once).
@@ -38,7 +42,7 @@ void prepare_row_q8_i4(const float* x, int64_t k, int64_t group, int8_t* xq, flo
 // w [N, k/2] packed as above, s and z [N, k/group] bf16 bits, xq [m, k], xs and gsum [m, k/group]
 // from prepare_row_q8_i4 (rows contiguous), b [N] or nullptr, y [m, N] with row stride ldy: rows
 // r0 <= r < r1 of each of the m outputs are written, the block read as two streams (the int8
-// rows' order). k % group == 0, int4_group_supported(group).
+// rows' order). k % group == 0, int4_group_supported(group), k / group <= kInt4MaxGroups.
 void gemv_rows_i4_q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
                      const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1,
                      float* y, int64_t ldy);

@@ -37,7 +37,7 @@ struct Int4Rows {
     const float* gsum;   // [m, k/group]
     int64_t k, group;
 
-    static constexpr int64_t kMaxGroups = 1024;  // K up to 32768 at group 32: far beyond any fish-speech width
+    static constexpr int64_t kMaxGroups = kInt4MaxGroups;
     int64_t groups() const { return k / group; }
 
     // f[g] = scale_g · xs_g for row r, input j; returns Σ_g (zero_g − 8·scale_g)·Σ_{i∈g} x_i, the

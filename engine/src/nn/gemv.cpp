@@ -200,6 +200,14 @@ at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
     return y;
 }
 
+int64_t int4_kernel_max_groups() {
+#ifdef REEF_HAVE_KERNELS
+    return kernels::kInt4MaxGroups;
+#else
+    return 0;
+#endif
+}
+
 at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b) {
     // x: [M, K] fp32, w: [N, K/2] uint8, s, z: [N, G] bf16 -> [M, N] fp32
@@ -211,7 +219,9 @@ at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
                    z.is_contiguous() && (!b.defined() || (b.numel() == w.size(0) && b.scalar_type() == at::kFloat)),
                "gemv_int4: needs x [M, K] fp32, a contiguous uint8 w [N, K/2], bf16 scales and zeros [N, G] (and bias [N])");
     const int64_t m = x_in.size(0), n = w.size(0), k = x_in.size(1), groups = s.size(1), group = k / groups;
-    REEF_CHECK(k % groups == 0 && kernels::int4_group_supported(group), "gemv_int4: group size must be 32, 64, 128 or 256");
+    REEF_CHECK(k % groups == 0 && (group == 32 || group == 64 || group == 128 || group == 256) &&
+                   groups <= int4_kernel_max_groups(),
+               "gemv_int4: group size must be 32, 64, 128 or 256, and a row at most int4_kernel_max_groups() groups");
     const at::Tensor x = x_in.contiguous(), bias = b.defined() ? b.contiguous() : b;
     at::Tensor y = at::empty({m, n}, x.options());
 #ifdef REEF_HAVE_KERNELS

@@ -33,11 +33,13 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
 
 // Weight-only int4 (issue #44, kernels/gemv_int4.h): y = Σ_g over x·((q − 8)·s + z) (+ b), x [M, K]
 // fp32 (M small, each row bit-identical to M = 1's), w [N, K/2] uint8 (two weights a byte: 2j low,
-// 2j+1 high), s and z [N, K/group] bf16, b [N] fp32 or undefined, group 32/64/128/256 dividing K.
+// 2j+1 high), s and z [N, K/group] bf16, b [N] fp32 or undefined, group 32/64/128/256 dividing K,
+// at most int4_kernel_max_groups() groups a row.
 // x is quantized to int8 per group of weights first (kernels/gemv_int4.h). -> [M, N] fp32.
 // Requires gemv_int8_supported() (the same build and switch).
 at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b = {});
+int64_t int4_kernel_max_groups();
 
 // Rows r0..r0+out.size(0) of the int4 matrix (w, s, z as gemv_int4 takes them) dequantized into out
 // [rows, K] bf16 (contiguous), on the intra-op threads (kernels/gemv_int4.h dequantize_rows_i4_bf16).

@@ -75,7 +75,8 @@ at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
     const int64_t n = l.weight.size(0), k = l.in_features();
     REEF_CHECK(x.size(-1) == k, "project: x's last dim must be the int4 weight's K");
     const int64_t rows = x.numel() / k;
-    if (x.device().is_cpu() && rows <= kInt4KernelPrefillRows && !gemv_paused() && gemv_int8_supported()) {
+    if (x.device().is_cpu() && rows <= kInt4KernelPrefillRows && !gemv_paused() && gemv_int8_supported() &&
+        l.scales.size(1) <= int4_kernel_max_groups()) {
         RECORD_FUNCTION("reef::gemv_int4", std::vector<c10::IValue>());
         auto out_sizes = x.sizes().vec();
         out_sizes.back() = n;
