@@ -7,7 +7,8 @@
 # bf16; speed is what is measured, the audio is noise):
 #   - `reef-cli bench` with the arms eager:math, eager:auto, eager:fish-speech, aot-inductor:math and
 #     aot-inductor:auto, each also as `:full` (--kv-margin 100000: the cache is max_seq_len rows, as
-#     fish-speech allocates it, and :full attends over all of it), a context sweep, one WAV per arm,
+#     fish-speech allocates it, and :full attends over all of it), eager:auto:int8 and
+#     eager:auto:int4 (issue #44's weights, quantized in memory), a context sweep, one WAV per arm,
 #     the PR report and the JSON/Markdown/CSV reports. Exit status 3 (an arm could not run, the
 #     report says why) is a result, not a failure. The cuda-graph arms are left out: reef-cli
 #     refuses them until their capture has run on a GPU.
@@ -177,6 +178,10 @@ cat "$OUT/environment.txt"
 ARMS=eager:math,eager:auto,eager:fish-speech
 ((DRY)) && [[ ${REEF_GPU_DRY_AOT:-0} != 1 ]] || ARMS+=,aot-inductor:math,aot-inductor:auto
 ARMS+=",${ARMS//,/:full,}:full"   # every arm again over the whole cache
+# The quantized weights of issue #44 against bf16 on the same weights (made in memory per arm): on
+# CUDA through libtorch (int8: linear on the converted weight times the scales; int4: the matrix
+# dequantized per call). The tiny dry-run model's widths take group 32 only.
+if ((DRY)); then ARMS+=,eager:auto:int8,eager:auto:int4-g32; else ARMS+=,eager:auto:int8,eager:auto:int4; fi
 # The sweep lengths that fit: context + frames must stay within the model's max_seq_len.
 fit_contexts() {
   local max c out=()
