@@ -23,6 +23,7 @@
 #include "quantize_test_util.h"
 #include "t2s_fixtures.h"
 #include "text2semantic/quantize_int4.h"
+#include "text2semantic/quantize_int8.h"
 
 using namespace reef;
 using namespace t2s_test;
@@ -181,31 +182,38 @@ TEST_CASE(int4_kernel_gives_one_threads_bits_on_three) {
     at::set_num_threads(before);
 }
 
-// A long bf16 prompt (more rows than the kernel takes) goes through the matrix dequantized a block
-// of rows at a time (nn/linear.cpp): three blocks here, each row's output within bf16's rounding of
-// the fp64 product with the same dequantized weights, and the same as the whole matrix dequantized
-// at once (a GemvPause) within that rounding too.
+// A long bf16 prompt (more rows than the kernels take): int4 goes through the matrix dequantized a
+// block of rows at a time (nn/linear.cpp; three blocks here), int8 through fish-speech's
+// linear(x, w.to(bf16))·scales (a blockwise int8 measured slower on s1-mini: 477-524 ms against
+// 381-402 ms for a 111-token prefill). Each row's output within bf16's rounding of the fp64 product
+// with the same quantized weights, and of the whole matrix converted at once (a GemvPause).
 TEST_CASE(long_bf16_prompts_go_through_blockwise_dequantization) {
     if (!gemv_int8_supported()) return reef_test::skip("built without the SIMD kernels");
     at::manual_seed(8);
-    const Int4Weight q = quantize_group_int4(at::randn({2500, 2048}) * 0.05, 128);  // blocks of 1024 rows
-    const Linear l{q.weight, q.scales, at::randn({2500}).to(at::kBFloat16), q.zeros};
+    const at::Tensor wf = at::randn({2500, 2048}) * 0.05;  // blocks of 1024 rows
+    const at::Tensor bias = at::randn({2500}).to(at::kBFloat16);
+    const Int4Weight q4 = quantize_group_int4(wf, 128);
+    const Int8Weight q8 = quantize_per_channel_int8(wf);
+    const Linear l4{q4.weight, q4.scales, bias, q4.zeros};
+    const Linear l8 = make_linear(q8.weight, q8.scales, bias, "w8");
     const at::Tensor x = at::randn({1, 40, 2048}).to(at::kBFloat16);
-    const at::Tensor y = project(x, l);
-    CHECK(y.sizes() == at::IntArrayRef({1, 40, 2500}) && y.scalar_type() == at::kBFloat16);
-    const at::Tensor ref = at::matmul(x.to(at::kDouble), dequantized(l, at::kDouble).t()) + l.bias.to(at::kDouble);
-    const double top = ref.abs().max().item<double>();
-    const double err = (y.to(at::kDouble) - ref).abs().max().item<double>();
-    at::Tensor whole;
-    {
-        GemvPause pause(true);
-        whole = project(x, l);
+    for (const Linear* l : {&l4, &l8}) {
+        const at::Tensor y = project(x, *l);
+        CHECK(y.sizes() == at::IntArrayRef({1, 40, 2500}) && y.scalar_type() == at::kBFloat16);
+        const at::Tensor ref = at::matmul(x.to(at::kDouble), dequantized(*l, at::kDouble).t()) + bias.to(at::kDouble);
+        const double top = ref.abs().max().item<double>();
+        const double err = (y.to(at::kDouble) - ref).abs().max().item<double>();
+        at::Tensor whole;
+        {
+            GemvPause pause(true);
+            whole = project(x, *l);
+        }
+        const double apart = (y.to(at::kDouble) - whole.to(at::kDouble)).abs().max().item<double>();
+        std::printf("%s: max |d| %.4f against fp64 (max |y| %.2f), %.4f against the whole matrix at once\n",
+                    l->int4() ? "int4, 40 bf16 rows through 3 dequantized blocks" : "int8, 40 bf16 rows", err, top, apart);
+        CHECK(err <= 0.02 * top);
+        CHECK(apart <= 0.02 * top);
     }
-    const double apart = (y.to(at::kDouble) - whole.to(at::kDouble)).abs().max().item<double>();
-    std::printf("40 bf16 rows through 3 dequantized blocks: max |d| %.4f against fp64 (max |y| %.2f), %.4f against the "
-                "whole matrix at once\n", err, top, apart);
-    CHECK(err <= 0.02 * top);
-    CHECK(apart <= 0.02 * top);
 }
 
 // A row of more groups than the kernel keeps factors for (65536 inputs at group 32: 2048 groups)
