@@ -13,6 +13,7 @@
 #include "base/facade_guard.h"
 #include "checkpoint/safetensors.h"
 #include "checkpoint/verify.h"
+#include "nn/linear.h"
 #include "text2semantic/model_config.h"
 #include "text2semantic/model_weights.h"
 #include "text2semantic/quantize_int4.h"
@@ -44,7 +45,7 @@ Result<QuantizeSummary> quantize_model(const std::string& in, const std::string&
         const bool int4 = options.format == "int4";
         if (!int4 && options.format != "int8")
             throw ReefError(ErrorCode::InvalidArgument, "unknown quantization format '" + options.format + "' (int8 or int4)");
-        if (int4 && !(options.group == 32 || options.group == 64 || options.group == 128 || options.group == 256))
+        if (int4 && !int4_group_supported(options.group))
             throw ReefError(ErrorCode::InvalidArgument,
                             "int4 group size " + std::to_string(options.group) + " is not one of 32, 64, 128 or 256");
         const fs::path target(out);

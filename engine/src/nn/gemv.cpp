@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "nn/gemv_team.h"
+#include "nn/linear.h"
 #include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/gemv_int4.h"
@@ -219,7 +220,7 @@ at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tens
                    z.is_contiguous() && (!b.defined() || (b.numel() == w.size(0) && b.scalar_type() == at::kFloat)),
                "gemv_int4: needs x [M, K] fp32, a contiguous uint8 w [N, K/2], bf16 scales and zeros [N, G] (and bias [N])");
     const int64_t m = x_in.size(0), n = w.size(0), k = x_in.size(1), groups = s.size(1), group = k / groups;
-    REEF_CHECK(k % groups == 0 && (group == 32 || group == 64 || group == 128 || group == 256) &&
+    REEF_CHECK(k % groups == 0 && int4_group_supported(group) &&
                    groups <= int4_kernel_max_groups(),
                "gemv_int4: group size must be 32, 64, 128 or 256, and a row at most int4_kernel_max_groups() groups");
     const at::Tensor x = x_in.contiguous(), bias = b.defined() ? b.contiguous() : b;

@@ -26,6 +26,10 @@ struct Linear {
     int64_t nbytes() const;
 };
 
+// The int4 group sizes Reef writes, reads and runs (quantize.py's WeightOnlyInt4QuantHandler allows
+// the same): one rule for the quantizer, the loader and the kernels' callers.
+inline bool int4_group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
+
 // Checks the set: an int8 weight needs [N] scales, an int4 one (uint8) bf16 scales and zeros [N, G]
 // with K / G a supported group size, a float one neither. Throws ReefError(ShapeMismatch or
 // CorruptModel) naming `what` (the checkpoint key).

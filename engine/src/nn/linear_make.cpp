@@ -11,8 +11,6 @@ namespace {
 
 std::string shape_of(const at::Tensor& t) { return std::string(c10::str(t.sizes())); }
 
-bool group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
-
 // an int4 set: uint8 [N, K/2], bf16 scales and zeros [N, G], K / G a supported group size
 void check_int4(const at::Tensor& weight, const at::Tensor& scales, const at::Tensor& zeros, const std::string& what) {
     if (!scales.defined())
@@ -28,7 +26,7 @@ void check_int4(const at::Tensor& weight, const at::Tensor& scales, const at::Te
                                                       std::string(c10::toString(scales.scalar_type())) + " and " +
                                                       std::string(c10::toString(zeros.scalar_type())));
     const int64_t k = 2 * weight.size(1), groups = scales.size(1);
-    if (k % groups != 0 || !group_supported(k / groups))
+    if (k % groups != 0 || !int4_group_supported(k / groups))
         throw ReefError(ErrorCode::ShapeMismatch,
                         what + ": " + std::to_string(groups) + " groups do not split the " + std::to_string(k) +
                             " inputs into groups of 32, 64, 128 or 256 weights");

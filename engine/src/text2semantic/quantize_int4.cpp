@@ -3,13 +3,14 @@
 #include <string>
 
 #include "check.h"
+#include "nn/linear.h"
 
 namespace reef {
 
 Int4Weight quantize_group_int4(const at::Tensor& w_in, int64_t group) {
     REEF_CHECK(w_in.dim() == 2 && at::isFloatingType(w_in.scalar_type()), "quantize_group_int4: needs a float [N, K]");
     const int64_t n = w_in.size(0), k = w_in.size(1);
-    if (!(group == 32 || group == 64 || group == 128 || group == 256) || k % group != 0)
+    if (!int4_group_supported(group) || k % group != 0)
         throw ReefError(ErrorCode::InvalidArgument,
                         "int4 group size " + std::to_string(group) + " does not divide a projection's " + std::to_string(k) +
                             " inputs (32, 64, 128 or 256 that divides every projection's inputs)");
