@@ -155,6 +155,11 @@ struct BatchPoint {
     // Multiply-adds per batch frame (weights read × B) and what they reached in GFLOP/s (2 per
     // multiply-add): once the weights are read once for several sequences, compute binds.
     double gflops = 0;
+    // The compute limit: what the batched projection reaches on cache-resident weights at this B
+    // (a probe in the same run, study/roofline.h), and gflops as a share of it. Whichever of
+    // roofline_fraction and compute_fraction is larger names the bound that holds. 0 = no probe.
+    double probe_gflops = 0;
+    double compute_fraction = 0;
     MemoryStats memory;               // peak over the point's repeats
     std::string cpu_kernels;          // SIMD target the batched GEMV ran ("" = libtorch)
 };

@@ -20,6 +20,7 @@ HWY_AFTER_NAMESPACE();
 #include <mutex>
 
 #include "kernels/cpu_target.h"
+#include "kernels/gemv_rows.h"
 
 namespace reef::kernels {
 HWY_EXPORT(DispatchedTarget);
@@ -48,7 +49,9 @@ std::string hwy_name(int64_t target) {
 struct State {
     std::vector<int64_t> targets;  // Highway targets this CPU runs and this build compiled, best first
     bool avx512_bf16 = false;      // the CPU has it (the hand-written GEMV can run)
+    bool amx_bf16 = false;         // the CPU has AMX-BF16 and Linux granted the tile state
     std::atomic<bool> use_bf16_gemv{false};
+    std::atomic<bool> use_amx_gemv{false};
     std::string env_error;
 };
 
@@ -65,7 +68,9 @@ State& state() {
         for (int64_t bit = 1; bit > 0 && bit <= supported; bit <<= 1)
             if (supported & bit) s.targets.push_back(bit);  // lower bits are better targets
         s.avx512_bf16 = cpu_has_avx512_bf16() && !s.targets.empty() && s.targets.front() <= HWY_AVX3;
+        s.amx_bf16 = s.avx512_bf16 && amx_bf16_permitted();
         s.use_bf16_gemv = s.avx512_bf16;
+        s.use_amx_gemv = s.amx_bf16;
         const char* env = std::getenv("REEF_CPU_TARGET");
         if (env && *env) {
             const std::string why = apply(s, env);
@@ -77,6 +82,7 @@ State& state() {
 
 std::vector<std::string> names(const State& s) {
     std::vector<std::string> out;
+    if (s.amx_bf16) out.push_back("amx-bf16");
     if (s.avx512_bf16) out.push_back("avx512-bf16");
     for (int64_t t : s.targets) out.push_back(hwy_name(t));
     return out;
@@ -87,6 +93,7 @@ std::string apply(State& s, const std::string& name) {
     if (name.empty() || name == "best") {
         hwy::DisableTargets(0);
         s.use_bf16_gemv = s.avx512_bf16;
+        s.use_amx_gemv = s.amx_bf16;
         return {};
     }
     if (std::find(all.begin(), all.end(), name) == all.end()) {
@@ -94,15 +101,18 @@ std::string apply(State& s, const std::string& name) {
         for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
         return "this CPU cannot run \"" + name + "\" (it runs: " + list + ")";
     }
-    const bool bf16 = name == "avx512-bf16";
+    // amx-bf16 is avx512-bf16 with the AMX rows for bf16 GEMV; both on Highway's best target
+    const bool amx = name == "amx-bf16", bf16 = amx || name == "avx512-bf16";
     for (int64_t t : s.targets) {
         if (!bf16 && hwy_name(t) != name) continue;
         // Everything better than t off: DisableTargets takes the bits, and lower bits are better.
         hwy::DisableTargets(t - 1);
         s.use_bf16_gemv = bf16;
+        s.use_amx_gemv = amx;
         if (HWY_DYNAMIC_DISPATCH(DispatchedTarget)() != t) {
             hwy::DisableTargets(0);
             s.use_bf16_gemv = s.avx512_bf16;
+            s.use_amx_gemv = s.amx_bf16;
             return "Highway did not switch to \"" + name + "\"";
         }
         return {};
@@ -116,6 +126,7 @@ std::vector<std::string> runnable_targets() { return names(state()); }
 
 std::string current_target() {
     State& s = state();
+    if (s.use_amx_gemv) return "amx-bf16";
     if (s.use_bf16_gemv) return "avx512-bf16";
     return hwy_name(HWY_DYNAMIC_DISPATCH(DispatchedTarget)());
 }
@@ -127,6 +138,7 @@ std::string env_target_error() { return state().env_error; }
 std::string ran_target() {
     const int64_t ran = g_ran.load(std::memory_order_relaxed);
     if (ran == 0) return {};
+    if (ran == kRanAmxBf16) return "amx-bf16";
     return ran == kRanAvx512Bf16 ? "avx512-bf16" : hwy_name(ran);
 }
 
@@ -139,6 +151,13 @@ void note_ran(int64_t hwy_target) {
 void ensure_target_chosen() { state(); }
 
 bool use_avx512_bf16_gemv() { return state().use_bf16_gemv.load(std::memory_order_relaxed); }
+
+bool use_amx_bf16_gemv() { return state().use_amx_gemv.load(std::memory_order_relaxed); }
+
+int64_t hand_written_target() {
+    if (use_amx_bf16_gemv()) return kRanAmxBf16;
+    return use_avx512_bf16_gemv() ? kRanAvx512Bf16 : 0;
+}
 
 }  // namespace reef::kernels
 #endif  // HWY_ONCE

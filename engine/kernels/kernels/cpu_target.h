@@ -1,10 +1,12 @@
 // Which SIMD code Reef's CPU kernels run. One kernel source (Google Highway) is compiled for every
 // target of the build's architecture and the best one this CPU has is chosen at run time; on x86 an
-// AVX-512 BF16 CPU additionally gets the hand-written bf16 dot-product GEMV (gemv_avx512_bf16.cpp).
+// AVX-512 BF16 CPU additionally gets the hand-written bf16 dot-product GEMV (gemv_avx512_bf16.cpp),
+// and one with AMX the tile GEMV for bf16 weights (gemv_amx_bf16.cpp).
 // REEF_CPU_TARGET=<name> forces a lower target for tests and benchmarks; reports name the target
 // the kernels actually ran (ran_target), not the one asked for.
 //
-// Reef's names: "avx512-bf16" (AVX-512 + the bf16 dot GEMV), "avx512", "avx2", "sse4", "ssse3",
+// Reef's names: "amx-bf16" (avx512-bf16 with AMX tiles for the bf16 GEMV rows, one input or a
+// batch), "avx512-bf16" (AVX-512 + the bf16 dot GEMV), "avx512", "avx2", "sse4", "ssse3",
 // "emu128" (portable C++, no SIMD) on x86; "sve2", "sve", "neon", ... on Arm: Highway's target
 // names in lower case, AVX3 called avx512.
 #pragma once
@@ -34,10 +36,16 @@ std::string env_target_error();
 std::string ran_target();
 void reset_ran_target();
 
-// For the kernels: REEF_CPU_TARGET applied before the first dispatch; record what ran; and whether the hand-written AVX-512 BF16 GEMV is selected.
+// For the kernels: REEF_CPU_TARGET applied before the first dispatch; record what ran; and whether
+// the hand-written AVX-512 BF16 GEMV, or the AMX one, is selected. hand_written_target() is what a
+// kernel that runs Highway's code under such a target records (kRanAmxBf16, kRanAvx512Bf16 or 0):
+// a target is a set of kernels, and a report names the one that was chosen.
 void ensure_target_chosen();
 void note_ran(int64_t hwy_target);
 constexpr int64_t kRanAvx512Bf16 = -1;
+constexpr int64_t kRanAmxBf16 = -2;
 bool use_avx512_bf16_gemv();
+bool use_amx_bf16_gemv();
+int64_t hand_written_target();
 
 }  // namespace reef::kernels

@@ -259,9 +259,9 @@ void gemv_rows_i4_q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int
                      float* y, int64_t ldy) {
     // The avx512-bf16 target has no int4 kernel of its own: the AVX-512 rows run, recorded as that
     // target's (as the int8 rows are).
-    const bool bf16_target = use_avx512_bf16_gemv();
+    const int64_t special = hand_written_target();
     HWY_DYNAMIC_DISPATCH(GemvRowsI4Q8)(w, s, z, group, xq, xs, gsum, m, b, k, r0, r1, y, ldy);
-    if (bf16_target) note_ran(kRanAvx512Bf16);
+    if (special) note_ran(special);
 }
 
 }  // namespace reef::kernels

@@ -130,9 +130,9 @@ HWY_EXPORT(GemvRowsI8Q16);
 
 void gemv_rows_i8_q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
                       const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
-    const bool bf16_target = use_avx512_bf16_gemv();
+    const int64_t special = hand_written_target();
     HWY_DYNAMIC_DISPATCH(GemvRowsI8Q16)(w, s, xq, sx, ldx, m, b, k, r0, r1, y, ldy);
-    if (bf16_target) note_ran(kRanAvx512Bf16);
+    if (special) note_ran(special);
 }
 
 float quantize_row_q16(const float* x, int64_t k, int16_t* xq) {
@@ -159,9 +159,9 @@ void gemv_rows_i8(const int8_t* w, const float* s, const float* x, int64_t ldx, 
                   int64_t r0, int64_t r1, float* y, int64_t ldy) {
     // The avx512-bf16 target has no int8 kernel of its own: Highway's AVX-512 rows run, recorded as
     // that target's (a report names the target chosen, as for fp32 weights).
-    const bool bf16_target = use_avx512_bf16_gemv();
+    const int64_t special = hand_written_target();
     HWY_DYNAMIC_DISPATCH(GemvRowsI8)(w, s, x, ldx, m, b, k, r0, r1, y, ldy);
-    if (bf16_target) note_ran(kRanAvx512Bf16);
+    if (special) note_ran(special);
 }
 
 }  // namespace reef::kernels

@@ -34,4 +34,10 @@ void gemv_rows_bf16_avx512_bf16(const uint16_t* w, const uint16_t* x, const uint
 void gemv_rows_bf16_batch_avx512_bf16(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b,
                                       int64_t k, int64_t r0, int64_t r1, uint16_t* y, int64_t ldy);
 
+// The AMX bf16 rows (gemv_amx_bf16.cpp), used for one input and for batches alike while
+// use_amx_bf16_gemv(); K % 32 == 0, 1 <= m <= 16. Outputs are bit-identical whatever m and r0..r1.
+bool amx_bf16_permitted();  // the CPU has AMX-BF16 and Linux granted this process the tile state
+void gemv_rows_bf16_amx(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
+                        int64_t r0, int64_t r1, uint16_t* y, int64_t ldy);
+
 }  // namespace reef::kernels

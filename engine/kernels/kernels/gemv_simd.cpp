@@ -5,6 +5,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -235,17 +236,26 @@ HWY_EXPORT(GemvRowsBf16Batch);
 // Highway's AVX-512 too), so a report names the target that was chosen, whatever the dtype.
 template <typename Run>
 void f32_rows(const Run& run) {
-    const bool bf16_target = use_avx512_bf16_gemv();
+    const int64_t special = hand_written_target();
     run();
-    if (bf16_target) note_ran(kRanAvx512Bf16);
+    if (special) note_ran(special);
 }
 
 void gemv_rows_f32(const float* w, const float* x, const float* b, int64_t k, int64_t r0, int64_t r1, float* y) {
     f32_rows([&] { HWY_DYNAMIC_DISPATCH(GemvRowsF32)(w, x, b, k, r0, r1, y); });
 }
 
+// The AMX rows take batches of up to 16 inputs: larger ones go 16 at a time (every column of a
+// tile product is its own sum, so the split changes no bits).
+void amx_rows(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k, int64_t r0,
+              int64_t r1, uint16_t* y, int64_t ldy) {
+    for (int64_t j = 0; j < m; j += 16)
+        gemv_rows_bf16_amx(w, x + j * ldx, ldx, std::min<int64_t>(16, m - j), b, k, r0, r1, y + j * ldy, ldy);
+}
+
 void gemv_rows_bf16(const uint16_t* w, const uint16_t* x, const uint16_t* b, int64_t k, int64_t r0, int64_t r1,
                     uint16_t* y) {
+    if (use_amx_bf16_gemv() && k % 32 == 0) return gemv_rows_bf16_amx(w, x, 0, 1, b, k, r0, r1, y, 0);
     if (use_avx512_bf16_gemv() && k % 32 == 0) return gemv_rows_bf16_avx512_bf16(w, x, b, k, r0, r1, y);
     HWY_DYNAMIC_DISPATCH(GemvRowsBf16)(w, x, b, k, r0, r1, y);
 }
@@ -257,6 +267,7 @@ void gemv_rows_f32_batch(const float* w, const float* x, int64_t ldx, int64_t m,
 
 void gemv_rows_bf16_batch(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
                           int64_t r0, int64_t r1, uint16_t* y, int64_t ldy) {
+    if (use_amx_bf16_gemv() && k % 32 == 0) return amx_rows(w, x, ldx, m, b, k, r0, r1, y, ldy);
     if (use_avx512_bf16_gemv() && k % 32 == 0) return gemv_rows_bf16_batch_avx512_bf16(w, x, ldx, m, b, k, r0, r1, y, ldy);
     HWY_DYNAMIC_DISPATCH(GemvRowsBf16Batch)(w, x, ldx, m, b, k, r0, r1, y, ldy);
 }

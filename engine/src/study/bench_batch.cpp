@@ -163,6 +163,13 @@ void run_batch_table(Pipeline& p, const BenchRequest& req, BenchReport& report, 
                                    roofline_frames_per_s(bw, pt.bytes_per_frame - reread, report.fast_pass_bytes,
                                                          report.fast_passes);
         pt.gflops = 2.0 * macs_per_sequence * b * pt.per_sequence_frames_per_s / 1e9;
+        {
+            const RunOptions o = run_options(p, req, arm);  // the arm's kernels and projection path
+            const GemvPause linear(o.libtorch_linear);
+            const CpuTargetScope target(o.cpu_target);
+            pt.probe_gflops = measure_batched_gemv_gflops(p.model->device(), p.model->dtype(), b);
+        }
+        if (pt.probe_gflops > 0) pt.compute_fraction = pt.gflops / pt.probe_gflops;
     }
     double base = 0;
     for (const BatchPoint& pt : report.batch)

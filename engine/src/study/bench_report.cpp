@@ -72,6 +72,8 @@ json batch_json(const BenchReport& r) {
             j["bytes_per_frame"] = pt.bytes_per_frame;
             j["roofline_fraction"] = pt.roofline_fraction;
             j["gflops"] = pt.gflops;
+            j["probe_gflops"] = pt.probe_gflops > 0 ? json(pt.probe_gflops) : json(nullptr);
+            j["compute_fraction"] = pt.probe_gflops > 0 ? json(pt.compute_fraction) : json(nullptr);
             j["memory"] = memory_json(pt.memory);
             j["cpu_kernels"] = pt.cpu_kernels.empty() ? json(nullptr) : json(pt.cpu_kernels);
         }
@@ -283,18 +285,23 @@ std::string bench_batch_markdown(const BenchReport& r) {
       << " batch frames are warm-up. Aggregate = frames of all sequences per second of warm batch frames (median over "
          "repeats); per sequence = batch frames per second; speed-up against B = 1 of this run; % roofline = batch "
          "frames/s ÷ what the read bandwidth allows for the weights read once plus every sequence's KV rows; GFLOP/s = 2 "
-         "× weights read × B per second (what the cores computed).\n\n"
+         "× weights read × B per second (what the cores computed); probe GFLOP/s = what the same batched projection "
+         "reaches at this B on weights held in cache (the compute limit, measured in this run), % compute = GFLOP/s ÷ "
+         "probe; bound = the limit the frame is closer to.\n\n"
          "| B | aggregate frames/s | per sequence frames/s | speed-up | batch frame ms | prefill ms | % roofline | GFLOP/s | "
-         "peak RSS MiB | kernels |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+         "probe GFLOP/s | % compute | bound | peak RSS MiB | kernels |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
     for (const auto& pt : r.batch) {
         if (!pt.ran) {
-            s << "| " << pt.batch << " | not run: " << md_cell(pt.error) << " | | | | | | | | |\n";
+            s << "| " << pt.batch << " | not run: " << md_cell(pt.error) << " | | | | | | | | | | | |\n";
             continue;
         }
         s << "| " << pt.batch << " | " << fmt(pt.aggregate_frames_per_s) << " | " << fmt(pt.per_sequence_frames_per_s)
           << " | " << (pt.speedup > 0 ? fmt(pt.speedup) + "×" : std::string("-")) << " | " << fmt(pt.step_ms, 1) << " | "
           << fmt(pt.prefill_ms, 1) << " | " << fmt(100 * pt.roofline_fraction, 0) << " % | " << fmt(pt.gflops, 1) << " | "
-          << mib(pt.memory.cpu_peak_rss_bytes) << " | " << (pt.cpu_kernels.empty() ? "libtorch" : pt.cpu_kernels)
+          << (pt.probe_gflops > 0 ? fmt(pt.probe_gflops, 1) + " | " + fmt(100 * pt.compute_fraction, 0) + " % | " +
+                                        (pt.compute_fraction > pt.roofline_fraction ? "compute" : "bytes")
+                                  : std::string("- | - | -"))
+          << " | " << mib(pt.memory.cpu_peak_rss_bytes) << " | " << (pt.cpu_kernels.empty() ? "libtorch" : pt.cpu_kernels)
           << " |\n";
     }
     return s.str();

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
+#include <c10/core/InferenceMode.h>
+
 #include "check.h"
 #include "base/weight_memory.h"
+#include "nn/gemv.h"
 
 namespace reef {
 
@@ -80,6 +83,30 @@ int64_t kv_bytes_per_frame(const DualArConfig& c, KvMode mode, int64_t kv_len, i
     const int64_t fast_rows = mode == KvMode::Full ? n * n : n * (n + 1) / 2;  // positions 0..N-1
     const int64_t fast = 2 * c.n_fast_layer * c.fast_n_local_heads * c.fast_head_dim * fast_rows;
     return (slow + fast) * elem_size;
+}
+
+double measure_batched_gemv_gflops(at::Device device, at::ScalarType dtype, int64_t batch) {
+    if (!device.is_cpu() || !gemv_supported(dtype) || batch < 1) return 0;
+    c10::InferenceMode guard;
+    // [1024, 1024]: 2 MiB of bf16 shared by the threads, in their L2 caches after the first call,
+    // and as wide as the s1-mini projections' rows
+    constexpr int64_t kRows = 1024, kCols = 1024;
+    const auto opts = at::TensorOptions().dtype(dtype);
+    const at::Tensor w = at::randn({kRows, kCols}, opts.dtype(at::kFloat)).mul_(0.02).to(dtype).contiguous();
+    const at::Tensor x = at::randn({batch, 1, kCols}, opts.dtype(at::kFloat)).to(dtype).contiguous();
+    for (int i = 0; i < 8; ++i) project_rows(x, w);  // warm: caches, threads
+    double best = 0;
+    for (int round = 0; round < 5; ++round) {
+        int calls = 0;
+        const auto t0 = std::chrono::steady_clock::now();
+        double s = 0;
+        while ((s = seconds_since(t0)) < 0.03 || calls < 4) {
+            project_rows(x, w);
+            ++calls;
+        }
+        best = std::max(best, 2.0 * double(kRows * kCols * batch) * calls / s / 1e9);
+    }
+    return best;
 }
 
 }  // namespace reef

@@ -50,4 +50,11 @@ double roofline_frames_per_s(const ReadBandwidth& bw, int64_t once_bytes, int64_
 // its 1..N rows (ActivePrefix) or all N rows (Full). elem_size: bytes per cache element.
 int64_t kv_bytes_per_frame(const DualArConfig& c, KvMode mode, int64_t kv_len, int64_t elem_size);
 
+// The compute limit of batched decode (issue #45): GFLOP/s (2 per multiply-add) of the batched
+// projection decode uses (nn/gemv.h project_rows, the current CPU kernels and thread count) for
+// `batch` inputs against a cache-resident weight of `dtype`, best of five ~30 ms rounds. Once the
+// weights are read once for several sequences, this and not the read bandwidth may bind a frame.
+// 0 where the CPU kernels do not run (a GPU, a build without them, fp16).
+double measure_batched_gemv_gflops(at::Device device, at::ScalarType dtype, int64_t batch);
+
 }  // namespace reef
