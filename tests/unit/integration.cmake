@@ -1,6 +1,7 @@
 # The engine facade end to end on generated tiny demo models (no model files needed).
 reef_add_test(tst_synthesize_batch SOURCES tst_synthesize_batch.cpp LIBS reef_engine LABELS unit)
 reef_add_test(tst_engine_pipeline SOURCES tst_engine_pipeline.cpp LIBS reef_engine LABELS unit)
+reef_add_test(tst_prefix_cache SOURCES tst_prefix_cache.cpp LIBS reef_engine LABELS unit)
 reef_add_test(tst_bench SOURCES tst_bench.cpp LIBS reef_engine LABELS unit)
 add_test(NAME tst_cli_smoke COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_smoke.sh $<TARGET_FILE:reef-cli>)
 set_tests_properties(tst_cli_smoke PROPERTIES LABELS unit TIMEOUT 600

@@ -179,6 +179,9 @@ struct RunMetrics {
     double codec_wait_ms = 0;
     double total_ms = 0;
     int prompt_tokens = 0;
+    // Prompt tokens of a voice prefix (system message with the references) whose KV rows came from
+    // an earlier request instead of being prefilled again.
+    int prefix_tokens_reused = 0;
     int frames = 0;
     double warm_frames_per_s = 0;     // median over steps after warm-up
     double audio_seconds = 0;

@@ -21,6 +21,9 @@ struct Pipeline {
     std::unique_ptr<DualArModel> model;
     std::unique_ptr<Codec> codec;  // null when the folder has none or load_codec is off
     Text2SemanticCaches caches;
+    // The KV rows of recent voice prefixes (prefix_kv_store.h): the segments of one voice prefill
+    // their reference once per project.
+    PrefixKvStore prefix_store;
     TokenIds ids;
     // Compiled decode steps (aot-inductor) loaded so far, by package folder, and the one in use.
     // A step stays loaded for the pipeline's life: libtorch 2.13's package loader does not give a

@@ -17,6 +17,7 @@
 #include "nn/attention.h"
 #include "runtime/codec_worker.h"
 #include "runtime/device.h"
+#include "base/kernel_switch.h"
 #include "base/perf.h"
 #include "runtime/synthesis_stream.h"
 #include "nn/sdpa_policy.h"
@@ -118,6 +119,20 @@ GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& r, c
     return g;
 }
 
+void set_voice_prefix(Pipeline& p, const std::vector<PromptReference>& refs, const S2Conversation* conversation,
+                      const RunOptions& o, GenerateOptions& g) {
+    const DualArConfig& c = p.model->config();
+    g.voice_prefix = c.s1_decoding() ? s1_voice_prefix_tokens(*p.tokenizer, int(c.num_codebooks), refs)
+                                     : (conversation ? conversation->voice_prefix_tokens() : 0);
+    static const bool cache_on = kernel_switched_on("REEF_PREFIX_CACHE");
+    g.prefix_store = cache_on ? &p.prefix_store : nullptr;
+    // What the prefix's rows depend on besides its tokens and the model: the attention backends,
+    // the KV mode, the projections' path and kernels, and the thread count (GEMM blocking).
+    g.prefix_context = std::string(to_string(o.policy)) + "/" + to_string(o.kv_mode) + "/" +
+                       (o.libtorch_linear ? "linear" : "gemv") + "/" + cpu_kernel_info().target + "/" +
+                       std::to_string(at::get_num_threads());
+}
+
 namespace {
 
 // port of inference.py: generate_long — each text batch is appended to the S2 conversation (or
@@ -129,6 +144,7 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
     const std::vector<PromptReference> refs = prompt_references(p, r);
     const std::vector<std::string> batches = text_batches(p, r);
     S2Conversation conversation(*p.tokenizer, int(c.num_codebooks), refs);
+    set_voice_prefix(p, refs, &conversation, o, g);
     std::vector<at::Tensor> all_codes;
     for (size_t b = 0; b < batches.size(); ++b) {
         const at::Tensor prompt = text_batch_prompt(p, refs, &conversation, batches[b]);  // (N+1, T)
@@ -142,6 +158,7 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
         at::Tensor codes = generate(*p.model, p.caches, prompt, p.ids, g, gen, stats);  // (N, n)
         if (stats.stop_reason == "cancelled") throw ReefError(ErrorCode::Cancelled, "generation was cancelled");
         m.prefill_ms += stats.prefill_ms;
+        m.prefix_tokens_reused += int(stats.prefix_reused);
         m.step_ms.insert(m.step_ms.end(), stats.step_ms.begin(), stats.step_ms.end());
         m.stop_reason = stats.stop_reason;
         if (capture && b == 0) capture->logits = stats.captured_logits;

@@ -7,6 +7,7 @@
 
 #include "reef/engine_types.h"
 #include "runtime/pipeline.h"
+#include "text2semantic/prompt_builder.h"
 
 namespace reef {
 
@@ -50,6 +51,11 @@ int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& request);
 at::Tensor first_prompt(const Pipeline& p, const SynthesisRequest& request);
 // The generate() options of a request run with these options (sampling, frame limit, KV mode).
 GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& request, const RunOptions& options);
+// The request's voice prefix (its references' part of every prompt, or 0 without references) and
+// the pipeline's prefix store with the run settings the stored rows hold for, into g.
+// REEF_PREFIX_CACHE=0: the prefix is still prefilled on its own, but never kept or reused.
+void set_voice_prefix(Pipeline& p, const std::vector<PromptReference>& references, const S2Conversation* conversation,
+                      const RunOptions& options, GenerateOptions& g);
 
 // Compile mode aot-inductor: builds (or finds in the cache) the package for the run options and
 // loads it into p.compiled; compile_s / package_load_ms / compiled_package go into m.

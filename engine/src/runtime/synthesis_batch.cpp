@@ -44,12 +44,13 @@ at::Tensor next_prompt(const Pipeline& p, RequestRun& run) {
     return prompt;
 }
 
-BatchItem item_for(const Pipeline& p, RequestRun& run, size_t index, const at::Tensor& prompt, const Callbacks& cb,
+BatchItem item_for(Pipeline& p, RequestRun& run, size_t index, const at::Tensor& prompt, const Callbacks& cb,
                    const RunOptions& o, const std::function<bool(uint64_t)>& cancel_request) {
     BatchItem it;
     it.id = int64_t(index);
     it.prompt = prompt;
     it.opts = generate_options(p, *run.request, o);
+    set_voice_prefix(p, run.references, run.conversation.get(), o, it.opts);
     it.opts.should_abort = request_callbacks(cb, cancel_request, run.request->id).should_abort;
     FrameObserver* observer = run.observer.get();
     it.opts.on_frame = [observer](int, const std::vector<int32_t>& column, double ms) { (*observer)(column, ms); };
@@ -140,6 +141,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                     RunMetrics& m = run.result.metrics;
                     m.prompt_tokens += int(res.stats.prompt_tokens);
                     m.prefill_ms += res.stats.prefill_ms;
+                    m.prefix_tokens_reused += int(res.stats.prefix_reused);
                     m.step_ms.insert(m.step_ms.end(), res.stats.step_ms.begin(), res.stats.step_ms.end());
                     m.stop_reason = res.stats.stop_reason;
                     m.batch = std::max(m.batch, res.max_batch_seen);

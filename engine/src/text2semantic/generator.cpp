@@ -265,9 +265,22 @@ std::vector<int64_t> prefill(DecodeContext& ctx, const at::Tensor& prompt, const
     const int64_t n_rows = prompt.size(0), T = prompt.size(1);
     const auto t0 = Clock::now();
     const at::Tensor x = prompt.to(at::kLong).view({1, n_rows, T}).to(ctx.model->device());
+    // A voice prefix first, on its own (prefix_kv_store.h): from the store, or computed and kept.
+    const int64_t p = opts.voice_prefix > 0 && opts.voice_prefix < T ? opts.voice_prefix : 0;
+    if (p > 0) {
+        const at::Tensor head_tokens = prompt.narrow(1, 0, p);  // [N+1, P]
+        if (opts.prefix_store && opts.prefix_store->restore(head_tokens, opts.prefix_context, ctx.caches->slow)) {
+            stats.prefix_reused = p;
+        } else {
+            ctx.model->forward_generate(x.narrow(2, 0, p).contiguous(), 0, ctx.caches->slow, ctx.kv_mode, ctx.head);
+            if (opts.prefix_store) opts.prefix_store->put(head_tokens, opts.prefix_context, ctx.caches->slow);
+            stats.prefix_prefilled = p;
+        }
+    }
     at::Tensor logits;
     const bool capture = opts.capture_logits_frames > 0;
-    std::vector<int64_t> first = to_host(decode_one_token(ctx, x, 0, nullptr, nullptr, capture ? &logits : nullptr));
+    std::vector<int64_t> first =
+        to_host(decode_one_token(ctx, x.narrow(2, p, T - p).contiguous(), p, nullptr, nullptr, capture ? &logits : nullptr));
     if (capture) stats.captured_logits.push_back(logits);
     stats.prefill_ms = ms_since(t0);
     stats.frames = 1;

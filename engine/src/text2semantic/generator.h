@@ -13,6 +13,7 @@
 #include "reef/engine_types.h"
 #include "text2semantic/dual_ar_model.h"
 #include "text2semantic/kv_cache.h"
+#include "text2semantic/prefix_kv_store.h"
 #include "text2semantic/sampler.h"
 
 namespace reef {
@@ -69,6 +70,12 @@ struct GenerateOptions {
     // Decode frames (not the prefill, as fish-speech compiles decode_one_token only) through this
     // compiled step; null = eager.
     CompiledDecodeStep* compiled = nullptr;
+    // The prompt's first voice_prefix columns are a voice prefix (system message with references,
+    // prompt_builder.h): prefilled on their own, their rows kept in / taken from prefix_store
+    // (when set) under prefix_context. 0: the prompt is prefilled in one piece.
+    int64_t voice_prefix = 0;
+    PrefixKvStore* prefix_store = nullptr;
+    std::string prefix_context;
     std::function<bool()> should_abort;  // checked before every frame
     // frame index (within this generate call), column [main, c0..c_{N-1}], ms of that frame
     std::function<void(int frame, const std::vector<int32_t>& column, double frame_ms)> on_frame;
@@ -77,6 +84,8 @@ struct GenerateOptions {
 struct GenerateStats {
     int64_t prompt_tokens = 0;
     double prefill_ms = 0;            // prefill forward + the first frame's fast steps
+    int64_t prefix_reused = 0;        // voice-prefix rows taken from the prefix store
+    int64_t prefix_prefilled = 0;     // voice-prefix rows computed by this request
     std::vector<double> step_ms;      // one per decode frame after the first
     int frames = 0;                   // columns generated, the im_end column included
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"

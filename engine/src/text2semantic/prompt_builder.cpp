@@ -131,6 +131,18 @@ S2Conversation::S2Conversation(const Tokenizer& tokenizer, int num_codebooks, st
         add_codes(at::cat(codes, 1));
     }
     add_text("<|im_end|>\n");
+    if (!references.empty()) m_voice_parts = m_parts.size();
+}
+
+int64_t S2Conversation::voice_prefix_tokens() const {
+    EncodedParts enc;
+    for (size_t i = 0; i < m_voice_parts; ++i) {
+        if (m_parts[i].is_vq)
+            append_vq(m_tokenizer, m_num_codebooks, m_parts[i].codes, enc);
+        else
+            append_text(m_tokenizer, m_parts[i].text, enc);
+    }
+    return int64_t(enc.tokens.size());
 }
 
 void S2Conversation::add_user(const std::string& batch_text) {
@@ -183,6 +195,14 @@ at::Tensor build_s1_prompt(const Tokenizer& tokenizer, int num_codebooks, const 
     append_text(tokenizer, "<|speaker:0|>", enc);
     append_text(tokenizer, text, enc);
     return to_values(enc, num_codebooks);
+}
+
+int64_t s1_voice_prefix_tokens(const Tokenizer& tokenizer, int num_codebooks, const std::vector<PromptReference>& references) {
+    if (references.empty()) return 0;
+    const at::Tensor with_empty_text = build_s1_prompt(tokenizer, num_codebooks, references, "");
+    EncodedParts tag;
+    append_text(tokenizer, "<|speaker:0|>", tag);
+    return with_empty_text.size(1) - int64_t(tag.tokens.size());
 }
 
 }  // namespace reef

@@ -29,6 +29,9 @@ public:
     void add_assistant_codes(const at::Tensor& codes);  // (N, T) int64
     // The whole history + an open "<|im_start|>assistant\n<|voice|>" header: (N+1, L) int64.
     at::Tensor encode_for_inference() const;
+    // Tokens of the system message when it holds references (the voice prefix every prompt of this
+    // conversation starts with, text2semantic/prefix_kv_store.h); 0 without references.
+    int64_t voice_prefix_tokens() const;
 
 private:
     struct Part {
@@ -41,11 +44,15 @@ private:
     const Tokenizer& m_tokenizer;
     int m_num_codebooks;
     std::vector<Part> m_parts;
+    size_t m_voice_parts = 0;  // the system message's parts, when it holds references
 };
 
 // S1 interleave format: <|interleave|>, per reference <|speaker:0|>text VQ <|im_end|>, then
 // <|speaker:0|>text with no end token. (N+1, L) int64.
 at::Tensor build_s1_prompt(const Tokenizer& tokenizer, int num_codebooks, const std::vector<PromptReference>& references,
                            const std::string& text);
+// Tokens of build_s1_prompt's references part (<|interleave|> up to the last reference's
+// <|im_end|>): the voice prefix of every S1 prompt with these references; 0 without references.
+int64_t s1_voice_prefix_tokens(const Tokenizer& tokenizer, int num_codebooks, const std::vector<PromptReference>& references);
 
 }  // namespace reef
