@@ -24,4 +24,10 @@ void rotary_row(const uint16_t* x, int64_t heads, int64_t d, const uint16_t* f, 
 void gate_mul_row(const float* silu, const float* up, int64_t n, float* y);
 void gate_mul_row(const uint16_t* silu, const uint16_t* up, int64_t n, uint16_t* y);
 
+// The codec's Snake activation over one channel's samples (DAC): y = x + inv_alpha·sin(alpha·x)²,
+// inv_alpha = 1 / (alpha + 1e-9), in fp32 with one rounding at the store: one pass where ATen's
+// formula makes five tensors. x, y: [n]
+void snake_row(const float* x, int64_t n, float alpha, float inv_alpha, float* y);
+void snake_row(const uint16_t* x, int64_t n, float alpha, float inv_alpha, uint16_t* y);
+
 }  // namespace reef::kernels

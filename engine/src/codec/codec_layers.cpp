@@ -1,8 +1,13 @@
 #include "codec/codec_layers.h"
 
+#include <ATen/Parallel.h>
+
 #include <cmath>
 
 #include "check.h"
+#ifdef REEF_HAVE_KERNELS
+#include "kernels/row_ops.h"
+#endif
 
 namespace reef {
 
@@ -12,7 +17,48 @@ const at::Tensor& CodecWeights::operator()(const std::string& key) const {
     return it->second;
 }
 
+namespace {
+
+#ifdef REEF_HAVE_KERNELS
+// x: [B, C, L] fp32 or bf16 on the CPU, alpha: C values -> the activation, one pass per channel row
+// (kernels/row_ops.h). The decoder's largest tensors go through it: ATen's five ops made four
+// temporaries of the same size, and their allocation (fresh pages) cost more than the arithmetic.
+bool snake_rows(const at::Tensor& x, const at::Tensor& alpha, at::Tensor& y) {
+    const bool bf16 = x.scalar_type() == at::kBFloat16;
+    if (!x.device().is_cpu() || x.dim() != 3 || alpha.numel() != x.size(1) || (!bf16 && x.scalar_type() != at::kFloat))
+        return false;
+    // Rows may lie apart (a causal conv's output is a narrowed view): only the samples of a row
+    // need to be adjacent.
+    const at::Tensor xs = x.stride(2) == 1 ? x : x.contiguous();
+    const at::Tensor a = alpha.to(at::kCPU, at::kFloat).contiguous().view({-1});  // [C]
+    y = at::empty(xs.sizes(), xs.options());
+    const int64_t channels = xs.size(1), length = xs.size(2);
+    const float* ap = a.const_data_ptr<float>();
+    const auto* base = static_cast<const char*>(xs.const_data_ptr());
+    auto* out = static_cast<char*>(y.mutable_data_ptr());
+    const int64_t elem = int64_t(xs.element_size());
+    at::parallel_for(0, xs.size(0) * channels, 1, [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            const int64_t b = r / channels, c = r % channels;
+            const char* in = base + (b * xs.stride(0) + c * xs.stride(1)) * elem;
+            char* o = out + r * length * elem;
+            const float al = ap[c], inv = 1.0f / (al + 1e-9f);  // dac's +1e-9 and reciprocal
+            if (bf16)
+                kernels::snake_row(reinterpret_cast<const uint16_t*>(in), length, al, inv, reinterpret_cast<uint16_t*>(o));
+            else
+                kernels::snake_row(reinterpret_cast<const float*>(in), length, al, inv, reinterpret_cast<float*>(o));
+        }
+    });
+    return true;
+}
+#endif
+
+}  // namespace
+
 at::Tensor snake(const at::Tensor& x, const at::Tensor& alpha) {
+#ifdef REEF_HAVE_KERNELS
+    if (at::Tensor y; snake_rows(x, alpha, y)) return y;
+#endif
     // Keep dac's +1e-9 and reciprocal form so the numerics match (reference-run §5.3).
     return x + (alpha + 1e-9).reciprocal() * at::sin(alpha * x).pow(2);
 }
@@ -38,8 +84,17 @@ at::Tensor causal_conv1d(const at::Tensor& x, const at::Tensor& weight, const at
     const int64_t ideal = (int64_t(std::ceil(n_frames)) - 1) * stride + (k_eff - pad);
     const int64_t extra = ideal - length;
     REEF_CHECK(pad >= 0 && extra >= 0, "causal conv padding must be non-negative");
+    const std::vector<int64_t> st{stride}, dil{dilation};
+    if (extra <= pad) {
+        // The convolution's own zero padding, `pad` on both sides, instead of a padded copy of x:
+        // output j starts its window at j·stride − pad either way, so the causal outputs are the
+        // first ceil(length / stride) of these (the right padding holds the `extra` zeros).
+        const std::vector<int64_t> both{pad};
+        const at::Tensor y = at::conv1d(x, weight, bias, st, both, dil, groups);
+        return y.narrow(-1, 0, (length + pad + extra - k_eff) / stride + 1);
+    }
     const auto padded = at::constant_pad_nd(x, {pad, extra}, 0.0);
-    const std::vector<int64_t> st{stride}, zero{0}, dil{dilation};
+    const std::vector<int64_t> zero{0};
     return at::conv1d(padded, weight, bias, st, zero, dil, groups);
 }
 
@@ -60,7 +115,7 @@ at::Tensor causal_conv_transpose1d(const at::Tensor& x, const at::Tensor& weight
         return bias.defined() ? y + bias.view({1, -1, 1}) : y.contiguous();
     }
     const auto y = at::conv_transpose1d(x, weight, bias, st, zero, zero, 1, one);
-    return y.narrow(-1, 0, y.size(-1) - (k - stride)).contiguous();
+    return y.narrow(-1, 0, y.size(-1) - (k - stride));  // a view: what follows reads rows in place
 }
 
 at::Tensor conv_at(const CodecWeights& w, const std::string& prefix, const at::Tensor& x, int64_t stride,
