@@ -319,6 +319,37 @@ TEST_CASE(snake_row_matches_an_fp64_reference_on_every_target) {
     });
 }
 
+// The channels-last form (the codec's activations on the CPU): every value the bits snake_row
+// gives it for its channel's alpha, whatever its lane; rows read at a stride wider than c.
+template <typename T>
+void check_snake_channels_last(const std::string& t, int64_t c, std::mt19937& g) {
+    const int64_t rows = 5, ldx = c + 3;
+    const std::vector<T> x = as<T>(randn(size_t(rows * ldx), g));
+    std::vector<float> alpha(static_cast<size_t>(c)), inv(static_cast<size_t>(c));
+    for (int64_t i = 0; i < c; ++i) alpha[size_t(i)] = 0.2f + 0.37f * float(i % 7), inv[size_t(i)] = 1.0f / (alpha[size_t(i)] + 1e-9f);
+    std::vector<T> y(static_cast<size_t>(rows * c), T(0));
+    snake_rows_channels_last(x.data(), rows, c, ldx, alpha.data(), inv.data(), y.data());
+    bool same = true;
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < c; ++i) {
+            T one = T(0);
+            snake_row(x.data() + r * ldx + i, 1, alpha[size_t(i)], inv[size_t(i)], &one);
+            same = same && std::memcmp(&one, &y[size_t(r * c + i)], sizeof(T)) == 0;
+        }
+    if (!same) std::fprintf(stderr, "%s c=%lld: channels-last snake differs from snake_row\n", t.c_str(), (long long)c);
+    CHECK(same);
+}
+
+TEST_CASE(channels_last_snake_equals_snake_row_bit_for_bit_on_every_target) {
+    std::mt19937 g(19);
+    for_each_target([&](const std::string& t) {
+        for (int64_t c : {int64_t(1), int64_t(7), int64_t(33), int64_t(96)}) {
+            check_snake_channels_last<float>(t, c, g);
+            check_snake_channels_last<uint16_t>(t, c, g);
+        }
+    });
+}
+
 // Vector stores round like the scalar float_to_bf16: ties to even, NaN payloads kept NaN, overflow
 // to infinity; and the scalar one against hand-worked bit patterns.
 TEST_CASE(bf16_rounding_edge_cases_on_every_target) {

@@ -29,5 +29,12 @@ void gate_mul_row(const uint16_t* silu, const uint16_t* up, int64_t n, uint16_t*
 // formula makes five tensors. x, y: [n]
 void snake_row(const float* x, int64_t n, float alpha, float inv_alpha, float* y);
 void snake_row(const uint16_t* x, int64_t n, float alpha, float inv_alpha, uint16_t* y);
+// The same for `rows` samples of c channels each, channels adjacent (channels-last): sample r's
+// channels at x + r·ldx, written packed to y + r·c; alpha and inv_alpha per channel [c]. Each
+// value is the bits snake_row gives it.
+void snake_rows_channels_last(const float* x, int64_t rows, int64_t c, int64_t ldx, const float* alpha,
+                              const float* inv_alpha, float* y);
+void snake_rows_channels_last(const uint16_t* x, int64_t rows, int64_t c, int64_t ldx, const float* alpha,
+                              const float* inv_alpha, uint16_t* y);
 
 }  // namespace reef::kernels

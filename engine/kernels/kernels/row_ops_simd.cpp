@@ -127,16 +127,17 @@ void GateMulRow(const T* silu, const T* up, int64_t n, T* y) {
 
 // Highway's Sin (3 ulp on |a·x| <= 39000); the last partial vector goes through a padded copy, so
 // every sample takes the same vector formula wherever it lies in the row.
+inline V snake(D d, V v, V a, V ia) {
+    const V s = hn::Sin(d, hn::Mul(a, v));
+    return hn::Add(v, hn::Mul(ia, hn::Mul(s, s)));
+}
+
 template <typename T>
 void SnakeRow(const T* x, int64_t n, float alpha, float inv_alpha, T* y) {
     const D d;
     const int64_t lanes = int64_t(hn::Lanes(d));
     const V a = hn::Set(d, alpha), ia = hn::Set(d, inv_alpha);
-    auto one = [&](const T* xi, T* yi) {
-        const V v = load(d, xi);
-        const V s = hn::Sin(d, hn::Mul(a, v));
-        store(d, hn::Add(v, hn::Mul(ia, hn::Mul(s, s))), yi);
-    };
+    auto one = [&](const T* xi, T* yi) { store(d, snake(d, load(d, xi), a, ia), yi); };
     const int64_t nv = n - n % lanes;
     for (int64_t i = 0; i < nv; i += lanes) one(x + i, y + i);
     if (nv < n) {
@@ -145,6 +146,29 @@ void SnakeRow(const T* x, int64_t n, float alpha, float inv_alpha, T* y) {
         for (int64_t i = nv; i < n; ++i) xin[i - nv] = x[i];
         one(xin, yout);
         for (int64_t i = nv; i < n; ++i) y[i] = yout[i - nv];
+    }
+}
+
+template <typename T>
+void SnakeChannelsLast(const T* x, int64_t rows, int64_t c, int64_t ldx, const float* alpha, const float* inv_alpha,
+                       T* y) {
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t cv = c - c % lanes;
+    HWY_ALIGN float a_tail[HWY_MAX_BYTES / sizeof(float)] = {}, ia_tail[HWY_MAX_BYTES / sizeof(float)] = {};
+    for (int64_t i = cv; i < c; ++i) a_tail[i - cv] = alpha[i], ia_tail[i - cv] = inv_alpha[i];
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* xr = x + r * ldx;
+        T* yr = y + r * c;
+        for (int64_t i = 0; i < cv; i += lanes)
+            store(d, snake(d, load(d, xr + i), hn::LoadU(d, alpha + i), hn::LoadU(d, inv_alpha + i)), yr + i);
+        if (cv < c) {
+            HWY_ALIGN T xin[HWY_MAX_BYTES / sizeof(float)] = {};
+            HWY_ALIGN T yout[HWY_MAX_BYTES / sizeof(float)] = {};
+            for (int64_t i = cv; i < c; ++i) xin[i - cv] = xr[i];
+            store(d, snake(d, load(d, xin), hn::Load(d, a_tail), hn::Load(d, ia_tail)), yout);
+            for (int64_t i = cv; i < c; ++i) yr[i] = yout[i - cv];
+        }
     }
 }
 
@@ -160,6 +184,12 @@ void GateMulF32(const float* s, const float* u, int64_t n, float* y) { GateMulRo
 void GateMulBf16(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) { GateMulRow(s, u, n, y); }
 void SnakeF32(const float* x, int64_t n, float a, float ia, float* y) { SnakeRow(x, n, a, ia, y); }
 void SnakeBf16(const uint16_t* x, int64_t n, float a, float ia, uint16_t* y) { SnakeRow(x, n, a, ia, y); }
+void SnakeClF32(const float* x, int64_t r, int64_t c, int64_t ld, const float* a, const float* ia, float* y) {
+    SnakeChannelsLast(x, r, c, ld, a, ia, y);
+}
+void SnakeClBf16(const uint16_t* x, int64_t r, int64_t c, int64_t ld, const float* a, const float* ia, uint16_t* y) {
+    SnakeChannelsLast(x, r, c, ld, a, ia, y);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace reef::kernels
@@ -177,6 +207,8 @@ HWY_EXPORT(GateMulF32);
 HWY_EXPORT(GateMulBf16);
 HWY_EXPORT(SnakeF32);
 HWY_EXPORT(SnakeBf16);
+HWY_EXPORT(SnakeClF32);
+HWY_EXPORT(SnakeClBf16);
 
 // Each entry point applies REEF_CPU_TARGET first, so the very first call already runs the target
 // that was asked for; then it calls the chosen target's version.
@@ -200,6 +232,12 @@ REEF_ROW_ENTRY(gate_mul_row, GateMulF32, (const float* s, const float* u, int64_
 REEF_ROW_ENTRY(gate_mul_row, GateMulBf16, (const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y), (s, u, n, y))
 REEF_ROW_ENTRY(snake_row, SnakeF32, (const float* x, int64_t n, float a, float ia, float* y), (x, n, a, ia, y))
 REEF_ROW_ENTRY(snake_row, SnakeBf16, (const uint16_t* x, int64_t n, float a, float ia, uint16_t* y), (x, n, a, ia, y))
+REEF_ROW_ENTRY(snake_rows_channels_last, SnakeClF32,
+               (const float* x, int64_t r, int64_t c, int64_t ld, const float* a, const float* ia, float* y),
+               (x, r, c, ld, a, ia, y))
+REEF_ROW_ENTRY(snake_rows_channels_last, SnakeClBf16,
+               (const uint16_t* x, int64_t r, int64_t c, int64_t ld, const float* a, const float* ia, uint16_t* y),
+               (x, r, c, ld, a, ia, y))
 #undef REEF_ROW_ENTRY
 
 }  // namespace reef::kernels

@@ -41,7 +41,12 @@ std::unique_ptr<Codec> Codec::from_state_dict(const CodecConfig& config, TensorM
     verify_state_dict(fused, expected, what);
     TensorMap weights;
     for (const auto& [key, shape] : expected) {
-        weights[key] = fused.at(key).to(device, dtype).contiguous();
+        at::Tensor t = fused.at(key).to(device, dtype).contiguous();
+        // On the CPU the convolutions run channels-last (codec_layers.h): their weights are held
+        // in that layout once, [C_out, C_in, k] with the input channels adjacent.
+        if (device.is_cpu() && t.dim() == 3 && key.ends_with(".conv.weight"))
+            t = t.unsqueeze(2).contiguous(at::MemoryFormat::ChannelsLast).squeeze(2);
+        weights[key] = t;
         fused.erase(key);  // the source's memory goes as its copy is made, not after the last one
     }
     return std::unique_ptr<Codec>(new Codec(config, std::move(weights), device, dtype));
