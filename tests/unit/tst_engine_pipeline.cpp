@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "check.h"
+#include "demo_models.h"
 #include "reef/cpu_kernels.h"
 #include "reef/engine.h"
 #include "reef/sampling_settings.h"
@@ -19,17 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string& demo_dir(const std::string& layout) {
-    static std::map<std::string, std::string> dirs;
-    auto it = dirs.find(layout);
-    if (it != dirs.end()) return it->second;
-    static const fs::path base = reef_test::temp_dir("pipeline_models");  // wiped once per run
-    const fs::path dir = base / ("tiny-" + layout);
-    fs::remove_all(dir);
-    auto st = write_demo_model(dir.string(), "tiny", layout, 1234);
-    if (!st) std::fprintf(stderr, "demo model: %s\n", st.error().to_string().c_str());
-    return dirs[layout] = dir.string();
-}
+const std::string& demo_dir(const std::string& layout) { return reef_test::tiny_demo_dir("pipeline_models", layout, 1234); }
 
 EngineConfig config_for(const std::string& layout) {
     EngineConfig c;

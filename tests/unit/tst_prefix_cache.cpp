@@ -9,6 +9,7 @@
 #include <map>
 
 #include "check.h"
+#include "demo_models.h"
 #include "reef/engine.h"
 
 using namespace reef;
@@ -16,17 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string& demo_dir(const std::string& layout) {
-    static std::map<std::string, std::string> dirs;
-    auto it = dirs.find(layout);
-    if (it != dirs.end()) return it->second;
-    static const fs::path base = reef_test::temp_dir("prefix_cache_models");  // wiped once per run
-    const fs::path dir = base / ("tiny-" + layout);
-    fs::remove_all(dir);
-    auto st = write_demo_model(dir.string(), "tiny", layout, 4321);
-    if (!st) std::fprintf(stderr, "demo model: %s\n", st.error().to_string().c_str());
-    return dirs[layout] = dir.string();
-}
+const std::string& demo_dir(const std::string& layout) { return reef_test::tiny_demo_dir("prefix_cache_models", layout, 4321); }
 
 EngineConfig config_for(const std::string& layout, KvMode kv_mode = KvMode::ActivePrefix) {
     EngineConfig c;

@@ -49,26 +49,22 @@ struct alignas(64) TileConfig {
 };
 static_assert(sizeof(TileConfig) == 64);
 
-// Tiles: the C accumulator of a row block (tmm0), its A operand (tmm2), the inputs (tmm4), and a
-// C/A pair sized for the last rows of a piece that are fewer than 16 (tmm5, tmm6).
+// Tiles: the C accumulator of a row block (tmm0), its A operand (tmm1), the inputs (tmm2).
 // GCC's tile intrinsics paste their operand into the register name, so the calls below spell the
 // numbers out; these name them for the configuration.
-enum : int { kC0 = 0, kA0 = 2, kB = 4, kCTail = 5, kATail = 6 };
+enum : int { kC = 0, kA = 1, kB = 2 };
 
 inline uint16_t out_value(float v, const uint16_t* b, int64_t r) {
     return float_to_bf16(b ? v + bf16_to_float(b[r]) : v);  // round to nearest even, once
 }
 
-REEF_AMX void configure(int64_t m, int64_t tail) {
+// `rows` (<= 16) weight rows per block: 16 for the whole blocks, fewer for a piece's last rows.
+REEF_AMX void configure(int64_t m, int64_t rows) {
     TileConfig c;
     const auto out_bytes = uint16_t(m * 4);  // m fp32 sums, or m bf16 pairs, per tile row
-    c.colsb[kC0] = out_bytes, c.rows[kC0] = kBlock;
-    c.colsb[kA0] = kStep * 2, c.rows[kA0] = kBlock;
+    c.colsb[kC] = out_bytes, c.rows[kC] = uint8_t(rows);
+    c.colsb[kA] = kStep * 2, c.rows[kA] = uint8_t(rows);
     c.colsb[kB] = out_bytes, c.rows[kB] = kStep / 2;
-    if (tail > 0) {
-        c.colsb[kCTail] = out_bytes, c.rows[kCTail] = uint8_t(tail);
-        c.colsb[kATail] = kStep * 2, c.rows[kATail] = uint8_t(tail);
-    }
     _tile_loadconfig(&c);
 }
 
@@ -90,38 +86,34 @@ void put(const float* sums, int64_t rows, int64_t m, const uint16_t* b, int64_t 
         for (int64_t j = 0; j < m; ++j) y[j * ldy + n0 + i] = out_value(sums[i * m + j], b, n0 + i);
 }
 
+// One block of `rows` weight rows from n0 against the inputs, written to y.
+REEF_AMX void block(const uint16_t* w, const uint32_t* xp, int64_t m, const uint16_t* b, int64_t k, int64_t n0,
+                    int64_t rows, uint16_t* y, int64_t ldy) {
+    const int64_t xstride = m * 4, wstride = k * 2;  // bytes between tile rows
+    const uint16_t* wa = w + n0 * k;
+    alignas(64) float sums[kBlock * kBlock];
+    _tile_zero(0);
+    for (int64_t i = 0; i < k; i += kStep) {
+        _tile_loadd(2, xp + i / 2 * m, xstride);
+        _tile_loadd(1, wa + i, wstride);
+        _tile_dpbf16ps(0, 1, 2);
+    }
+    _tile_stored(0, sums, xstride);
+    put(sums, rows, m, b, n0, y, ldy);
+}
+
 REEF_AMX void rows(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
                    int64_t r0, int64_t r1, uint16_t* y, int64_t ldy) {
     const uint32_t* xp = interleave(x, ldx, m, k);
-    const int64_t xstride = m * 4, wstride = k * 2;  // bytes between tile rows
-    const int64_t tail = (r1 - r0) % kBlock;
-    configure(m, tail);
-    alignas(64) float sums[kBlock * kBlock];
-    int64_t n0 = r0;
     // One block of 16 rows at a time: 16 row streams. (Two blocks per pass, 32 streams, read
     // s1-mini-shaped rows ~8 % slower at batch 1 on the Xeon this was written on; prefetching
     // the rows ahead did not help either.)
-    for (; n0 + kBlock <= r1; n0 += kBlock) {
-        const uint16_t* wa = w + n0 * k;
-        _tile_zero(0);
-        for (int64_t i = 0; i < k; i += kStep) {
-            _tile_loadd(4, xp + i / 2 * m, xstride);
-            _tile_loadd(2, wa + i, wstride);
-            _tile_dpbf16ps(0, 2, 4);
-        }
-        _tile_stored(0, sums, xstride);
-        put(sums, kBlock, m, b, n0, y, ldy);
-    }
-    if (tail > 0) {
-        const uint16_t* wa = w + n0 * k;
-        _tile_zero(5);
-        for (int64_t i = 0; i < k; i += kStep) {
-            _tile_loadd(4, xp + i / 2 * m, xstride);
-            _tile_loadd(6, wa + i, wstride);
-            _tile_dpbf16ps(5, 6, 4);
-        }
-        _tile_stored(5, sums, xstride);
-        put(sums, tail, m, b, n0, y, ldy);
+    configure(m, kBlock);
+    int64_t n0 = r0;
+    for (; n0 + kBlock <= r1; n0 += kBlock) block(w, xp, m, b, k, n0, kBlock, y, ldy);
+    if (n0 < r1) {  // the last rows, fewer than 16: the same steps over shorter tiles
+        configure(m, r1 - n0);
+        block(w, xp, m, b, k, n0, r1 - n0, y, ldy);
     }
     _tile_release();  // no tile state kept between calls (it would be saved at every context switch)
     note_ran(kRanAmxBf16);
