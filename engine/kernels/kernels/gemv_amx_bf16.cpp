@@ -20,6 +20,7 @@
 // BF16 instructions do; the results differ from the vdpbf16ps kernel's in the last bits (another
 // summation order), which is why one kernel runs both the single and the batched rows.
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "kernels/bf16.h"
@@ -69,15 +70,16 @@ REEF_AMX void configure(int64_t m, int64_t rows) {
 }
 
 // The m inputs' pairs interleaved: out[p * m + j] = pair p of input j ([K/2, m] 32-bit pairs).
-const uint32_t* interleave(const uint16_t* x, int64_t ldx, int64_t m, int64_t k) {
-    if (m == 1) return reinterpret_cast<const uint32_t*>(x);  // already [K/2, 1]
+// Bytes, not uint32_t: x's pairs need not be 4-byte aligned, and only the tile loads read them.
+const char* interleave(const uint16_t* x, int64_t ldx, int64_t m, int64_t k) {
+    if (m == 1) return reinterpret_cast<const char*>(x);  // already [K/2, 1]
     thread_local std::vector<uint32_t> packed;
     packed.resize(size_t(k / 2 * m));
     for (int64_t j = 0; j < m; ++j) {
-        const auto* xj = reinterpret_cast<const uint32_t*>(x + j * ldx);
-        for (int64_t p = 0; p < k / 2; ++p) packed[size_t(p * m + j)] = xj[p];
+        const uint16_t* xj = x + j * ldx;  // an odd ldx leaves the pairs off 4-byte boundaries
+        for (int64_t p = 0; p < k / 2; ++p) std::memcpy(&packed[size_t(p * m + j)], xj + 2 * p, sizeof(uint32_t));
     }
-    return packed.data();
+    return reinterpret_cast<const char*>(packed.data());
 }
 
 // Writes the [rows, m] fp32 sums held in `sums` to y's rows n0.. of every input.
@@ -87,14 +89,14 @@ void put(const float* sums, int64_t rows, int64_t m, const uint16_t* b, int64_t 
 }
 
 // One block of `rows` weight rows from n0 against the inputs, written to y.
-REEF_AMX void block(const uint16_t* w, const uint32_t* xp, int64_t m, const uint16_t* b, int64_t k, int64_t n0,
+REEF_AMX void block(const uint16_t* w, const char* xp, int64_t m, const uint16_t* b, int64_t k, int64_t n0,
                     int64_t rows, uint16_t* y, int64_t ldy) {
     const int64_t xstride = m * 4, wstride = k * 2;  // bytes between tile rows
     const uint16_t* wa = w + n0 * k;
     alignas(64) float sums[kBlock * kBlock];
     _tile_zero(0);
     for (int64_t i = 0; i < k; i += kStep) {
-        _tile_loadd(2, xp + i / 2 * m, xstride);
+        _tile_loadd(2, xp + i / 2 * xstride, xstride);  // pair row i/2
         _tile_loadd(1, wa + i, wstride);
         _tile_dpbf16ps(0, 1, 2);
     }
@@ -104,7 +106,7 @@ REEF_AMX void block(const uint16_t* w, const uint32_t* xp, int64_t m, const uint
 
 REEF_AMX void rows(const uint16_t* w, const uint16_t* x, int64_t ldx, int64_t m, const uint16_t* b, int64_t k,
                    int64_t r0, int64_t r1, uint16_t* y, int64_t ldy) {
-    const uint32_t* xp = interleave(x, ldx, m, k);
+    const char* xp = interleave(x, ldx, m, k);
     // One block of 16 rows at a time: 16 row streams. (Two blocks per pass, 32 streams, read
     // s1-mini-shaped rows ~8 % slower at batch 1 on the Xeon this was written on; prefetching
     // the rows ahead did not help either.)
