@@ -23,4 +23,10 @@ inline uint16_t float_to_bf16(float f) {
     return uint16_t(bits >> 16);
 }
 
+// A bf16 GEMV output: the fp32 sum plus row r's bias (b may be null), rounded once, as a bf16
+// GEMM rounds.
+inline uint16_t bf16_output(float v, const uint16_t* b, int64_t r) {
+    return float_to_bf16(b ? v + bf16_to_float(b[r]) : v);
+}
+
 }  // namespace reef::kernels

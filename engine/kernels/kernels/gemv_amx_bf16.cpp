@@ -55,10 +55,6 @@ static_assert(sizeof(TileConfig) == 64);
 // numbers out; these name them for the configuration.
 enum : int { kC = 0, kA = 1, kB = 2 };
 
-inline uint16_t out_value(float v, const uint16_t* b, int64_t r) {
-    return float_to_bf16(b ? v + bf16_to_float(b[r]) : v);  // round to nearest even, once
-}
-
 // `rows` (<= 16) weight rows per block: 16 for the whole blocks, fewer for a piece's last rows.
 REEF_AMX void configure(int64_t m, int64_t rows) {
     TileConfig c;
@@ -85,7 +81,7 @@ const char* interleave(const uint16_t* x, int64_t ldx, int64_t m, int64_t k) {
 // Writes the [rows, m] fp32 sums held in `sums` to y's rows n0.. of every input.
 void put(const float* sums, int64_t rows, int64_t m, const uint16_t* b, int64_t n0, uint16_t* y, int64_t ldy) {
     for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < m; ++j) y[j * ldy + n0 + i] = out_value(sums[i * m + j], b, n0 + i);
+        for (int64_t j = 0; j < m; ++j) y[j * ldy + n0 + i] = bf16_output(sums[i * m + j], b, n0 + i);
 }
 
 // One block of `rows` weight rows from n0 against the inputs, written to y.

@@ -39,10 +39,6 @@ REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
     return v;
 }
 
-inline uint16_t out_value(float v, const uint16_t* b, int64_t r) {
-    return float_to_bf16(b ? v + bf16_to_float(b[r]) : v);  // round to nearest even, once
-}
-
 // Rows a and b against x: two accumulators per row over 64-value steps (two lines of each row in
 // flight), a last 32-value step when K % 64 == 32. Every caller goes through this one function, so
 // a row's value against an input is the same bits in a batch as alone.
@@ -87,12 +83,12 @@ REEF_AVX512_BF16 void rows(const uint16_t* w, const uint16_t* x, int64_t ldx, in
         for (int64_t j = 0; j < m; ++j) {
             float va = 0, vb = 0;
             dot_two(w + r * k, w + (r + half) * k, x + j * ldx, k, va, vb);
-            y[j * ldy + r] = out_value(va, b, r);
-            y[j * ldy + r + half] = out_value(vb, b, r + half);
+            y[j * ldy + r] = bf16_output(va, b, r);
+            y[j * ldy + r + half] = bf16_output(vb, b, r + half);
         }
     }
     if ((r1 - r0) % 2)
-        for (int64_t j = 0; j < m; ++j) y[j * ldy + r1 - 1] = out_value(dot_one(w + (r1 - 1) * k, x + j * ldx, k), b, r1 - 1);
+        for (int64_t j = 0; j < m; ++j) y[j * ldy + r1 - 1] = bf16_output(dot_one(w + (r1 - 1) * k, x + j * ldx, k), b, r1 - 1);
     note_ran(kRanAvx512Bf16);
 }
 

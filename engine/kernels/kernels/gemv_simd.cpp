@@ -20,9 +20,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 inline float out_value(float v, const float* b, int64_t r) { return b ? v + b[r] : v; }
-inline uint16_t out_value(float v, const uint16_t* b, int64_t r) {
-    return float_to_bf16(b ? v + bf16_to_float(b[r]) : v);  // one rounding, as a bf16 GEMM
-}
+inline uint16_t out_value(float v, const uint16_t* b, int64_t r) { return bf16_output(v, b, r); }
 
 // Rows r0..r1 are one contiguous block of the matrix. It is read as two sequential streams, its
 // first half and its second half front to back, one row of each per pass sharing the loads of x:

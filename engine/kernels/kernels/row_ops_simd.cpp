@@ -132,6 +132,17 @@ inline V snake(D d, V v, V a, V ia) {
     return hn::Add(v, hn::Mul(ia, hn::Mul(s, s)));
 }
 
+// The last `count` (< one vector) values of x through `one` (a whole-vector step: input, output)
+// by way of zero-padded copies.
+template <typename T, typename One>
+void padded_tail(const T* x, int64_t count, T* y, const One& one) {
+    HWY_ALIGN T xin[HWY_MAX_BYTES / sizeof(float)] = {};
+    HWY_ALIGN T yout[HWY_MAX_BYTES / sizeof(float)] = {};
+    for (int64_t i = 0; i < count; ++i) xin[i] = x[i];
+    one(xin, yout);
+    for (int64_t i = 0; i < count; ++i) y[i] = yout[i];
+}
+
 template <typename T>
 void SnakeRow(const T* x, int64_t n, float alpha, float inv_alpha, T* y) {
     const D d;
@@ -140,13 +151,7 @@ void SnakeRow(const T* x, int64_t n, float alpha, float inv_alpha, T* y) {
     auto one = [&](const T* xi, T* yi) { store(d, snake(d, load(d, xi), a, ia), yi); };
     const int64_t nv = n - n % lanes;
     for (int64_t i = 0; i < nv; i += lanes) one(x + i, y + i);
-    if (nv < n) {
-        HWY_ALIGN T xin[HWY_MAX_BYTES / sizeof(float)] = {};
-        HWY_ALIGN T yout[HWY_MAX_BYTES / sizeof(float)] = {};
-        for (int64_t i = nv; i < n; ++i) xin[i - nv] = x[i];
-        one(xin, yout);
-        for (int64_t i = nv; i < n; ++i) y[i] = yout[i - nv];
-    }
+    if (nv < n) padded_tail(x + nv, n - nv, y + nv, one);
 }
 
 template <typename T>
@@ -162,13 +167,10 @@ void SnakeChannelsLast(const T* x, int64_t rows, int64_t c, int64_t ldx, const f
         T* yr = y + r * c;
         for (int64_t i = 0; i < cv; i += lanes)
             store(d, snake(d, load(d, xr + i), hn::LoadU(d, alpha + i), hn::LoadU(d, inv_alpha + i)), yr + i);
-        if (cv < c) {
-            HWY_ALIGN T xin[HWY_MAX_BYTES / sizeof(float)] = {};
-            HWY_ALIGN T yout[HWY_MAX_BYTES / sizeof(float)] = {};
-            for (int64_t i = cv; i < c; ++i) xin[i - cv] = xr[i];
-            store(d, snake(d, load(d, xin), hn::Load(d, a_tail), hn::Load(d, ia_tail)), yout);
-            for (int64_t i = cv; i < c; ++i) yr[i] = yout[i - cv];
-        }
+        if (cv < c)
+            padded_tail(xr + cv, c - cv, yr + cv, [&](const T* xi, T* yi) {
+                store(d, snake(d, load(d, xi), hn::Load(d, a_tail), hn::Load(d, ia_tail)), yi);
+            });
     }
 }
 

@@ -274,7 +274,6 @@ std::vector<int64_t> prefill(DecodeContext& ctx, const at::Tensor& prompt, const
         } else {
             ctx.model->forward_generate(x.narrow(2, 0, p).contiguous(), 0, ctx.caches->slow, ctx.kv_mode, ctx.head);
             if (opts.prefix_store) opts.prefix_store->put(head_tokens, opts.prefix_context, ctx.caches->slow);
-            stats.prefix_prefilled = p;
         }
     }
     at::Tensor logits;

@@ -85,7 +85,6 @@ struct GenerateStats {
     int64_t prompt_tokens = 0;
     double prefill_ms = 0;            // prefill forward + the first frame's fast steps
     int64_t prefix_reused = 0;        // voice-prefix rows taken from the prefix store
-    int64_t prefix_prefilled = 0;     // voice-prefix rows computed by this request
     std::vector<double> step_ms;      // one per decode frame after the first
     int frames = 0;                   // columns generated, the im_end column included
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"

@@ -45,11 +45,4 @@ void PrefixKvStore::put(const at::Tensor& tokens, const std::string& context, co
     while (m_entries.size() > m_max_entries) m_entries.pop_back();
 }
 
-int64_t PrefixKvStore::bytes() const {
-    int64_t n = 0;
-    for (const Entry& e : m_entries)
-        for (size_t i = 0; i < e.k.size(); ++i) n += int64_t(e.k[i].nbytes() + e.v[i].nbytes());
-    return n;
-}
-
 }  // namespace reef

@@ -31,9 +31,6 @@ public:
     // Keeps a copy of rows 0..P-1 of `cache` for `tokens`, dropping the least recently used entry
     // beyond max_entries.
     void put(const at::Tensor& tokens, const std::string& context, const KvCache& cache);
-    void clear() { m_entries.clear(); }
-    size_t size() const { return m_entries.size(); }
-    int64_t bytes() const;
 
 private:
     struct Entry {
