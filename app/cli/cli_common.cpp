@@ -133,6 +133,8 @@ std::string format_versions() {
     s << audio::portaudio_version() << "\n";
     s << audio::sndfile_version() << "\n";
     s << "libsoxr " << audio::soxr_version() << "\n";
+    s << "libebur128 " << audio::ebur128_version() << "\n";
+    s << "Rubber Band " << audio::rubberband_version() << "\n";
 #else
     s << "PortAudio, libsndfile (not built in)\n";
 #endif

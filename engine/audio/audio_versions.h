@@ -7,5 +7,7 @@ namespace reef::audio {
 std::string portaudio_version();
 std::string sndfile_version();
 std::string soxr_version();
+std::string ebur128_version();
+std::string rubberband_version();
 
 }  // namespace reef::audio
