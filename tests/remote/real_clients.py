@@ -5,7 +5,7 @@
   packed with ormsgpack (bytes as msgpack bin, None for seed and reference_id, latency, normalize),
   POST /v1/tts?format=msgpack with "authorization: Bearer" and "content-type: application/msgpack";
   the stream read as headerless PCM (api_client writes its own WAV header), the whole answer as WAV.
-- the OpenAI Python SDK: client.audio.speech.create (WAV, MP3 and FLAC), its streaming response
+- the OpenAI Python SDK: client.audio.speech.create (WAV, MP3 and FLAC, speed), its streaming response
   (raw pcm with stream_format=audio, and SSE events), a cloned voice through extra_body (ref_audio
   as a data URL), and a wrong key raising the SDK's AuthenticationError.
 - the Fish Audio SDK (fish-audio-sdk, made for api.fish.audio): Session.tts with its defaults
@@ -226,6 +226,11 @@ def main():
                                           response_format="flac", extra_body={"max_new_tokens": 40, "seed": 7})
         check(flac_stream_info(flac.content) == (44100, 1, len(pcm) // 2),
               f"openai response_format flac: 44.1 kHz mono, as many samples as the WAV ({flac_stream_info(flac.content)})")
+        faster = client.audio.speech.create(model=model_id, voice="default", input="Hello from the OpenAI SDK.",
+                                            response_format="wav", speed=1.25,
+                                            extra_body={"max_new_tokens": 40, "seed": 7})
+        n1, n125 = len(pcm) // 2, len(read_wav(faster.content)[3]) // 2
+        check(n125 == round(n1 / 1.25), f"openai speed=1.25: {n125} samples for {n1} at speed 1 (round(n / 1.25))")
         try:
             openai.OpenAI(base_url=base + "/v1", api_key="wrong").audio.speech.create(
                 model=model_id, voice="default", input="x")
@@ -242,6 +247,12 @@ def main():
         samples = len(frames) // 2
         check((channels, width, rate) == (1, 2, 44100) and 0 < samples <= MAX_FRAMES * SAMPLES_PER_FRAME,
               f"fish-audio-sdk format wav: a WAV of at most --max-frames {MAX_FRAMES} frames ({samples} samples)")
+        greedy = dict(text="Hello from the Fish Audio SDK.", format="wav", temperature=0.0)
+        plain = read_wav(b"".join(session.tts(fish_audio_sdk.TTSRequest(**greedy))))[3]
+        fast = read_wav(b"".join(session.tts(fish_audio_sdk.TTSRequest(
+            **greedy, prosody=fish_audio_sdk.Prosody(speed=2.0, volume=-6.0)))))[3]
+        check(len(fast) // 2 == round(len(plain) // 2 / 2.0),
+              f"fish-audio-sdk prosody speed 2.0: {len(fast) // 2} samples for {len(plain) // 2} (half)")
         try:
             b"".join(fish_audio_sdk.Session("wrong", base_url=base).tts(fish_audio_sdk.TTSRequest(text="x")))
             check(False, "fish-audio-sdk: a wrong key is refused")

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "audio/resample.h"
+#include "audio/time_stretch.h"
 #include "audio/wav_file.h"
 #include "check.h"
 #include "child_server.h"
@@ -464,6 +465,63 @@ TEST_CASE(answers_in_mp3_flac_and_other_sample_rates) {
         std::fprintf(stderr, "  %s %s -> %ld %s\n", f.path, h.body.c_str(), res.status, res.body.c_str());
         CHECK(res.status == 400 && res.body.find(f.says) != std::string::npos);
     }
+}
+
+TEST_CASE(speed_and_volume_as_openai_and_fish_audio_send_them) {
+    // OpenAI's "speed" and the Fish Audio SDK's "prosody": {speed, volume} are applied after
+    // synthesis: the same take (same seed), tempo-changed by Rubber Band and scaled, whole or streamed.
+    const std::string url = shared_server().url();
+    const SynthesisRequest r = request("Faster and quieter, please.", 32);
+    const std::vector<float> want = local_audio(r, false);
+    auto post = [&](const std::string& path, nlohmann::json body) {
+        body["temperature"] = 0;
+        body["seed"] = 11;
+        body["max_new_tokens"] = 32;
+        body["chunk_length"] = 200;
+        remote::HttpRequest h;
+        h.method = "POST";
+        h.url = url + path;
+        h.headers = {"Content-Type: application/json"};
+        h.body = body.dump();
+        return remote::http_exchange(h);
+    };
+    const std::vector<float> faster = audio::change_tempo(want, kSampleRate, 1.25);
+    for (const bool stream : {false, true}) {
+        nlohmann::json openai{{"input", r.text}, {"speed", 1.25}, {"response_format", "wav"}};
+        nlohmann::json fish{{"text", r.text}, {"prosody", {{"speed", 1.25}, {"volume", -6.0}}}, {"format", "wav"}};
+        if (stream) {
+            openai["stream_format"] = "audio";
+            fish["streaming"] = true;
+        }
+        const remote::HttpResponse a = post("/v1/audio/speech", openai);
+        const remote::HttpResponse f = post("/v1/tts", fish);
+        CHECK(a.ok() && f.ok());
+        if (!a.ok() || !f.ok()) continue;
+        // Whole answers are WAV files; streamed ones raw s16le, after a header with the placeholder
+        // size where the protocol sends one.
+        auto samples = [&](const remote::HttpResponse& res) {
+            if (!stream) return audio::read_audio_bytes(res.body, "the answer").samples;
+            std::vector<float> out;
+            for (size_t i = res.body.rfind("RIFF", 0) == 0 ? 44 : 0; i + 1 < res.body.size(); i += 2)
+                out.push_back(float(int16_t(uint8_t(res.body[i]) | (uint8_t(res.body[i + 1]) << 8))) / 32768.0f);
+            return out;
+        };
+        const std::vector<float> sa = samples(a), sf = samples(f);
+        std::fprintf(stderr, "  %s: %zu samples for %zu at speed 1 (%.3f)\n", stream ? "streamed" : "whole", sa.size(),
+                     want.size(), double(sa.size()) / double(want.size()));
+        CHECK_EQ(sa.size(), faster.size());
+        CHECK(max_diff(sa, faster) <= kWireTolerance);
+        std::vector<float> quieter = faster;
+        for (float& v : quieter) v = float(double(v) * std::pow(10.0, -6.0 / 20.0));
+        CHECK(max_diff(sf, quieter) <= kWireTolerance);
+    }
+    // Out of range: refused, naming the field.
+    const remote::HttpResponse slow = post("/v1/audio/speech", {{"input", r.text}, {"speed", 0.25}});
+    CHECK(slow.status == 400 && slow.body.find("speed") != std::string::npos);
+    const remote::HttpResponse loud = post("/v1/tts", {{"text", r.text}, {"prosody", {{"volume", 40}}}});
+    CHECK(loud.status == 400 && loud.body.find("volume") != std::string::npos);
+    const remote::HttpResponse junk = post("/v1/tts", {{"text", r.text}, {"prosody", "fast"}});
+    CHECK(junk.status == 400 && junk.body.find("prosody") != std::string::npos);
 }
 
 TEST_MAIN()

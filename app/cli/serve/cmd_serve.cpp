@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -172,8 +173,11 @@ private:
         job->request.sampling = spec.sampling;
         if (int& frames = job->request.sampling.max_new_frames; m_o.max_frames > 0)
             frames = frames > 0 ? std::min(frames, m_o.max_frames) : m_o.max_frames;
-        job->request.stream_chunk_frames = spec.streaming ? m_o.stream_chunk : 0;
+        // A tempo change needs the whole take: such a job streams its audio once it is complete.
+        job->request.stream_chunk_frames = spec.streaming && spec.speed == 1.0 ? m_o.stream_chunk : 0;
         job->clips = spec.clips;
+        job->speed = spec.speed;
+        job->gain = std::pow(10.0, spec.volume_db / 20.0);
         if (!m_service.submit(job))
             return refuse(res, 503,
                           "the queue is full: " + std::to_string(m_service.queue_limit()) +

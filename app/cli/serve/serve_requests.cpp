@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "audio/resample.h"
+#include "audio/time_stretch.h"
 #include "audio/wav_file.h"
 #include "reef/sampling_settings.h"
 #include "remote/base64.h"
@@ -57,6 +58,10 @@ bool seed_field(const json& body, const char* key, SamplingParams& s, std::strin
 
 Result<SpeechJob> checked(SpeechJob job) {
     if (job.text.find_first_not_of(" \t\r\n") == std::string::npos) return bad("\"text\" is empty");
+    if (!(job.speed >= audio::kMinSpeed && job.speed <= audio::kMaxSpeed))
+        return bad("\"speed\" must be between 0.5 and 2.0 (got " + json(job.speed).dump() + ")");
+    if (!(job.volume_db >= -30.0 && job.volume_db <= 12.0))
+        return bad("\"volume\" must be between -30 and 12 dB (got " + json(job.volume_db).dump() + ")");
     if (const auto problem = sampling_problem(job.sampling)) return bad(*problem);
     return job;
 }
@@ -167,6 +172,11 @@ Result<SpeechJob> parse_fish_tts(const json& b) {
     if (!number(b, "chunk_length", &chunk, &error)) return bad(error);
     if (!sampling_fields(b, job.sampling, "max_new_tokens", &error)) return bad(error);
     job.sampling.chunk_length = int(std::clamp(chunk, 0.0, 1e9));
+    // The Fish Audio API's prosody (its SDKs send it; fish-speech's own server ignores it).
+    if (const auto p = b.find("prosody"); p != b.end() && !p->is_null()) {
+        if (!p->is_object()) return bad("\"prosody\" must be an object {speed, volume}");
+        if (!number(*p, "speed", &job.speed, &error) || !number(*p, "volume", &job.volume_db, &error)) return bad(error);
+    }
     if (const auto refs = b.find("references"); refs != b.end() && !refs->is_null()) {
         if (!refs->is_array()) return bad("\"references\" must be a list of {audio, text}");
         for (const json& r : *refs) {
@@ -212,8 +222,7 @@ Result<SpeechJob> parse_openai_speech(const json& b) {
     std::string voice;
     if (!string_field(b, "voice", &voice, &error)) return bad(error);
     if (!voice.empty() && voice != "default") job.reference_id = voice;   // a voice stored on this server
-    if (const auto speed = b.find("speed"); speed != b.end() && speed->is_number() && speed->get<double>() != 1.0)
-        return bad("\"speed\" other than 1.0 is not served here");
+    if (!number(b, "speed", &job.speed, &error)) return bad(error);
     auto add_clip = [&](const std::string& source, const std::string& text) -> std::optional<EngineError> {
         // data:audio/wav;base64,... or bare base64; server paths and URLs are not fetched.
         std::string b64 = source;

@@ -22,6 +22,10 @@ struct SpeechJob {
     int sample_rate = 0;             // of the answer; 0: the model's 44.1 kHz (whole answers only)
     bool sse = false;                // OpenAI: SSE events rather than raw bytes
     std::string reference_id;        // a stored voice (fish "reference_id", OpenAI "voice"), resolved by the caller
+    // Pace and level after synthesis (OpenAI "speed"; Fish Audio's "prosody": {speed, volume}):
+    // tempo without pitch change (0.5…2) and a gain in dB (−30…+12).
+    double speed = 1.0;
+    double volume_db = 0.0;
 
     int answer_rate() const { return sample_rate ? sample_rate : kSampleRate; }
 };

@@ -1,7 +1,11 @@
 #include "serve/serve_service.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "audio/audio_error.h"
 #include "audio/resample.h"
+#include "audio/time_stretch.h"
 #include "audio/wav_file.h"
 
 #include <iostream>
@@ -10,6 +14,8 @@ namespace reef::cli {
 
 void ServeJob::push(std::vector<float> samples) {
     if (samples.empty()) return;
+    if (gain != 1.0)
+        for (float& v : samples) v = std::clamp(float(double(v) * gain), -1.0f, 1.0f);
     {
         std::lock_guard lock(m_mutex);
         m_pieces.push_back(std::move(samples));
@@ -113,7 +119,13 @@ namespace {
 // Ends the job with the engine's answer: its error, or (when it did not stream) the whole audio.
 void end_job(ServeJob& job, Result<SynthesisResult> result) {
     if (!result) return job.finish(result.error());
-    if (job.request.stream_chunk_frames <= 0) job.push(std::move(result->audio));
+    if (job.request.stream_chunk_frames <= 0) {
+        try {
+            job.push(job.speed == 1.0 ? std::move(result->audio) : audio::change_tempo(result->audio, kSampleRate, job.speed));
+        } catch (const audio::AudioError& e) {
+            return job.finish(EngineError{ErrorCode::Internal, e.what(), {}});
+        }
+    }
     job.finish(std::nullopt);
 }
 

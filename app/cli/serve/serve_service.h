@@ -26,8 +26,12 @@ public:
     // Reference clips as the client sent them (file bytes), with their transcripts: decoded and
     // encoded into codes on the engine thread.
     std::vector<std::pair<std::string, std::string>> clips;
+    // After synthesis: the tempo (1 = as made; another speed needs the whole take, so such a job
+    // is decoded whole and streams as one piece) and a linear gain applied to every piece.
+    double speed = 1.0;
+    double gain = 1.0;
 
-    // Engine thread.
+    // Engine thread. push applies the gain (clipped to [-1, 1]).
     void push(std::vector<float> samples);
     void finish(std::optional<EngineError> error);
     // Handler threads: waits for the next piece; nullopt once the job has ended and nothing is left.
