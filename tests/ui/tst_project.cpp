@@ -374,10 +374,10 @@ private Q_SLOTS:
         QCOMPARE(modified.count(), 1);
         QCOMPARE(m.filePath(), path);
 
-        // On disk: version-3 JSON, and each take's WAV holds exactly its samples (read by libsndfile).
+        // On disk: the current version, and each take's WAV holds exactly its samples (read by libsndfile).
         const QJsonObject root = readJson(path);
         QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("reef-project"));
-        QCOMPARE(root.value(QStringLiteral("version")).toInt(), 3);
+        QCOMPARE(root.value(QStringLiteral("version")).toInt(), kProjectFormatVersion);
         // the pinned settings under the engine's own names, the 64-bit seed as a decimal string
         const QJsonObject pinned =
             root.value(QStringLiteral("segments")).toArray()[3].toObject().value(QStringLiteral("sampling")).toObject();
@@ -396,7 +396,7 @@ private Q_SLOTS:
 
         ProjectModel back;
         QVERIFY2(back.load(path, &error), qPrintable(error));
-        QCOMPARE(back.loadedVersion(), 3);
+        QCOMPARE(back.loadedVersion(), kProjectFormatVersion);
         QVERIFY(!back.isModified());
         QVERIFY(snapshot(back).texts == snapshot(m).texts);
         Snapshot expected = snapshot(m);

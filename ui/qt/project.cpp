@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
+#include "qt/pause_markup.h"
 #include "qt/project_file.h"
 
 namespace reef::ui {
@@ -107,10 +109,11 @@ void ProjectModel::newProject(const QString& title, const QString& text, SplitMo
     ProjectData doc;
     doc.title = title;
     doc.defaultVoice = m_doc.defaultVoice;
-    for (const QString& piece : splitIntoSegments(text, mode, std::min(maxChars, kMaxTextChars))) {
+    for (const TextPiece& piece : splitIntoPieces(text, mode, std::min(maxChars, kMaxTextChars))) {
         if (int(doc.segments.size()) == kMaxSegments)
             break;   // beyond what a project file may hold; the pieces are ~400 characters, so ~40 MB of text
-        doc.segments.push_back(makeSegment(piece));
+        doc.segments.push_back(makeSegment(piece.text));
+        doc.segments.back().paragraphEnd = piece.endsParagraph;
     }
     beginResetModel();
     m_doc = std::move(doc);
@@ -160,6 +163,11 @@ bool ProjectModel::setSegmentText(int row, const QString& text) {
         return true;
     s.text = text;
     rowChanged(row);
+    // A pause mark inside the text ends the segment there (qt/pause_markup.h); from the last cut
+    // back, so the earlier positions stay valid.
+    const QList<int> cuts = innerPauseCuts(text);
+    for (qsizetype k = cuts.size() - 1; k >= 0; --k)
+        splitSegment(row, cuts[k]);
     return true;
 }
 
@@ -176,9 +184,12 @@ bool ProjectModel::splitSegment(int row, int position) {
     if (left.isEmpty() || right.isEmpty())
         return false;
     m_doc.segments[size_t(row)].text = left;
+    // The paragraph's end moves with the right part.
+    Segment rightSegment = makeSegment(right);
+    rightSegment.paragraphEnd = std::exchange(m_doc.segments[size_t(row)].paragraphEnd, false);
     Q_EMIT dataChanged(index(row), index(row));
     beginInsertRows({}, row + 1, row + 1);
-    m_doc.segments.insert(m_doc.segments.begin() + row + 1, makeSegment(right));
+    m_doc.segments.insert(m_doc.segments.begin() + row + 1, std::move(rightSegment));
     endInsertRows();
     setModified(true);
     return true;
@@ -194,10 +205,12 @@ bool ProjectModel::mergeWithNext(int row) {
     const QString joined = a.isEmpty() || b.isEmpty() || cjkJoint ? a + b : a + u' ' + b;
     if (joined.size() > kMaxTextChars)
         return false;
+    const bool paragraphEnd = segment(row + 1).paragraphEnd;
     beginRemoveRows({}, row + 1, row + 1);
     m_doc.segments.erase(m_doc.segments.begin() + row + 1);
     endRemoveRows();
     m_doc.segments[size_t(row)].text = joined;
+    m_doc.segments[size_t(row)].paragraphEnd = paragraphEnd;
     rowChanged(row);
     return true;
 }
@@ -228,6 +241,35 @@ bool ProjectModel::setSegmentVoice(int row, const QString& voice) {
     Segment& s = m_doc.segments[size_t(row)];
     if (s.voice != voice) {
         s.voice = voice;
+        rowChanged(row);
+    }
+    return true;
+}
+
+void ProjectModel::setAssembly(const AssemblySettings& settings) {
+    if (m_doc.assembly == settings)
+        return;
+    m_doc.assembly = settings;
+    setModified(true);
+}
+
+bool ProjectModel::setSegmentChapter(int row, const QString& title) {
+    if (!validRow(row) || title.size() > 1000)
+        return false;
+    Segment& s = m_doc.segments[size_t(row)];
+    if (s.chapter != title.trimmed()) {
+        s.chapter = title.trimmed();
+        rowChanged(row);
+    }
+    return true;
+}
+
+bool ProjectModel::setSegmentSpeed(int row, double speed) {
+    if (!validRow(row) || !(speed == 0.0 || (speed >= 0.5 && speed <= 2.0)))
+        return false;
+    Segment& s = m_doc.segments[size_t(row)];
+    if (s.speed != speed) {
+        s.speed = speed;
         rowChanged(row);
     }
     return true;
@@ -343,8 +385,8 @@ std::vector<float> ProjectModel::renderProject(int crossfadeMs, int gapMs, QList
 QList<int> ProjectModel::segmentsNeedingAudio() const {
     QList<int> rows;
     for (int r = 0; r < segmentCount(); ++r)
-        if (!segment(r).hasAudio() || segment(r).isStale())
-            rows << r;
+        if ((!segment(r).hasAudio() || segment(r).isStale()) && !spokenText(segment(r).text).isEmpty())
+            rows << r;   // a segment of pause marks only has nothing to say: its pause is all it is
     return rows;
 }
 

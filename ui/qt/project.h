@@ -30,9 +30,12 @@ struct SegmentTake {
 
 struct Segment {
     QString id;            // stable (QUuid), survives edits, splits (left part) and saves
-    QString text;
+    QString text;          // may hold pause markup (qt/pause_markup.h); the model reads spokenText(text)
     QString voice;         // empty = the project's default voice
     std::optional<SamplingParams> sampling;   // empty = the app's current settings
+    bool paragraphEnd = false;   // the source text had a paragraph break after it: the longer pause
+    QString chapter;       // non-empty: a chapter with this title starts at this segment
+    double speed = 0.0;    // tempo for this segment (0.5…2); 0 = the project's
     std::vector<SegmentTake> takes;
     int currentTake = -1;
     bool hasAudio() const { return currentTake >= 0 && currentTake < int(takes.size()); }
@@ -44,11 +47,27 @@ struct Segment {
 // A take from a finished synthesis: the request's text and settings, the result's metrics and audio.
 SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResult& result, const QString& voice);
 
+// How the current takes become one piece of audio (qt/project_assembly.h): the silence between
+// segments by what ends them, the tempo, and the loudness of the result.
+struct AssemblySettings {
+    int sentencePauseMs = 450;     // after . ! ? … 。
+    int clausePauseMs = 250;       // after , ; : 、 and a cut inside a long sentence
+    int paragraphPauseMs = 900;
+    int chapterPauseMs = 2000;
+    double speed = 1.0;            // 0.5…2, tempo without pitch change
+    bool trimSilence = true;       // cut each take's own leading/trailing silence first
+    bool normalize = false;        // EBU R128 to the target, true peak under the ceiling
+    double targetLufs = -18.0;
+    double ceilingDbtp = -3.0;
+    bool operator==(const AssemblySettings&) const = default;
+};
+
 // The document itself, what a project file holds.
 struct ProjectData {
     QString title;
     QString defaultVoice;
     std::vector<Segment> segments;
+    AssemblySettings assembly;
 };
 
 // Where each segment's current take lies in renderProject's output.
@@ -97,11 +116,20 @@ public:
     // The segment's voice, or the project default when it has none.
     QString effectiveVoice(int row) const;
 
+    const ProjectData& document() const { return m_doc; }
+    const AssemblySettings& assembly() const { return m_doc.assembly; }
+    void setAssembly(const AssemblySettings& settings);   // modified when it changes
+    // A chapter heading at this segment (empty: none); false for a row out of range.
+    bool setSegmentChapter(int row, const QString& title);
+    bool setSegmentSpeed(int row, double speed);         // 0 = the project's; else 0.5…2
+
     int segmentCount() const { return int(m_doc.segments.size()); }
     const Segment& segment(int row) const { return m_doc.segments[size_t(row)]; }
     int rowForId(const QString& id) const;   // -1 when absent
 
     // Editing. Rows out of range are ignored (false). Edits never touch another segment's takes.
+    // Pause markup inside the new text (spoken text on both sides of a mark) splits the segment
+    // after each such mark, as the segmenter would have.
     bool setSegmentText(int row, const QString& text);
     // The left part keeps the segment (id, takes: now stale); the right part is new, without takes.
     // position is a UTF-16 index, moved off a surrogate pair's middle; false if a side would be empty.
@@ -126,7 +154,8 @@ public:
     // n limited to half of the shorter clip. With gapMs > 0 they do not overlap: the outgoing clip
     // fades out and the incoming one fades in over n samples, with gapMs of silence between.
     std::vector<float> renderProject(int crossfadeMs = 30, int gapMs = 0, QList<RenderedSpan>* spans = nullptr) const;
-    QList<int> segmentsNeedingAudio() const;   // rows with no take, or stale
+    // Rows with no take, or stale; not those of pause markup only (nothing to say).
+    QList<int> segmentsNeedingAudio() const;
 
     // Save writes every take's audio not yet in <path>.d/, then the JSON (QSaveFile), then removes
     // audio files there that the saved JSON no longer names. On failure the previous project file

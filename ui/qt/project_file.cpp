@@ -99,6 +99,15 @@ public:
             *out = qint64(d);
         return true;
     }
+    bool boolean(const QJsonObject& o, const char* key, const QString& where, bool* out) const {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined())
+            return true;
+        if (!v.isBool())
+            return wrongType(where, key, ProjectFile::tr("true or false"));
+        *out = v.toBool();
+        return true;
+    }
     bool object(const QJsonObject& o, const char* key, const QString& where, QJsonObject* out, bool* present) const {
         const QJsonValue v = o.value(QLatin1String(key));
         *present = !v.isUndefined();
@@ -118,6 +127,7 @@ public:
     }
 
     bool sampling(const QJsonObject& o, const QString& where, SamplingParams* p) const;
+    bool assembly(const QJsonObject& o, AssemblySettings* a) const;
     bool metrics(const QJsonObject& o, const QString& where, RunMetrics* m) const;
     bool take(const QJsonObject& o, const QString& where, SegmentTake* t, QString* audioName, qint64* samples) const;
     bool segment(const QJsonObject& o, const QString& where, Segment* s, QStringList* audioNames,
@@ -134,6 +144,25 @@ bool Reader::sampling(const QJsonObject& o, const QString& where, SamplingParams
     if (!samplingFromJson(o, p, &why, m_samplingKeys))
         return problem(where, ProjectFile::tr("sampling: %1").arg(why));
     return true;
+}
+
+bool Reader::assembly(const QJsonObject& o, AssemblySettings* a) const {
+    const QString where = QStringLiteral("assembly");
+    constexpr qint64 kMaxPauseMs = 60000;
+    const std::pair<const char*, int*> pauses[] = {{"sentencePauseMs", &a->sentencePauseMs},
+                                                   {"clausePauseMs", &a->clausePauseMs},
+                                                   {"paragraphPauseMs", &a->paragraphPauseMs},
+                                                   {"chapterPauseMs", &a->chapterPauseMs}};
+    for (const auto& [key, field] : pauses) {
+        qint64 ms = *field;
+        if (!integer(o, key, where, 0, kMaxPauseMs, &ms))
+            return false;
+        *field = int(ms);
+    }
+    return number(o, "speed", where, 0.5, 2.0, &a->speed) && boolean(o, "trimSilence", where, &a->trimSilence) &&
+           boolean(o, "normalize", where, &a->normalize) &&
+           number(o, "targetLufs", where, -40.0, -5.0, &a->targetLufs) &&
+           number(o, "ceilingDbtp", where, -9.0, 0.0, &a->ceilingDbtp);
 }
 
 bool Reader::metrics(const QJsonObject& o, const QString& where, RunMetrics* m) const {
@@ -184,8 +213,15 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
     QJsonArray takes;
     qint64 current = -1;
     if (!string(o, "id", where, &s->id, true, 64) || !string(o, "text", where, &s->text, true) ||
-        !string(o, "voice", where, &s->voice, false, 1000) || !array(o, "takes", where, &takes))
+        !string(o, "voice", where, &s->voice, false, 1000) || !array(o, "takes", where, &takes) ||
+        !boolean(o, "paragraphEnd", where, &s->paragraphEnd) || !string(o, "chapter", where, &s->chapter, false, 1000))
         return false;
+    double speed = 0.0;
+    if (!number(o, "speed", where, 0.0, 2.0, &speed))
+        return false;
+    if (speed != 0.0 && speed < 0.5)
+        return problem(where, ProjectFile::tr("\"speed\" = %1 is out of range (0.5 to 2, or 0 for the project's)").arg(speed));
+    s->speed = speed;
     if (!idPattern().match(s->id).hasMatch())
         return problem(where, ProjectFile::tr("the segment id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(s->id));
     if (!object(o, "sampling", where, &sub, &present))
@@ -253,13 +289,30 @@ QByteArray toJson(const ProjectData& data, const QString& audioDirName) {
                       {QStringLiteral("takes"), takes}};
         if (s.sampling)
             o.insert(QStringLiteral("sampling"), samplingToJson(*s.sampling));
+        if (s.paragraphEnd)
+            o.insert(QStringLiteral("paragraphEnd"), true);
+        if (!s.chapter.isEmpty())
+            o.insert(QStringLiteral("chapter"), s.chapter);
+        if (s.speed != 0.0)
+            o.insert(QStringLiteral("speed"), s.speed);
         segments.append(o);
     }
+    const AssemblySettings& a = data.assembly;
+    const QJsonObject assembly{{QStringLiteral("sentencePauseMs"), a.sentencePauseMs},
+                               {QStringLiteral("clausePauseMs"), a.clausePauseMs},
+                               {QStringLiteral("paragraphPauseMs"), a.paragraphPauseMs},
+                               {QStringLiteral("chapterPauseMs"), a.chapterPauseMs},
+                               {QStringLiteral("speed"), a.speed},
+                               {QStringLiteral("trimSilence"), a.trimSilence},
+                               {QStringLiteral("normalize"), a.normalize},
+                               {QStringLiteral("targetLufs"), a.targetLufs},
+                               {QStringLiteral("ceilingDbtp"), a.ceilingDbtp}};
     const QJsonObject root{{QStringLiteral("format"), QStringLiteral("reef-project")},
                            {QStringLiteral("version"), kProjectFormatVersion},
                            {QStringLiteral("title"), data.title},
                            {QStringLiteral("defaultVoice"), data.defaultVoice},
                            {QStringLiteral("audioDir"), audioDirName},
+                           {QStringLiteral("assembly"), assembly},
                            {QStringLiteral("segments"), segments}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -302,6 +355,10 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
         return r.problem({}, ProjectFile::tr("%1 segments; at most %2 are allowed")
                                  .arg(segments.size())
                                  .arg(ProjectModel::kMaxSegments));
+    QJsonObject assembly;
+    bool hasAssembly = false;
+    if (!r.object(root, "assembly", {}, &assembly, &hasAssembly) || (hasAssembly && !r.assembly(assembly, &out->assembly)))
+        return false;
     QStringList audioNames;
     QList<qint64> samples;
     QSet<QString> segmentIds, takeIdsSeen;

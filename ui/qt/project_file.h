@@ -9,6 +9,11 @@
 //                                  "metrics": { "frames": 64, "audioSeconds": 2.97,
 //                                               "warmFramesPerS": 18.3, "realTimeFactor": 0.85 },
 //                                  "audio": "<take id>.wav", "samples": 130944 } ] } ] }
+//   Version 4 adds (each optional on reading, defaults as in project.h):
+//     root "assembly": { "sentencePauseMs", "clausePauseMs", "paragraphPauseMs", "chapterPauseMs"
+//                        (0…60000), "speed" (0.5…2), "trimSilence", "normalize", "targetLufs"
+//                        (−40…−5), "ceilingDbtp" (−9…0) }
+//     segment "paragraphEnd": true, "chapter": "<title>", "speed": 0.5…2 (absent = the project's)
 //   "sampling": { "temperature", "topP", "topK", "repetitionPenalty", "maxNewFrames", "chunkLength",
 //                 "seed": "<decimal string>" }  (a string: JSON numbers lose 64-bit integers).
 //   A segment's "sampling" is absent when it uses the app's settings. Ids are [A-Za-z0-9_-]{1,64}.
@@ -26,8 +31,9 @@
 namespace reef::ui {
 
 // 1: texts only; 2: segments with takes, sampling keys in camelCase; 3: the sampling keys and
-// ranges of the engine's description (qt/sampling_json.h). Older versions are read and migrated.
-inline constexpr int kProjectFormatVersion = 3;
+// ranges of the engine's description (qt/sampling_json.h); 4: the assembly settings and each
+// segment's paragraph end, chapter and speed. Older versions are read and migrated.
+inline constexpr int kProjectFormatVersion = 4;
 
 struct ProjectFileInfo {
     int version = 0;    // the format version read (1 = migrated)

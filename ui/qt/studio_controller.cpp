@@ -10,6 +10,7 @@
 #include "qt/file_export.h"
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
+#include "qt/pause_markup.h"
 #include "qt/project.h"
 #include "qt/pronunciation_dictionary.h"
 #include "qt/reference_audio.h"
@@ -237,7 +238,8 @@ bool StudioController::isRemote() const { return QString::fromStdString(m_engine
 quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling) {
     SynthesisRequest r;
     // The dictionary's replacements are what the model reads; the take keeps the text as written.
-    r.text = m_dictionary->apply(job.text).toStdString();
+    // What the model reads: pause markup out (the assembly makes the silence), then the dictionary.
+    r.text = m_dictionary->apply(spokenText(job.text)).toStdString();
     r.sampling = sampling;
     r.stream_chunk_frames = m_settings.streamChunkFrames();
     if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
@@ -310,7 +312,7 @@ void StudioController::onQueueItemStarted(quint64 id, const QVariant& tag) {
         return;
     m_runningRequest = item->request;
     const QString spoken = QString::fromStdString(item->request.text);
-    if (spoken != tag.value<StudioJob>().text)
+    if (spoken != spokenText(tag.value<StudioJob>().text))
         Q_EMIT statusMessage(tr("Pronunciation dictionary: spoken as “%1”").arg(firstWords(spoken)), 8000);
 }
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "qt/pause_markup.h"
+
 namespace reef::ui {
 namespace {
 
@@ -351,7 +353,7 @@ bool isCjkCodePoint(char32_t c) {
            || (c >= 0x20000 && c <= 0x3134F);  // extensions B–G (surrogate pairs in UTF-16)
 }
 
-QStringList splitIntoSegments(const QString& text, SplitMode mode, int maxChars) {
+QList<TextPiece> splitIntoPieces(const QString& text, SplitMode mode, int maxChars) {
     maxChars = std::max(maxChars, kMinSegmentChars);
     const Scanner scan(normalised(text));
     QList<Span> spans;
@@ -363,9 +365,37 @@ QStringList splitIntoSegments(const QString& text, SplitMode mode, int maxChars)
     QList<Span> pieces;
     for (const Span& s : spans)
         scan.cutLong(s, maxChars, pieces);
+    QList<TextPiece> out;
+    for (qsizetype k = 0; k < pieces.size(); ++k) {
+        const bool endsParagraph = k + 1 == pieces.size() || pieces[k + 1].paragraph != pieces[k].paragraph;
+        const QString piece = scan.t.mid(pieces[k].b, pieces[k].size());
+        // Cut after each pause mark that spoken text follows; a piece of marks only joins its
+        // neighbour (the one before, or the next at the very start).
+        int at = 0;
+        for (int cut : innerPauseCuts(piece)) {
+            out.append({piece.mid(at, cut - at).trimmed(), false});
+            at = cut;
+        }
+        const QString rest = piece.mid(at).trimmed();
+        if (spokenText(rest).isEmpty() && !out.isEmpty()) {
+            out.back().text += u' ' + rest;
+            out.back().endsParagraph = endsParagraph;
+            continue;
+        }
+        if (!out.isEmpty() && spokenText(out.back().text).isEmpty()) {   // marks only, at the start
+            out.back().text += u' ' + rest;
+            out.back().endsParagraph = endsParagraph;
+            continue;
+        }
+        out.append({rest, endsParagraph});
+    }
+    return out;
+}
+
+QStringList splitIntoSegments(const QString& text, SplitMode mode, int maxChars) {
     QStringList out;
-    for (const Span& s : pieces)
-        out << scan.t.mid(s.b, s.size());
+    for (const TextPiece& p : splitIntoPieces(text, mode, maxChars))
+        out << p.text;
     return out;
 }
 

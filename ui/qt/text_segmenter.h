@@ -29,7 +29,18 @@ inline constexpr int kMinSegmentChars = 40;
 //   mark (, ; : 、 ，；：) or failing that the last space in its second half, else at the last
 //   grapheme boundary that fits — never inside a surrogate pair or a tag. maxChars below
 //   kMinSegmentChars is raised to it.
+// - Pause markup ("[pause 1.5s]", qt/pause_markup.h) ends a piece: the text is cut after each mark
+//   that has spoken text after it. A piece of marks only joins the piece before it (or, at the very
+//   start, the one after).
 QStringList splitIntoSegments(const QString& text, SplitMode mode, int maxChars = 400);
+
+// The same pieces, each saying whether it ends a paragraph (the project's assembly pauses longer
+// there). The last piece ends one.
+struct TextPiece {
+    QString text;
+    bool endsParagraph = false;
+};
+QList<TextPiece> splitIntoPieces(const QString& text, SplitMode mode, int maxChars = 400);
 
 // True for the ideographs, kana and CJK punctuation the rules above treat as CJK text.
 bool isCjkCodePoint(char32_t c);
