@@ -31,6 +31,7 @@ REEF_APT_PACKAGES=(
   qt6-tools-dev qt6-l10n-tools qt6-translations-l10n   # lrelease for ui/translations, Qt's own zh/ja strings
   portaudio19-dev libsndfile1-dev libsoxr-dev
   libebur128-dev librubberband-dev libzip-dev         # loudness, pace, EPUB import (issue #48)
+  libflac-dev                                          # chapter marks in FLAC exports
   ffmpeg                                               # a second loudness meter in the tests (ebur128 filter)
   libspdlog-dev libfmt-dev nlohmann-json3-dev libpcre2-dev libcli11-dev
   libcurl4-openssl-dev libcpp-httplib-dev              # the remote backend's HTTP client; reef-cli serve's server

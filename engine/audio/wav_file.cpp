@@ -220,6 +220,14 @@ void write_audio(const std::string& path, const std::vector<float>& samples, int
             remove_quietly(tmp);
             throw AudioError("writing " + path + " " + failed);
         }
+        if (format == ExportFormat::Flac && !meta.chapters.empty()) {
+            try {
+                add_flac_chapters(tmp, meta.chapters);
+            } catch (const AudioError&) {
+                remove_quietly(tmp);
+                throw;
+            }
+        }
     }
     std::error_code ec;
     fs::rename(tmp, target, ec);

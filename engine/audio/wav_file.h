@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "audio/audio_error.h"
+#include "audio/flac_chapters.h"
 
 namespace reef::audio {
 
@@ -26,6 +27,9 @@ struct AudioMetadata {
     std::string artist = {};
     std::string album = {};
     std::string date = {};  // ISO 8601
+    // FLAC only: chapter marks as Vorbis CHAPTERnnn comments (audio/flac_chapters.h). The other
+    // formats have no chapter marks libsndfile can write; exports split per chapter there.
+    std::vector<ChapterMark> chapters = {};
 };
 using WavMetadata = AudioMetadata;
 

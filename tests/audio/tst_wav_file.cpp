@@ -288,4 +288,39 @@ TEST_CASE(encoded_bytes_are_the_written_file) {
           std::string::npos);
 }
 
+TEST_CASE(flac_chapter_marks) {
+    // Chapter marks as Vorbis CHAPTERnnn comments: read back by libFLAC here and, independently,
+    // by ffprobe (libavformat turns these comments into its chapters).
+    const auto dir = reef_test::temp_dir("wav_chapters");
+    const std::string path = (dir / "book.flac").string();
+    std::vector<float> s(44100 * 5);
+    for (size_t i = 0; i < s.size(); ++i) s[i] = 0.2f * float(std::sin(0.05 * double(i)));
+    AudioMetadata meta{"Book", "Reef test", "three chapters"};
+    meta.chapters = {{0.0, "Opening"}, {1.25, "Zwei – Ü"}, {3.5, "第三章"}};
+    write_audio(path, s, 44100, 1, ExportFormat::Flac, meta);
+    const std::vector<ChapterMark> back = read_flac_chapters(path);
+    CHECK_EQ(back.size(), size_t(3));
+    if (back.size() == 3) {
+        CHECK_NEAR(back[1].start_seconds, 1.25, 1e-9);
+        CHECK(back[2].title == "第三章");
+    }
+    CHECK(read_audio(path).samples.size() == s.size());
+    CHECK(chapter_timestamp(3725.5) == "01:02:05.500");
+    if (std::system("ffprobe -version > /dev/null 2>&1") != 0) {
+        std::printf("SKIP ffprobe part: no ffprobe on PATH\n");
+        return;
+    }
+    const std::string cmd = "ffprobe -v error -show_chapters -of csv=p=0 '" + path + "'";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[512];
+    while (p && std::fgets(buf, sizeof buf, p)) out += buf;
+    if (p) pclose(p);
+    std::fprintf(stderr, "  ffprobe: %s", out.c_str());
+    CHECK(out.find("1.250000") != std::string::npos && out.find("Zwei – Ü") != std::string::npos);
+    CHECK(out.find("3.500000") != std::string::npos && out.find("第三章") != std::string::npos);
+    // Nothing is left beside the file.
+    CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
+}
+
 TEST_MAIN()

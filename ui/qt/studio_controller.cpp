@@ -237,8 +237,8 @@ bool StudioController::isRemote() const { return QString::fromStdString(m_engine
 
 quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling) {
     SynthesisRequest r;
-    // The dictionary's replacements are what the model reads; the take keeps the text as written.
-    // What the model reads: pause markup out (the assembly makes the silence), then the dictionary.
+    // What the model reads: the text without pause markup (the assembly makes the silence), with
+    // the dictionary's replacements; the take keeps the text as written.
     r.text = m_dictionary->apply(spokenText(job.text)).toStdString();
     r.sampling = sampling;
     r.stream_chunk_frames = m_settings.streamChunkFrames();
