@@ -6,6 +6,7 @@
 namespace reef::cli {
 void register_soak(CLI::App& app);  // cmd_soak.cpp (issue #13's soak and cancel figures)
 void register_serve(CLI::App& app);  // serve/cmd_serve.cpp (the engine over HTTP)
+void register_project(CLI::App& app);  // cmd_project.cpp (a studio project rendered headless)
 }
 
 int main(int argc, char** argv) {
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     reef::cli::register_soak(app);
 #ifdef REEF_HAVE_SERVE
     reef::cli::register_serve(app);
+#endif
+#ifdef REEF_HAVE_QT
+    reef::cli::register_project(app);
 #endif
     reef::cli::record_command_line(argc, argv);
     try {

@@ -6,6 +6,12 @@ reef_add_test(tst_bench SOURCES tst_bench.cpp LIBS reef_engine LABELS unit)
 add_test(NAME tst_cli_smoke COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_smoke.sh $<TARGET_FILE:reef-cli>)
 set_tests_properties(tst_cli_smoke PROPERTIES LABELS unit TIMEOUT 600
   ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp;ALSA_CONFIG_PATH=${PROJECT_SOURCE_DIR}/tests/alsa/asound-test.conf;PA_TEST_OUT=${CMAKE_CURRENT_BINARY_DIR}/tmp/cli_play.wav")
+# reef-cli project render (issue #48): needs the studio's project model (a GUI build) and ffmpeg.
+if(REEF_BUILD_GUI)
+  add_test(NAME tst_project_render COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/project_render.sh $<TARGET_FILE:reef-cli>)
+  set_tests_properties(tst_project_render PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77
+    ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp")
+endif()
 # gpu: the CUDA path; skipped (77) on machines without a GPU.
 # A build against a CUDA libtorch (C10_CUDA_LIBRARY) must report CUDA compiled in, GPU or not.
 if(C10_CUDA_LIBRARY)

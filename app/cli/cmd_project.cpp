@@ -1,0 +1,273 @@
+// reef-cli project render FILE.reefproj --out DIR: a studio project rendered or re-assembled
+// headless (issue #48). Segments without a current take (or whose text changed) are generated with
+// -m MODEL and saved into the project; everything else re-uses the stored takes, so re-exporting
+// with other pauses, pace or loudness never calls the engine. Writes the book as one file (FLAC
+// with chapter marks), one file per chapter with --per-chapter, and SRT/WebVTT subtitles.
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "audio/loudness.h"
+#include "audio/resample.h"
+#include "audio/wav_file.h"
+#include "cli_common.h"
+#include "cli_engine.h"
+#include "qt/batch_export.h"
+#include "qt/pause_markup.h"
+#include "qt/project.h"
+#include "qt/project_assembly.h"
+#include "qt/subtitles.h"
+#include "qt/voice_list_model.h"
+
+namespace reef::cli {
+namespace {
+
+struct RenderOptions {
+    EngineFlags engine;
+    SamplingFlags sampling;
+    std::string project, out_dir, format = "flac", voices_dir;
+    bool srt = false, vtt = false, per_chapter = false, no_save = false, assemble_only = false;
+    std::optional<double> loudness, ceiling, speed;
+    std::optional<int> sentence_pause, clause_pause, paragraph_pause, chapter_pause;
+    int batch_size = 4;
+};
+
+std::string str(const QString& s) { return s.toStdString(); }
+
+audio::ExportFormat export_format(const std::string& name) {
+    if (name == "flac") return audio::ExportFormat::Flac;
+    if (name == "wav") return audio::ExportFormat::WavPcm16;
+    if (name == "wav-float") return audio::ExportFormat::WavFloat;
+    if (name == "ogg") return audio::ExportFormat::OggVorbis;
+    return audio::ExportFormat::Mp3;
+}
+
+// The studio's voice library (app/main.cpp keeps it under the app data folder "voices").
+QString default_voices_dir() {
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return QDir(base).filePath(QStringLiteral("Reef/Reef/voices"));
+}
+
+// A progress bar on a terminal, one line per segment elsewhere (logs, CI).
+class Progress {
+public:
+    explicit Progress(int total) : m_total(total), m_tty(isatty(STDERR_FILENO) != 0) {}
+    void step(const std::string& what) {
+        ++m_done;
+        if (!m_tty) {
+            std::cerr << "[" << m_done << "/" << m_total << "] " << what << "\n";
+            return;
+        }
+        constexpr int kWidth = 30;
+        const int filled = m_total ? m_done * kWidth / m_total : kWidth;
+        std::cerr << "\r[" << std::string(size_t(filled), '#') << std::string(size_t(kWidth - filled), ' ') << "] "
+                  << m_done << "/" << m_total << " segments" << (m_done == m_total ? "\n" : "") << std::flush;
+    }
+
+private:
+    int m_total, m_done = 0;
+    bool m_tty;
+};
+
+// Generates the rows that need audio and adds each take to the project as it finishes.
+int render_missing(ui::ProjectModel& project, const QList<int>& rows, const RenderOptions& o) {
+    if (o.engine.model_dir.empty())
+        fail(std::to_string(rows.size()) + " segment(s) have no current take (or their text changed since): pass "
+             "-m MODEL to generate them, or --assemble-only to leave them out");
+    install_interrupt_handler();
+    Engine engine;
+    const ModelInfo info = load_or_fail(engine, o.engine.to_config());
+    ui::VoiceListModel voices(o.voices_dir.empty() ? default_voices_dir() : QString::fromStdString(o.voices_dir));
+    std::vector<SynthesisRequest> requests;
+    std::vector<QString> segment_ids, voice_ids;
+    for (int row : rows) {
+        const ui::Segment& s = project.segment(row);
+        SynthesisRequest r;
+        r.id = uint64_t(requests.size() + 1);
+        r.text = str(ui::spokenText(s.text));
+        r.sampling = s.sampling.value_or(o.sampling.params);
+        r.stream_chunk_frames = 0;
+        const QString voice = project.effectiveVoice(row);
+        if (!voice.isEmpty()) {
+            const int v = voices.rowOfId(voice);
+            if (v < 0)
+                fail("segment " + std::to_string(row + 1) + " uses the voice \"" + str(voice) +
+                     "\", which is not in the voice library at " + str(voices.rootDir()) + " (--voices DIR)");
+            ReferenceVoice ref = voices.reference(v);
+            if (ref.codes.n_frames == 0) {
+                std::vector<float> pcm;
+                try {
+                    pcm = audio::load_reference_audio(str(voices.voice(v).clipPath));
+                } catch (const std::exception& e) {
+                    fail(std::string("voice ") + str(voices.voice(v).name) + ": " + e.what());
+                }
+                ref.codes = unwrap(engine.encode_reference(pcm));
+            }
+            r.references.push_back(std::move(ref));
+        }
+        segment_ids.push_back(s.id);
+        voice_ids.push_back(voice);
+        requests.push_back(std::move(r));
+    }
+    Progress progress(int(requests.size()));
+    int failed = 0;
+    Callbacks cb;
+    cb.should_abort = [] { return interrupted(); };
+    auto done = [&](uint64_t id, const Result<SynthesisResult>& result) {
+        const size_t i = size_t(id - 1);
+        const int row = project.rowForId(segment_ids[i]);
+        if (!result) {
+            ++failed;
+            std::cerr << "\nsegment " << row + 1 << ": error: " << result.error().to_string() << "\n";
+            return;
+        }
+        ui::SegmentTake take = ui::takeFromResult(requests[i], *result, voice_ids[i]);
+        take.text = project.segment(row).text;   // as written, markup included: the take is current
+        take.madeWith = QString::fromStdString(info.name);
+        project.addTake(segment_ids[i], std::move(take));
+        char what[96];
+        std::snprintf(what, sizeof what, "segment %d: %.2f s of audio", row + 1, result->metrics.audio_seconds);
+        progress.step(what);
+    };
+    engine.synthesize_batch(requests, o.batch_size, cb, {}, done);
+    return failed;
+}
+
+void write_text(const QString& path, const QString& text) {
+    QSaveFile f(path);
+    const QByteArray bytes = text.toUtf8();
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        fail("cannot write " + str(path) + ": " + str(f.errorString()));
+    std::cout << "wrote " << str(path) << "\n";
+}
+
+void render(const RenderOptions& o) {
+    ui::ProjectModel project;
+    QString error;
+    const QString path = QString::fromStdString(o.project);
+    if (!project.load(path, &error)) fail(str(error));
+    if (!audio::export_format_available(export_format(o.format)))
+        fail("this libsndfile cannot write " + o.format);
+    const QDir out(QString::fromStdString(o.out_dir));
+    if (!QDir().mkpath(out.absolutePath())) fail("cannot create the output folder " + o.out_dir);
+
+    const QList<int> missing = project.segmentsNeedingAudio();
+    if (!missing.isEmpty() && !o.assemble_only) {
+        const int failed = render_missing(project, missing, o);
+        if (!o.no_save && project.isModified()) {
+            if (!project.save(path, &error)) fail(str(error));
+            std::cout << "saved the new takes into " << o.project << "\n";
+        }
+        if (failed) fail(std::to_string(failed) + " segment(s) failed; the project keeps the takes that were made");
+    } else {
+        std::cout << "re-assembling the stored takes: no segment needs the engine\n";
+    }
+
+    // This export's settings: the project's, with the flags given on top (not saved).
+    ui::ProjectData doc = project.document();
+    ui::AssemblySettings& a = doc.assembly;
+    if (o.speed) a.speed = *o.speed;
+    if (o.loudness) {
+        a.normalize = true;
+        a.targetLufs = *o.loudness;
+    }
+    if (o.ceiling) a.ceilingDbtp = *o.ceiling;
+    if (o.sentence_pause) a.sentencePauseMs = *o.sentence_pause;
+    if (o.clause_pause) a.clausePauseMs = *o.clause_pause;
+    if (o.paragraph_pause) a.paragraphPauseMs = *o.paragraph_pause;
+    if (o.chapter_pause) a.chapterPauseMs = *o.chapter_pause;
+    ui::AssembledProject book;
+    try {
+        book = ui::assembleProject(doc);
+    } catch (const std::exception& e) {
+        fail(e.what());
+    }
+    if (book.audio.empty()) fail("nothing to export: no segment of the project has audio");
+
+    const audio::ExportFormat format = export_format(o.format);
+    const QString stem = QFileInfo(path).completeBaseName();
+    audio::AudioMetadata meta{str(doc.title), "Reef " REEF_VERSION, "rendered from " + o.project};
+    meta.album = str(doc.title);
+    for (const ui::AssembledChapter& c : book.chapters)
+        meta.chapters.push_back({double(c.start) / kSampleRate, str(c.title)});
+    const QString book_path = out.filePath(stem + QLatin1Char('.') + QString::fromLatin1(audio::export_format_suffix(format)));
+    try {
+        audio::write_audio(str(book_path), book.audio, kSampleRate, 1, format, meta);
+        std::cout << "wrote " << str(book_path) << " (" << double(book.audio.size()) / kSampleRate << " s"
+                  << (format == audio::ExportFormat::Flac && !book.chapters.isEmpty()
+                          ? ", " + std::to_string(book.chapters.size()) + " chapter marks"
+                          : std::string())
+                  << ")\n";
+        if (o.per_chapter) {
+            const QList<ui::AssembledChapter> chapters =
+                book.chapters.isEmpty() ? QList<ui::AssembledChapter>{{doc.title, 0, 0, qint64(book.audio.size())}}
+                                        : book.chapters;
+            for (qsizetype k = 0; k < chapters.size(); ++k) {
+                const ui::AssembledChapter& c = chapters[k];
+                const std::vector<float> part(book.audio.begin() + c.start, book.audio.begin() + c.end);
+                audio::AudioMetadata m{str(c.title), meta.software, meta.comment};
+                m.album = meta.album;
+                const QString file = out.filePath(ui::numberedFileStem(int(k) + 1, c.title) + QLatin1Char('.') +
+                                                  QString::fromLatin1(audio::export_format_suffix(format)));
+                audio::write_audio(str(file), part, kSampleRate, 1, format, m);
+                std::cout << "wrote " << str(file) << " (" << double(part.size()) / kSampleRate << " s)\n";
+            }
+        }
+    } catch (const audio::AudioError& e) {
+        fail(e.what());
+    }
+    if (o.srt || o.vtt) {
+        const QList<ui::SubtitleCue> cues = ui::subtitleCues(doc, book);
+        if (o.srt) write_text(out.filePath(stem + QStringLiteral(".srt")), ui::toSrt(cues));
+        if (o.vtt) write_text(out.filePath(stem + QStringLiteral(".vtt")), ui::toWebVtt(cues));
+    }
+    const audio::Loudness l = book.normalized ? book.loudness.after : audio::measure_loudness(book.audio, kSampleRate);
+    std::printf("%lld segments, %.2f s; integrated %.1f LUFS, true peak %.1f dBTP%s\n", (long long)book.spans.size(),
+                double(book.audio.size()) / kSampleRate, l.integrated_lufs, l.true_peak_dbtp,
+                book.normalized ? " (normalized)" : "");
+}
+
+}  // namespace
+
+void register_project(CLI::App& app) {
+    auto* project = app.add_subcommand("project", "work with a studio project (.reefproj) headless");
+    project->require_subcommand(1);
+    auto o = std::make_shared<RenderOptions>();
+    auto* cmd = project->add_subcommand(
+        "render", "generate a project's missing takes and export it: one file (FLAC with chapter marks), per chapter, subtitles");
+    cmd->add_option("file", o->project, "the project file (.reefproj)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--out", o->out_dir, "folder for the exported files (created if needed)")->required();
+    o->engine.add_to(cmd, /*model_required=*/false);
+    o->sampling.add_to(cmd);
+    cmd->add_option("--format", o->format, "flac (with chapter marks) | wav | wav-float | ogg | mp3")
+        ->check(CLI::IsMember({"flac", "wav", "wav-float", "ogg", "mp3"}))
+        ->capture_default_str();
+    cmd->add_flag("--srt", o->srt, "write <name>.srt subtitles (one cue per segment, long ones split at sentences)");
+    cmd->add_flag("--vtt", o->vtt, "write <name>.vtt (WebVTT) subtitles");
+    cmd->add_flag("--per-chapter", o->per_chapter, "also write one file per chapter (\"001 Title.flac\", …)");
+    cmd->add_option("--loudness", o->loudness, "normalize to this integrated loudness, LUFS (-16 podcast, -18/-20 audiobook, -23 broadcast)")
+        ->check(CLI::Range(-40.0, -5.0));
+    cmd->add_option("--ceiling", o->ceiling, "true-peak ceiling with --loudness, dBTP")->check(CLI::Range(-9.0, 0.0));
+    cmd->add_option("--speed", o->speed, "tempo 0.5-2 without pitch change (segments with their own speed keep it)")
+        ->check(CLI::Range(0.5, 2.0));
+    cmd->add_option("--sentence-pause", o->sentence_pause, "ms of silence after a sentence")->check(CLI::Range(0, 60000));
+    cmd->add_option("--clause-pause", o->clause_pause, "ms after a comma, semicolon or colon")->check(CLI::Range(0, 60000));
+    cmd->add_option("--paragraph-pause", o->paragraph_pause, "ms after a paragraph")->check(CLI::Range(0, 60000));
+    cmd->add_option("--chapter-pause", o->chapter_pause, "ms before a chapter")->check(CLI::Range(0, 60000));
+    cmd->add_option("--voices", o->voices_dir, "the voice library the project's voices are in (default: the studio's)");
+    cmd->add_option("--batch-size", o->batch_size, "segments decoding together while generating (1-16)")
+        ->check(CLI::Range(1, 16))
+        ->capture_default_str();
+    cmd->add_flag("--assemble-only", o->assemble_only, "never generate: leave segments without a take out");
+    cmd->add_flag("--no-save", o->no_save, "do not save the new takes into the project file");
+    cmd->callback([o] { render(*o); });
+}
+
+}  // namespace reef::cli

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# reef-cli project render (issue #48) on the tiny demo model: a 3-chapter project with two speakers
+# and pause markup is generated, saved, and exported as FLAC with chapter marks, per-chapter files,
+# SRT and WebVTT; a second tool measures what it wrote (ffmpeg's ebur128 meter, ffprobe's chapters).
+# Re-assembling with other pauses, pace or loudness never loads a model, and gives the same samples
+# where nothing changed. Pauses are exact to the sample; tempo 1.25 lasts 0.8x.
+set -u
+CLI="$1"
+T="${REEF_TEST_TMP:-/tmp}/project_render"
+rm -rf "$T" && mkdir -p "$T"
+pass=0; fail=0
+ok() { if "$@" >"$T/out.txt" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $*"; cat "$T/out.txt"; fi; }
+bad() { if "$@" >"$T/out.txt" 2>&1; then fail=$((fail+1)); echo "FAIL (should have failed): $*"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
+has() { if grep -q -- "$1" "$T/out.txt"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: output lacks '$1'"; cat "$T/out.txt"; fi; }
+lacks() { if grep -q -- "$1" "$T/out.txt"; then fail=$((fail+1)); echo "FAIL: output has '$1'"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
+command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "SKIP: no ffmpeg/ffprobe (scripts/setup.sh installs them)"; exit 77; }
+
+ok "$CLI" demo-model "$T/tiny" --preset tiny
+# A project as the studio saves it (format 4), no takes yet: three chapters, two speakers, pauses.
+python3 - "$T/book.reefproj" <<'PY'
+import json, sys
+seg = lambda i, text, **kw: dict(id=f"s{i}", text=text, voice="", currentTake=-1, takes=[], **kw)
+segments = [
+    seg(1, "<|speaker:0|>The tide came in slowly. [pause 1.5s]", chapter="One"),
+    seg(2, "<|speaker:1|>Then the reef woke up, and the fish began to sing.", paragraphEnd=True),
+    seg(3, "<|speaker:0|>Morning light fell on the water.", chapter="Two"),
+    seg(4, "<|speaker:1|>Nobody spoke; [pause 700ms]"),
+    seg(5, "<|speaker:0|>Everyone listened.", chapter="Three", paragraphEnd=True),
+]
+json.dump({"format": "reef-project", "version": 4, "title": "Reef Tales", "defaultVoice": "",
+           "audioDir": "book.reefproj.d", "assembly": {"sentencePauseMs": 450, "clausePauseMs": 250,
+           "paragraphPauseMs": 900, "chapterPauseMs": 2000, "speed": 1.0, "trimSilence": False},
+           "segments": segments}, open(sys.argv[1], "w"), indent=1)
+PY
+# Without a model the missing takes are refused by name; nothing is written.
+bad "$CLI" project render "$T/book.reefproj" --out "$T/none";  has "pass -m MODEL"
+ok test ! -e "$T/none/book.flac"
+# Generate and export: FLAC with chapter marks, per chapter, subtitles, -18 LUFS under -2 dBTP.
+ok "$CLI" project render "$T/book.reefproj" -m "$T/tiny" --out "$T/a" --srt --vtt --per-chapter \
+   --loudness -18 --ceiling -2 --max-new-frames 24 --seed 3
+has "saved the new takes"; has "3 chapter marks"
+ok test -s "$T/a/book.flac"; ok test -s "$T/a/book.srt"; ok test -s "$T/a/book.vtt"
+ok test -s "$T/a/001 One.flac"; ok test -s "$T/a/002 Two.flac"; ok test -s "$T/a/003 Three.flac"
+ok grep -q '"currentTake": 0' "$T/book.reefproj"
+
+check() {  # python3 check script with the folder and expectations; prints what it measured
+python3 - "$@" <<'PY'
+import json, re, subprocess, sys
+import numpy as np
+what, folder = sys.argv[1], sys.argv[2]
+def samples(path):
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-"], capture_output=True, check=True).stdout
+    return np.frombuffer(raw, dtype="<f4")
+def ebur128(path):
+    log = subprocess.run(["ffmpeg", "-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"],
+                         capture_output=True, text=True).stderr
+    s = log[log.rfind("Summary:"):]
+    return float(re.search(r"I:\s+(-?[\d.]+) LUFS", s).group(1)), float(re.search(r"Peak:\s+(-?[\d.]+) dBFS", s).group(1))
+def fail(msg):
+    print("FAIL:", msg); sys.exit(1)
+if what == "export":
+    lufs, peak = ebur128(f"{folder}/book.flac")
+    print(f"ffmpeg ebur128: I {lufs} LUFS, true peak {peak} dBFS")
+    if abs(lufs + 18) > 0.5 or peak > -2.0: fail("loudness")
+    chapters = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_chapters", "-of", "json", f"{folder}/book.flac"],
+                                         capture_output=True, text=True, check=True).stdout)["chapters"]
+    titles = [c["tags"]["title"] for c in chapters]
+    print("ffprobe chapters:", [(c["start_time"], c["tags"]["title"]) for c in chapters])
+    if titles != ["One", "Two", "Three"]: fail("chapter titles")
+    book = samples(f"{folder}/book.flac")
+    parts = [samples(f"{folder}/00{k} {t}.flac") for k, t in ((1, "One"), (2, "Two"), (3, "Three"))]
+    if sum(len(p) for p in parts) != len(book): fail("the chapters do not add up to the book")
+    # Chapter k's file starts where ffprobe says chapter k starts (the marks are in milliseconds).
+    starts = [float(c["start_time"]) * 44100 for c in chapters]
+    if any(abs(s - sum(len(p) for p in parts[:k])) > 23 for k, s in enumerate(starts)): fail("chapter starts")
+    # SRT: one cue per segment, spoken text only; cues inside the audio, the last ending with the
+    # last take (the trailing pause of segment 5 is none), to +-1 frame (2048 samples).
+    srt = open(f"{folder}/book.srt", encoding="utf-8").read()
+    cues = re.findall(r"(\d\d):(\d\d):(\d\d),(\d\d\d) --> (\d\d):(\d\d):(\d\d),(\d\d\d)\n(.+)", srt)
+    texts = [c[8] for c in cues]
+    print("srt:", len(cues), "cues;", texts[:2])
+    if len(cues) != 5 or any("<|" in t or "[pause" in t for t in texts): fail("srt cues")
+    t = lambda h, m, s, ms: (int(h) * 3600 + int(m) * 60 + int(s)) * 44100 + int(ms) * 44.1
+    end = t(*cues[-1][4:8])
+    if abs(end - len(book)) > 2048: fail(f"the last cue ends at {end}, the audio at {len(book)}")
+    vtt = open(f"{folder}/book.vtt", encoding="utf-8").read()
+    if not vtt.startswith("WEBVTT\n") or vtt.count(" --> ") != 5: fail("vtt")
+elif what == "same":
+    a, b = samples(sys.argv[2]), samples(sys.argv[3])
+    print("same samples:", len(a), len(b), bool(np.array_equal(a, b)))
+    if not np.array_equal(a, b): fail("re-assembled samples differ")
+elif what == "loudness":
+    lufs, peak = ebur128(sys.argv[2])
+    print(f"ffmpeg ebur128: I {lufs} LUFS, true peak {peak} dBFS")
+    if abs(lufs - float(sys.argv[3])) > 0.5: fail("loudness")
+elif what == "pauses":
+    # Runs of exact zeros are the pauses (the demo model's noise is never exactly 0).
+    x = samples(sys.argv[2])
+    z = np.concatenate(([0], (x == 0).astype(np.int8), [0]))
+    d = np.diff(z); runs = np.flatnonzero(d == -1) - np.flatnonzero(d == 1)
+    runs = sorted(int(r) for r in runs if r >= 1000)
+    want = sorted(int(v) for v in sys.argv[3].split(","))
+    print("pauses:", runs, "wanted", want)
+    if runs != want: fail("pauses")
+elif what == "tempo":
+    a, b = samples(sys.argv[2]), samples(sys.argv[3])
+    pauses = int(sys.argv[4])
+    ratio = (len(b) - pauses) / (len(a) - pauses)
+    print(f"speech lasts {ratio:.4f}x at speed 1.25")
+    if abs(ratio - 0.8) > 0.8 * 0.02: fail("tempo")
+PY
+}
+ok check export "$T/a"; cat "$T/out.txt"
+
+# Re-assembling: no model given, so the engine cannot be asked; identical samples with the same
+# settings, other loudness and pauses applied.
+ok "$CLI" project render "$T/book.reefproj" --out "$T/b" --loudness -18 --ceiling -2 --srt --per-chapter
+has "no segment needs the engine"
+ok check same "$T/a/book.flac" "$T/b/book.flac"
+ok cmp "$T/a/book.srt" "$T/b/book.srt"
+ok "$CLI" project render "$T/book.reefproj" --out "$T/c" --loudness -23
+ok check loudness "$T/c/book.flac" -23; cat "$T/out.txt"
+# Pauses exact to the sample (float WAV, no normalizing): markup 1.5 s, a paragraph 0.9 s, the
+# chapter pause 2 s, a sentence 0.45 s, and 0.7 s of markup where a chapter follows (markup wins).
+ok "$CLI" project render "$T/book.reefproj" --out "$T/d" --format wav-float --paragraph-pause 900
+ok check pauses "$T/d/book.wav" 66150,88200,19845,30870; cat "$T/out.txt"
+ok "$CLI" project render "$T/book.reefproj" --out "$T/e" --format wav-float --speed 1.25
+ok check tempo "$T/d/book.wav" "$T/e/book.wav" $((66150 + 88200 + 19845 + 30870)); cat "$T/out.txt"
+# Bad input: a broken project, an unwritable folder.
+echo '{"format": "reef-project", "version": 4' > "$T/broken.reefproj"
+bad "$CLI" project render "$T/broken.reefproj" --out "$T/f";  has "not valid JSON"
+ok test ! -e "$T/f/broken.flac"
+touch "$T/blocker"
+bad "$CLI" project render "$T/book.reefproj" --out "$T/blocker/x";  has "cannot create the output folder"
+bad "$CLI" project render "$T/book.reefproj" --out "$T/g" --speed 3;  has "speed"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
