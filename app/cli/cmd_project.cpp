@@ -3,6 +3,7 @@
 // -m MODEL and saved into the project; everything else re-uses the stored takes, so re-exporting
 // with other pauses, pace or loudness never calls the engine. Writes the book as one file (FLAC
 // with chapter marks), one file per chapter with --per-chapter, and SRT/WebVTT subtitles.
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -20,6 +21,7 @@
 #include "cli_common.h"
 #include "cli_engine.h"
 #include "qt/batch_export.h"
+#include "qt/model_fingerprint.h"
 #include "qt/pause_markup.h"
 #include "qt/project.h"
 #include "qt/project_assembly.h"
@@ -33,7 +35,7 @@ struct RenderOptions {
     EngineFlags engine;
     SamplingFlags sampling;
     std::string project, out_dir, format = "flac", voices_dir;
-    bool srt = false, vtt = false, per_chapter = false, no_save = false, assemble_only = false;
+    bool srt = false, vtt = false, per_chapter = false, no_save = false, assemble_only = false, redecode = false;
     std::optional<double> loudness, ceiling, speed;
     std::optional<int> sentence_pause, clause_pause, paragraph_pause, chapter_pause;
     int batch_size = 4;
@@ -76,14 +78,55 @@ private:
     bool m_tty;
 };
 
+// Says which current takes another model made (their fingerprint differs from -m's).
+void warn_other_models(const ui::ProjectModel& project, const QString& hash) {
+    std::string rows;
+    int n = 0;
+    for (int r = 0; r < project.segmentCount(); ++r) {
+        const ui::Segment& s = project.segment(r);
+        if (!s.hasAudio()) continue;
+        const QString& made = s.takes[size_t(s.currentTake)].modelHash;
+        if (made.isEmpty() || made == hash) continue;
+        if (++n <= 10) rows += (rows.empty() ? "" : ", ") + std::to_string(r + 1);
+    }
+    if (n)
+        std::cerr << "note: " << n << " current take(s) were made by another model than " << str(hash)
+                  << " (segments " << rows << (n > 10 ? ", …" : "") << "); they are kept as they are\n";
+}
+
+// A new take for every current take that has codes: the same codes decoded again with this
+// engine (another codec precision, another device), no sampling.
+int redecode(ui::ProjectModel& project, TtsBackend& engine, const ModelInfo& info, const QString& hash) {
+    int done = 0, skipped = 0;
+    for (int r = 0; r < project.segmentCount(); ++r) {
+        const ui::Segment& s = project.segment(r);
+        if (!s.hasAudio()) continue;
+        const ui::SegmentTake& old = s.takes[size_t(s.currentTake)];
+        if (old.codes.n_frames == 0) {
+            ++skipped;
+            continue;
+        }
+        Result<std::vector<float>> audio = engine.decode_codes(old.codes);
+        if (!audio) fail("segment " + std::to_string(r + 1) + ": " + audio.error().to_string());
+        ui::SegmentTake take = old;
+        take.id.clear();
+        take.created = QDateTime::currentDateTimeUtc();
+        take.audio = std::move(*audio);
+        take.madeWith = QString::fromStdString(info.name);
+        take.modelHash = hash;
+        take.metrics = {};
+        take.metrics.frames = old.codes.n_frames;
+        take.metrics.audio_seconds = double(take.audio.size()) / kSampleRate;
+        project.addTake(s.id, std::move(take));
+        ++done;
+    }
+    std::cout << "re-decoded " << done << " take(s) from their codes" << (skipped ? ", " + std::to_string(skipped) + " without codes left as they are" : std::string()) << "\n";
+    return done;
+}
+
 // Generates the rows that need audio and adds each take to the project as it finishes.
-int render_missing(ui::ProjectModel& project, const QList<int>& rows, const RenderOptions& o) {
-    if (o.engine.model_dir.empty())
-        fail(std::to_string(rows.size()) + " segment(s) have no current take (or their text changed since): pass "
-             "-m MODEL to generate them, or --assemble-only to leave them out");
-    install_interrupt_handler();
-    Engine engine;
-    const ModelInfo info = load_or_fail(engine, o.engine.to_config());
+int render_missing(ui::ProjectModel& project, const QList<int>& rows, const RenderOptions& o, TtsBackend& engine,
+                   const ModelInfo& info, const QString& hash) {
     ui::VoiceListModel voices(o.voices_dir.empty() ? default_voices_dir() : QString::fromStdString(o.voices_dir));
     std::vector<SynthesisRequest> requests;
     std::vector<QString> segment_ids, voice_ids;
@@ -131,6 +174,7 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
         ui::SegmentTake take = ui::takeFromResult(requests[i], *result, voice_ids[i]);
         take.text = project.segment(row).text;   // as written, markup included: the take is current
         take.madeWith = QString::fromStdString(info.name);
+        take.modelHash = hash;
         project.addTake(segment_ids[i], std::move(take));
         char what[96];
         std::snprintf(what, sizeof what, "segment %d: %.2f s of audio", row + 1, result->metrics.audio_seconds);
@@ -158,9 +202,20 @@ void render(const RenderOptions& o) {
     const QDir out(QString::fromStdString(o.out_dir));
     if (!QDir().mkpath(out.absolutePath())) fail("cannot create the output folder " + o.out_dir);
 
-    const QList<int> missing = project.segmentsNeedingAudio();
-    if (!missing.isEmpty() && !o.assemble_only) {
-        const int failed = render_missing(project, missing, o);
+    const QList<int> missing = o.assemble_only ? QList<int>{} : project.segmentsNeedingAudio();
+    if (!missing.isEmpty() && o.engine.model_dir.empty())
+        fail(std::to_string(missing.size()) + " segment(s) have no current take (or their text or voice changed since): "
+             "pass -m MODEL to generate them, or --assemble-only to leave them out");
+    if (o.redecode && o.engine.model_dir.empty()) fail("--redecode needs -m MODEL (the codec to decode with)");
+    // The engine only when something must be generated or decoded: re-assembling never loads it.
+    if (!missing.isEmpty() || o.redecode) {
+        install_interrupt_handler();
+        Engine engine;
+        const ModelInfo info = load_or_fail(engine, o.engine.to_config());
+        const QString hash = ui::modelFingerprint(QString::fromStdString(info.model_dir));
+        warn_other_models(project, hash);
+        const int failed = missing.isEmpty() ? 0 : render_missing(project, missing, o, engine, info, hash);
+        if (o.redecode) redecode(project, engine, info, hash);
         if (!o.no_save && project.isModified()) {
             if (!project.save(path, &error)) fail(str(error));
             std::cout << "saved the new takes into " << o.project << "\n";
@@ -266,6 +321,9 @@ void register_project(CLI::App& app) {
         ->check(CLI::Range(1, 16))
         ->capture_default_str();
     cmd->add_flag("--assemble-only", o->assemble_only, "never generate: leave segments without a take out");
+    cmd->add_flag("--redecode", o->redecode,
+                  "decode every current take again from its stored codes with -m's codec (e.g. another --precision): "
+                  "a new take each, no sampling");
     cmd->add_flag("--no-save", o->no_save, "do not save the new takes into the project file");
     cmd->callback([o] { render(*o); });
 }

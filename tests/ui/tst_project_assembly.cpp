@@ -219,6 +219,75 @@ private Q_SLOTS:
         QVERIFY(toWebVtt({{0, 44100, QStringLiteral("a <b> & c")}}).contains(QStringLiteral("a &lt;b&gt; &amp; c")));
     }
 
+    void castGivesSpeakersTheirVoices() {
+        ProjectModel m;
+        m.newProject(QStringLiteral("t"),
+                     QStringLiteral("<|speaker:0|>Hello there. How are you?\n\n<|speaker:1|>Fine. [pause 1s] Thanks."),
+                     SplitMode::Sentences);
+        // The mark goes with the sentence before it: the pause after "Fine.".
+        QCOMPARE(m.segmentCount(), 4);
+        QCOMPARE(m.segment(2).text, QStringLiteral("<|speaker:1|>Fine. [pause 1s]"));
+        QCOMPARE(m.speakers(), (QStringList{QStringLiteral("0"), QStringLiteral("1")}));
+        QCOMPARE(m.speakerOf(1), QStringLiteral("0"));   // the turn goes on without a tag
+        QCOMPARE(m.speakerOf(3), QStringLiteral("1"));
+        m.setDefaultVoice(QStringLiteral("narrator"));
+        m.setCastVoice(QStringLiteral("1"), QStringLiteral("bob"));
+        QCOMPARE(m.effectiveVoice(0), QStringLiteral("narrator"));
+        QCOMPARE(m.effectiveVoice(2), QStringLiteral("bob"));
+        m.setSegmentVoice(3, QStringLiteral("carol"));   // a segment's own voice wins
+        QCOMPARE(m.effectiveVoice(3), QStringLiteral("carol"));
+        // Takes made with the cast's voice are current; a new cast voice makes them stale, and only
+        // those of that speaker that follow the cast.
+        for (int r = 0; r < m.segmentCount(); ++r) {
+            SegmentTake t = take(m.segment(r).text, tone(1000, 200));
+            t.voice = m.effectiveVoice(r);
+            m.addTake(m.segment(r).id, std::move(t));
+        }
+        QVERIFY(m.segmentsNeedingAudio().isEmpty());
+        m.setCastVoice(QStringLiteral("1"), QStringLiteral("dave"));
+        QCOMPARE(m.segmentsNeedingAudio(), QList<int>{2});
+        QCOMPARE(m.data(m.index(2), ProjectModel::StateRole).toInt(), int(ProjectModel::SegmentState::Stale));
+        QCOMPARE(m.data(m.index(2), ProjectModel::SpeakerRole).toString(), QStringLiteral("1"));
+        // Saved and read back.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(m.save(dir.filePath(QStringLiteral("c.reefproj")), &error), qPrintable(error));
+        ProjectModel back;
+        QVERIFY2(back.load(dir.filePath(QStringLiteral("c.reefproj")), &error), qPrintable(error));
+        QCOMPARE(back.cast().value(QStringLiteral("1")), QStringLiteral("dave"));
+        QCOMPARE(back.segmentsNeedingAudio(), QList<int>{2});
+    }
+
+    void takesKeepCodesAndModel() {
+        QTemporaryDir dir;
+        ProjectModel m;
+        m.newProject(QStringLiteral("t"), QStringLiteral("One."), SplitMode::Sentences);
+        SegmentTake t = take(QStringLiteral("One."), tone(4096, 200));
+        t.codes.n_codebooks = 2;
+        t.codes.n_frames = 3;
+        t.codes.data = {1, 2, 3, 4, 5, 6};
+        t.modelHash = QStringLiteral("sha256:abc");
+        m.addTake(m.segment(0).id, t);
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("k.reefproj"));
+        QVERIFY2(m.save(path, &error), qPrintable(error));
+        ProjectModel back;
+        QVERIFY2(back.load(path, &error), qPrintable(error));
+        QCOMPARE(back.segment(0).takes[0].codes.data, t.codes.data);
+        QCOMPARE(back.segment(0).takes[0].modelHash, t.modelHash);
+        back.setCurrentModelHash(QStringLiteral("sha256:abc"));
+        QVERIFY(!back.data(back.index(0), ProjectModel::OtherModelRole).toBool());
+        back.setCurrentModelHash(QStringLiteral("sha256:def"));
+        QVERIFY(back.data(back.index(0), ProjectModel::OtherModelRole).toBool());
+        // A missing codes file is a clear error naming it.
+        QVERIFY(QFile::remove(path + QStringLiteral(".d/") + t.id + QStringLiteral(".codes")) ||
+                QDir(path + QStringLiteral(".d")).entryList({QStringLiteral("*.codes")}).size() == 1);
+        for (const QString& f : QDir(path + QStringLiteral(".d")).entryList({QStringLiteral("*.codes")}))
+            QFile::remove(path + QStringLiteral(".d/") + f);
+        QVERIFY(!back.load(path, &error));
+        QVERIFY2(error.contains(QStringLiteral(".codes")), qPrintable(error));
+    }
+
     void fileRoundTripKeepsAssembly() {
         QTemporaryDir dir;
         ProjectModel m;

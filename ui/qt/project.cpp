@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QUuid>
 #include <algorithm>
 #include <cmath>
@@ -37,6 +38,7 @@ SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResul
     t.sampling = request.sampling;
     t.metrics = result.metrics;
     t.audio = result.audio;
+    t.codes = result.codes;
     return t;
 }
 
@@ -48,15 +50,17 @@ QVariant ProjectModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Segment& s = segment(index.row());
-    const SegmentState state = !s.hasAudio() ? SegmentState::NoAudio
-                               : s.isStale() ? SegmentState::Stale
-                                             : SegmentState::HasAudio;
+    const SegmentState state = !s.hasAudio()          ? SegmentState::NoAudio
+                               : isStale(index.row()) ? SegmentState::Stale
+                                                      : SegmentState::HasAudio;
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole: return s.text;
     case Qt::ToolTipRole:
         return state == SegmentState::NoAudio ? tr("not generated yet")
-               : state == SegmentState::Stale ? tr("the text changed since take %1 was made").arg(s.currentTake + 1)
+               : state == SegmentState::Stale
+                   ? (s.isStale() ? tr("the text changed since take %1 was made").arg(s.currentTake + 1)
+                                  : tr("the speaker's voice changed since take %1 was made").arg(s.currentTake + 1))
                                               : tr("take %1 of %2").arg(s.currentTake + 1).arg(s.takes.size());
     case IdRole: return s.id;
     case StateRole: return int(state);
@@ -65,6 +69,13 @@ QVariant ProjectModel::data(const QModelIndex& index, int role) const {
     case DurationRole:
         return s.hasAudio() ? double(s.takes[size_t(s.currentTake)].audio.size()) / kSampleRate : 0.0;
     case VoiceRole: return s.voice;
+    case SpeakerRole: return speakerOf(index.row());
+    case OtherModelRole: {
+        if (!s.hasAudio() || m_currentModelHash.isEmpty())
+            return false;
+        const QString& made = s.takes[size_t(s.currentTake)].modelHash;
+        return !made.isEmpty() && made != m_currentModelHash;
+    }
     default: return {};
     }
 }
@@ -89,6 +100,8 @@ QHash<int, QByteArray> ProjectModel::roleNames() const {
     names.insert(CurrentTakeRole, "currentTake");
     names.insert(DurationRole, "duration");
     names.insert(VoiceRole, "voice");
+    names.insert(SpeakerRole, "speaker");
+    names.insert(OtherModelRole, "otherModel");
     return names;
 }
 
@@ -145,7 +158,60 @@ void ProjectModel::setDefaultVoice(const QString& voice) {
 QString ProjectModel::effectiveVoice(int row) const {
     if (!validRow(row))
         return {};
-    return segment(row).voice.isEmpty() ? m_doc.defaultVoice : segment(row).voice;
+    if (!segment(row).voice.isEmpty())
+        return segment(row).voice;
+    const QString cast = m_doc.cast.value(speakerOf(row));
+    return cast.isEmpty() ? m_doc.defaultVoice : cast;
+}
+
+QString ProjectModel::speakerOf(int row) const {
+    static const QRegularExpression tag(QStringLiteral(R"(^\s*(?:\[[^\]]*\]\s*)*<\|speaker:([^|<>]{1,64})\|>)"));
+    for (int r = std::min(row, segmentCount() - 1); r >= 0; --r)
+        if (const QRegularExpressionMatch m = tag.match(segment(r).text); m.hasMatch())
+            return m.captured(1).trimmed();
+    return {};
+}
+
+QStringList ProjectModel::speakers() const {
+    QStringList out;
+    for (int r = 0; r < segmentCount(); ++r)
+        if (const QString s = speakerOf(r); !s.isEmpty() && !out.contains(s))
+            out << s;
+    return out;
+}
+
+void ProjectModel::setCastVoice(const QString& speaker, const QString& voice) {
+    if (speaker.isEmpty() || speaker.size() > 64 || voice.size() > 1000 || m_doc.cast.value(speaker) == voice)
+        return;
+    if (voice.isEmpty())
+        m_doc.cast.remove(speaker);
+    else
+        m_doc.cast.insert(speaker, voice);
+    // Every row may change state (their speaker's voice, hence stale or not).
+    if (segmentCount() > 0)
+        Q_EMIT dataChanged(index(0), index(segmentCount() - 1));
+    setModified(true);
+}
+
+bool ProjectModel::isStale(int row) const {
+    if (!validRow(row))
+        return false;
+    const Segment& s = segment(row);
+    if (s.isStale())
+        return true;
+    // A cast voice that changed: only for segments that take their voice from the cast.
+    if (!s.hasAudio() || !s.voice.isEmpty())
+        return false;
+    const QString cast = m_doc.cast.value(speakerOf(row));
+    return !cast.isEmpty() && s.takes[size_t(s.currentTake)].voice != cast;
+}
+
+void ProjectModel::setCurrentModelHash(const QString& hash) {
+    if (m_currentModelHash == hash)
+        return;
+    m_currentModelHash = hash;
+    if (segmentCount() > 0)
+        Q_EMIT dataChanged(index(0), index(segmentCount() - 1), {OtherModelRole});
 }
 
 int ProjectModel::rowForId(const QString& id) const {
@@ -385,7 +451,7 @@ std::vector<float> ProjectModel::renderProject(int crossfadeMs, int gapMs, QList
 QList<int> ProjectModel::segmentsNeedingAudio() const {
     QList<int> rows;
     for (int r = 0; r < segmentCount(); ++r)
-        if ((!segment(r).hasAudio() || segment(r).isStale()) && !spokenText(segment(r).text).isEmpty())
+        if ((!segment(r).hasAudio() || isStale(r)) && !spokenText(segment(r).text).isEmpty())
             rows << r;   // a segment of pause marks only has nothing to say: its pause is all it is
     return rows;
 }

@@ -4,6 +4,7 @@
 #pragma once
 #include <QAbstractListModel>
 #include <QDateTime>
+#include <QMap>
 #include <QSet>
 #include <QString>
 #include <optional>
@@ -26,6 +27,11 @@ struct SegmentTake {
     // Saved: frames, audio_seconds, warm_frames_per_s, real_time_factor. The rest stays in memory only.
     RunMetrics metrics;
     std::vector<float> audio;   // mono 44.1 kHz
+    // The semantic codes the audio was decoded from (saved as <id>.codes): re-decoding them with
+    // another codec precision never samples again. Empty for takes from servers and older files.
+    Codes codes;
+    // qt/model_fingerprint.h of the model folder that made it; empty when unknown (a server).
+    QString modelHash;
 };
 
 struct Segment {
@@ -68,6 +74,9 @@ struct ProjectData {
     QString defaultVoice;
     std::vector<Segment> segments;
     AssemblySettings assembly;
+    // The cast: speaker ("0", "1": fish-speech's <|speaker:N|> tags) -> voice id. A segment without
+    // its own voice speaks with its speaker's, else the project default.
+    QMap<QString, QString> cast;
 };
 
 // Where each segment's current take lies in renderProject's output.
@@ -89,6 +98,8 @@ public:
         CurrentTakeRole,
         DurationRole,       // seconds of the current take, 0 without audio
         VoiceRole,          // the segment's own voice, empty = project default
+        SpeakerRole,        // speakerOf(row)
+        OtherModelRole,     // bool: the current take was made by another model than the loaded one
     };
 
     // Bounds on what load() accepts (and what the editing API lets a project grow to).
@@ -113,8 +124,20 @@ public:
     void setTitle(const QString& title);
     QString defaultVoice() const { return m_doc.defaultVoice; }
     void setDefaultVoice(const QString& voice);
-    // The segment's voice, or the project default when it has none.
+    // The segment's voice, else its speaker's in the cast, else the project default.
     QString effectiveVoice(int row) const;
+    // The speaker of a segment: the <|speaker:N|> tag it starts with, or the last one before it
+    // (a speaker's turn goes on until the next tag); empty before any tag.
+    QString speakerOf(int row) const;
+    QStringList speakers() const;   // every speaker the text names, in order of appearance
+    // The cast's voice for a speaker (empty: none, the default voice). Their segments whose takes
+    // were made with another voice become stale.
+    void setCastVoice(const QString& speaker, const QString& voice);
+    QMap<QString, QString> cast() const { return m_doc.cast; }
+    // Stale: the text changed since the current take, or its speaker's cast voice did.
+    bool isStale(int row) const;
+    // The fingerprint of the model now loaded (OtherModelRole compares takes with it).
+    void setCurrentModelHash(const QString& hash);
 
     const ProjectData& document() const { return m_doc; }
     const AssemblySettings& assembly() const { return m_doc.assembly; }
@@ -184,6 +207,7 @@ private:
     QString m_path;
     bool m_modified = false;
     int m_loadedVersion = 0;
+    QString m_currentModelHash;
     // Take ids whose audio is already in m_savedAudioDir (written or read there).
     QString m_savedAudioDir;
     QSet<QString> m_takesOnDisk;

@@ -15,6 +15,7 @@
 
 #include "audio/wav_file.h"
 #include "qt/sampling_json.h"
+#include "qt/voice_list_model.h"
 
 namespace reef::ui {
 namespace {
@@ -32,6 +33,14 @@ bool fail(QString* error, const QString& message) {
 
 const QRegularExpression& idPattern() {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{1,64}$"));
+    return re;
+}
+const QRegularExpression& codesNamePattern() {
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{1,64}\\.codes$"));
+    return re;
+}
+const QRegularExpression& castKeyPattern() {
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9 _.-]{1,64}$"));
     return re;
 }
 const QRegularExpression& audioNamePattern() {
@@ -129,9 +138,11 @@ public:
     bool sampling(const QJsonObject& o, const QString& where, SamplingParams* p) const;
     bool assembly(const QJsonObject& o, AssemblySettings* a) const;
     bool metrics(const QJsonObject& o, const QString& where, RunMetrics* m) const;
-    bool take(const QJsonObject& o, const QString& where, SegmentTake* t, QString* audioName, qint64* samples) const;
+    bool take(const QJsonObject& o, const QString& where, SegmentTake* t, QString* audioName, QString* codesName,
+              qint64* samples) const;
     bool segment(const QJsonObject& o, const QString& where, Segment* s, QStringList* audioNames,
-                 QList<qint64>* samples) const;
+                 QStringList* codesNames, QList<qint64>* samples) const;
+    bool cast(const QJsonObject& o, QMap<QString, QString>* out) const;
 
 private:
     QString m_path;
@@ -177,15 +188,33 @@ bool Reader::metrics(const QJsonObject& o, const QString& where, RunMetrics* m) 
     return true;
 }
 
-bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QString* audioName,
+bool Reader::cast(const QJsonObject& o, QMap<QString, QString>* out) const {
+    const QString where = QStringLiteral("cast");
+    if (o.size() > 1000)
+        return problem(where, ProjectFile::tr("%1 speakers; at most 1000 are allowed").arg(o.size()));
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!castKeyPattern().match(it.key()).hasMatch())
+            return problem(where, ProjectFile::tr("the speaker \"%1\" is not a speaker name").arg(it.key().left(80)));
+        if (!it.value().isString() || it.value().toString().size() > 1000)
+            return problem(where, ProjectFile::tr("the voice of speaker \"%1\" is not a voice id").arg(it.key()));
+        out->insert(it.key(), it.value().toString());
+    }
+    return true;
+}
+
+bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QString* audioName, QString* codesName,
                   qint64* samples) const {
     QString created;
     QJsonObject sub;
     bool present = false;
     if (!string(o, "id", where, &t->id, true, 64) || !string(o, "text", where, &t->text, true) ||
         !string(o, "voice", where, &t->voice, false, 1000) || !string(o, "created", where, &created, false, 64) ||
-        !string(o, "madeWith", where, &t->madeWith, false, 1000) || !string(o, "audio", where, audioName, true, 200))
+        !string(o, "madeWith", where, &t->madeWith, false, 1000) || !string(o, "audio", where, audioName, true, 200) ||
+        !string(o, "codes", where, codesName, false, 200) || !string(o, "modelHash", where, &t->modelHash, false, 128))
         return false;
+    if (!codesName->isEmpty() && !codesNamePattern().match(*codesName).hasMatch())
+        return problem(where, ProjectFile::tr("\"codes\" must name a .codes file in the project's audio folder, not \"%1\"")
+                                  .arg(*codesName));
     if (!idPattern().match(t->id).hasMatch())
         return problem(where, ProjectFile::tr("the take id \"%1\" has characters other than A-Z a-z 0-9 _ -").arg(t->id));
     if (!audioNamePattern().match(*audioName).hasMatch())
@@ -207,7 +236,7 @@ bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QS
 }
 
 bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QStringList* audioNames,
-                     QList<qint64>* samples) const {
+                     QStringList* codesNames, QList<qint64>* samples) const {
     QJsonObject sub;
     bool present = false;
     QJsonArray takes;
@@ -244,18 +273,20 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
         if (!takes[k].isObject())
             return problem(takeWhere, ProjectFile::tr("is not an object"));
         SegmentTake t;
-        QString name;
+        QString name, codes;
         qint64 n = 0;
-        if (!take(takes[k].toObject(), takeWhere, &t, &name, &n))
+        if (!take(takes[k].toObject(), takeWhere, &t, &name, &codes, &n))
             return false;
         s->takes.push_back(std::move(t));
         *audioNames << name;
+        *codesNames << codes;
         *samples << n;
     }
     return true;
 }
 
 QString takeFileName(const SegmentTake& t) { return t.id + QStringLiteral(".wav"); }
+QString codesFileName(const SegmentTake& t) { return t.id + QStringLiteral(".codes"); }
 
 QJsonObject takeToJson(const SegmentTake& t) {
     const QJsonObject metrics{{QStringLiteral("frames"), t.metrics.frames},
@@ -273,6 +304,10 @@ QJsonObject takeToJson(const SegmentTake& t) {
         o.insert(QStringLiteral("created"), t.created.toUTC().toString(Qt::ISODateWithMs));
     if (!t.madeWith.isEmpty())
         o.insert(QStringLiteral("madeWith"), t.madeWith);
+    if (t.codes.n_frames > 0)
+        o.insert(QStringLiteral("codes"), codesFileName(t));
+    if (!t.modelHash.isEmpty())
+        o.insert(QStringLiteral("modelHash"), t.modelHash);
     return o;
 }
 
@@ -297,6 +332,9 @@ QByteArray toJson(const ProjectData& data, const QString& audioDirName) {
             o.insert(QStringLiteral("speed"), s.speed);
         segments.append(o);
     }
+    QJsonObject castJson;
+    for (auto it = data.cast.begin(); it != data.cast.end(); ++it)
+        castJson.insert(it.key(), it.value());
     const AssemblySettings& a = data.assembly;
     const QJsonObject assembly{{QStringLiteral("sentencePauseMs"), a.sentencePauseMs},
                                {QStringLiteral("clausePauseMs"), a.clausePauseMs},
@@ -313,6 +351,7 @@ QByteArray toJson(const ProjectData& data, const QString& audioDirName) {
                            {QStringLiteral("defaultVoice"), data.defaultVoice},
                            {QStringLiteral("audioDir"), audioDirName},
                            {QStringLiteral("assembly"), assembly},
+                           {QStringLiteral("cast"), castJson},
                            {QStringLiteral("segments"), segments}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -359,7 +398,11 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
     bool hasAssembly = false;
     if (!r.object(root, "assembly", {}, &assembly, &hasAssembly) || (hasAssembly && !r.assembly(assembly, &out->assembly)))
         return false;
-    QStringList audioNames;
+    QJsonObject cast;
+    bool hasCast = false;
+    if (!r.object(root, "cast", {}, &cast, &hasCast) || (hasCast && !r.cast(cast, &out->cast)))
+        return false;
+    QStringList audioNames, codesNames;
     QList<qint64> samples;
     QSet<QString> segmentIds, takeIdsSeen;
     for (qsizetype k = 0; k < segments.size(); ++k) {
@@ -367,7 +410,7 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
         if (!segments[k].isObject())
             return r.problem(where, ProjectFile::tr("is not an object"));
         Segment s;
-        if (!r.segment(segments[k].toObject(), where, &s, &audioNames, &samples))
+        if (!r.segment(segments[k].toObject(), where, &s, &audioNames, &codesNames, &samples))
             return false;
         if (segmentIds.contains(s.id))
             return r.problem(where, ProjectFile::tr("the id \"%1\" is used twice").arg(s.id));
@@ -406,6 +449,11 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
                 return r.problem(where, ProjectFile::tr("%1 holds %2 samples; the project expects %3")
                                             .arg(file).arg(a.samples.size()).arg(samples[index]));
             out->segments[k].takes[j].audio = std::move(a.samples);
+            if (!codesNames[index].isEmpty()) {
+                QString why;
+                if (!readCodesFile(audioDir.filePath(codesNames[index]), &out->segments[k].takes[j].codes, &why))
+                    return r.problem(where, why);
+            }
         }
     }
     return true;
@@ -485,13 +533,20 @@ bool writeProjectFile(const QString& path, const ProjectData& data, const QSet<Q
         for (const SegmentTake& t : s.takes) {
             const QString name = takeFileName(t);
             referenced.insert(name);
-            if (alreadyThere.contains(t.id) && QFileInfo::exists(dir.filePath(name)))
+            const bool hasCodes = t.codes.n_frames > 0;
+            if (hasCodes)
+                referenced.insert(codesFileName(t));
+            if (alreadyThere.contains(t.id) && QFileInfo::exists(dir.filePath(name)) &&
+                (!hasCodes || QFileInfo::exists(dir.filePath(codesFileName(t)))))
                 continue;
             try {
                 audio::write_wav(dir.filePath(name).toStdString(), t.audio, kSampleRate, 1, audio::WavFormat::Float32);
             } catch (const audio::AudioError& e) {
                 return fail(error, ProjectFile::tr("cannot save %1: %2").arg(path, QString::fromStdString(e.what())));
             }
+            QString why;
+            if (hasCodes && !writeCodesFile(dir.filePath(codesFileName(t)), t.codes, &why))
+                return fail(error, ProjectFile::tr("cannot save %1: %2").arg(path, why));
         }
     }
 
@@ -505,9 +560,10 @@ bool writeProjectFile(const QString& path, const ProjectData& data, const QSet<Q
         return fail(error, ProjectFile::tr("cannot save %1: %2").arg(path, f.errorString()));
 
     // 3. Only now are files of dropped takes unreferenced by the file on disk.
-    const QStringList present = dir.entryList({QStringLiteral("*.wav")}, QDir::Files);
+    const QStringList present = dir.entryList({QStringLiteral("*.wav"), QStringLiteral("*.codes")}, QDir::Files);
     for (const QString& name : present)
-        if (audioNamePattern().match(name).hasMatch() && !referenced.contains(name))
+        if ((audioNamePattern().match(name).hasMatch() || codesNamePattern().match(name).hasMatch()) &&
+            !referenced.contains(name))
             QFile::remove(dir.filePath(name));
     return true;
 }

@@ -14,6 +14,8 @@
 //                        (0…60000), "speed" (0.5…2), "trimSilence", "normalize", "targetLufs"
 //                        (−40…−5), "ceilingDbtp" (−9…0) }
 //     segment "paragraphEnd": true, "chapter": "<title>", "speed": 0.5…2 (absent = the project's)
+//     root "cast": { "<speaker>": "<voice id>" }   (speakers: [A-Za-z0-9 _.-]{1,64})
+//     take "codes": "<take id>.codes" (qt/voice_list_model.h's codes file), "modelHash": "sha256:…"
 //   "sampling": { "temperature", "topP", "topK", "repetitionPenalty", "maxNewFrames", "chunkLength",
 //                 "seed": "<decimal string>" }  (a string: JSON numbers lose 64-bit integers).
 //   A segment's "sampling" is absent when it uses the app's settings. Ids are [A-Za-z0-9_-]{1,64}.

@@ -10,6 +10,7 @@
 #include "qt/file_export.h"
 #include "qt/perf_history_model.h"
 #include "qt/playback_controller.h"
+#include "qt/model_fingerprint.h"
 #include "qt/pause_markup.h"
 #include "qt/project.h"
 #include "qt/pronunciation_dictionary.h"
@@ -66,6 +67,10 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateBatchSize);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateLanes);
+    // Takes made by another model than the loaded one say so in the project view.
+    connect(&engine, &EngineController::modelLoaded, this, [this] {
+        m_project->setCurrentModelHash(modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir)));
+    });
     // A reconnect that failed keeps the connection that works, with the key it has: the key field
     // shows that key again, not the refused one (issue #47).
     connect(&engine, &EngineController::loadFailed, this, [this] {
@@ -325,6 +330,7 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
         SegmentTake take = takeFromResult(item->request, result, job.voiceId);
         take.text = job.text;   // as written: the request's is the dictionary's spoken form
         take.madeWith = QString::fromStdString(m_engine.modelInfo().name);   // a server's name says where
+        take.modelHash = modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir));
         if (!m_project->addTake(job.segmentId, std::move(take)))
             Q_EMIT statusMessage(tr("A segment was deleted while it was being generated; its audio was dropped."), 8000);
         const int row = m_project->rowForId(job.segmentId);
