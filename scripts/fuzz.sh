@@ -13,7 +13,7 @@ source "$(dirname "$0")/setup.sh"
 SECS="${1:-60}"; shift || true
 FUZZ_DIR="${REEF_FUZZ_BUILD_DIR:-$REEF_ROOT/build-fuzz}"
 SRC="$REEF_ROOT/tests/fuzz"
-ALL=(safetensors safetensors_index pth model_config codec_config tokenizer_json tiktoken text_split audio)
+ALL=(safetensors safetensors_index pth model_config codec_config tokenizer_json tiktoken text_split audio epub)
 HARNESSES=("$@"); ((${#HARNESSES[@]})) || HARNESSES=("${ALL[@]}")
 
 # the build's packages and clang 14 (Debian 12's) with libFuzzer and the sanitizer runtimes

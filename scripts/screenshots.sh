@@ -10,6 +10,8 @@
 #   settings_1280.png    tst_main_window: the window at its default 1280×860, every Settings row in view
 #   queue_batch.png      tst_main_window: a batch of 4 with 8 items queued (fake engine), which decode and which wait
 #   quantize_dialog.png  tst_real_window: Settings → Engine → Quantize to int8…, the copy written (tiny demo model)
+#   production_dialog.png tst_production: Project → Production…: cast, pauses, pace, loudness, the book's export
+#   project_production.png tst_production: a cast project, chapters and speakers in the segment list
 # Installs Xvfb and a CJK font (fonts-wqy-microhei) when missing; needs a built tree (./run.sh or
 # ./test.sh first). Usage: scripts/screenshots.sh [BUILD_DIR] [OUT_DIR]   (OUT_DIR default docs/images;
 # ctest tst_script_screenshots writes them to a temporary folder)
@@ -36,6 +38,8 @@ cp "$shots/project_real.png" "$IMAGES/project.png"
 REEF_CLI="$BUILD/app/reef-cli" xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_remote_window" >/dev/null
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_main_window" settingsFitAndClosedDocksComeBack \
   theQueueTellsTheTruthAboutABatch >/dev/null
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/tests/ui/tst_production" >/dev/null
 cp "$shots/queue_running.png" "$shots/main_window_zh_CN.png" "$shots/compare_sweep.png" "$shots/remote_project.png" \
-  "$shots/remote_progress.png" "$shots/settings_1280.png" "$shots/queue_batch.png" "$shots/quantize_dialog.png" "$IMAGES/"
-echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project,remote_progress,settings_1280,queue_batch,quantize_dialog}.png"
+  "$shots/remote_progress.png" "$shots/settings_1280.png" "$shots/queue_batch.png" "$shots/quantize_dialog.png" \
+  "$shots/production_dialog.png" "$shots/project_production.png" "$IMAGES/"
+echo "wrote $IMAGES/{project,queue_running,main_window_zh_CN,compare_sweep,remote_project,remote_progress,settings_1280,queue_batch,quantize_dialog,production_dialog,project_production}.png"

@@ -6,7 +6,6 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <unistd.h>
 
@@ -20,12 +19,10 @@
 #include "audio/wav_file.h"
 #include "cli_common.h"
 #include "cli_engine.h"
-#include "qt/batch_export.h"
+#include "qt/book_export.h"
 #include "qt/model_fingerprint.h"
 #include "qt/pause_markup.h"
 #include "qt/project.h"
-#include "qt/project_assembly.h"
-#include "qt/subtitles.h"
 #include "qt/voice_list_model.h"
 
 namespace reef::cli {
@@ -184,14 +181,6 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
     return failed;
 }
 
-void write_text(const QString& path, const QString& text) {
-    QSaveFile f(path);
-    const QByteArray bytes = text.toUtf8();
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        fail("cannot write " + str(path) + ": " + str(f.errorString()));
-    std::cout << "wrote " << str(path) << "\n";
-}
-
 void render(const RenderOptions& o) {
     ui::ProjectModel project;
     QString error;
@@ -238,51 +227,20 @@ void render(const RenderOptions& o) {
     if (o.clause_pause) a.clausePauseMs = *o.clause_pause;
     if (o.paragraph_pause) a.paragraphPauseMs = *o.paragraph_pause;
     if (o.chapter_pause) a.chapterPauseMs = *o.chapter_pause;
-    ui::AssembledProject book;
-    try {
-        book = ui::assembleProject(doc);
-    } catch (const std::exception& e) {
-        fail(e.what());
-    }
-    if (book.audio.empty()) fail("nothing to export: no segment of the project has audio");
-
-    const audio::ExportFormat format = export_format(o.format);
-    const QString stem = QFileInfo(path).completeBaseName();
-    audio::AudioMetadata meta{str(doc.title), "Reef " REEF_VERSION, "rendered from " + o.project};
-    meta.album = str(doc.title);
-    for (const ui::AssembledChapter& c : book.chapters)
-        meta.chapters.push_back({double(c.start) / kSampleRate, str(c.title)});
-    const QString book_path = out.filePath(stem + QLatin1Char('.') + QString::fromLatin1(audio::export_format_suffix(format)));
-    try {
-        audio::write_audio(str(book_path), book.audio, kSampleRate, 1, format, meta);
-        std::cout << "wrote " << str(book_path) << " (" << double(book.audio.size()) / kSampleRate << " s"
-                  << (format == audio::ExportFormat::Flac && !book.chapters.isEmpty()
-                          ? ", " + std::to_string(book.chapters.size()) + " chapter marks"
-                          : std::string())
-                  << ")\n";
-        if (o.per_chapter) {
-            const QList<ui::AssembledChapter> chapters =
-                book.chapters.isEmpty() ? QList<ui::AssembledChapter>{{doc.title, 0, 0, qint64(book.audio.size())}}
-                                        : book.chapters;
-            for (qsizetype k = 0; k < chapters.size(); ++k) {
-                const ui::AssembledChapter& c = chapters[k];
-                const std::vector<float> part(book.audio.begin() + c.start, book.audio.begin() + c.end);
-                audio::AudioMetadata m{str(c.title), meta.software, meta.comment};
-                m.album = meta.album;
-                const QString file = out.filePath(ui::numberedFileStem(int(k) + 1, c.title) + QLatin1Char('.') +
-                                                  QString::fromLatin1(audio::export_format_suffix(format)));
-                audio::write_audio(str(file), part, kSampleRate, 1, format, m);
-                std::cout << "wrote " << str(file) << " (" << double(part.size()) / kSampleRate << " s)\n";
-            }
-        }
-    } catch (const audio::AudioError& e) {
-        fail(e.what());
-    }
-    if (o.srt || o.vtt) {
-        const QList<ui::SubtitleCue> cues = ui::subtitleCues(doc, book);
-        if (o.srt) write_text(out.filePath(stem + QStringLiteral(".srt")), ui::toSrt(cues));
-        if (o.vtt) write_text(out.filePath(stem + QStringLiteral(".vtt")), ui::toWebVtt(cues));
-    }
+    ui::BookExportOptions options;
+    options.format = export_format(o.format);
+    options.perChapter = o.per_chapter;
+    options.srt = o.srt;
+    options.vtt = o.vtt;
+    options.software = QStringLiteral("Reef " REEF_VERSION);
+    options.comment = QStringLiteral("rendered from ") + path;
+    ui::BookExportResult written;
+    const bool ok = ui::exportBook(doc, out.absolutePath(), QFileInfo(path).completeBaseName(), options, &written, &error);
+    for (const QString& f : written.files) std::cout << "wrote " << str(f) << "\n";
+    if (!ok) fail(str(error));
+    const ui::AssembledProject& book = written.assembled;
+    if (options.format == audio::ExportFormat::Flac && !book.chapters.isEmpty())
+        std::cout << book.chapters.size() << " chapter marks in the FLAC file\n";
     const audio::Loudness l = book.normalized ? book.loudness.after : audio::measure_loudness(book.audio, kSampleRate);
     std::printf("%lld segments, %.2f s; integrated %.1f LUFS, true peak %.1f dBTP%s\n", (long long)book.spans.size(),
                 double(book.audio.size()) / kSampleRate, l.integrated_lufs, l.true_peak_dbtp,

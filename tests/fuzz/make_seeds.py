@@ -211,3 +211,9 @@ if conv:
         os.remove(dst)
 else:
     print("sndfile-convert not found: no FLAC / OGG seeds", file=sys.stderr)
+
+
+# --- epub: small books and XHTML documents (make_epub_seeds.py) ---
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_epub_seeds  # noqa: E402
+make_epub_seeds.write(put)

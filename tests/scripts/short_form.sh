@@ -138,7 +138,7 @@ study_1337_arms)   # eager arms only (the compiled ones take minutes to compile)
   arms_ran "$n-bench.json" 4
   compgen -G "$n-wavs/*.wav" >/dev/null || fail "no WAV in pr-arms-s1mini-bf16-wavs"
   ;;
-screenshots)   # the nine README images, written to TMP_DIR instead of docs/images
+screenshots)   # the eleven README images, written to TMP_DIR instead of docs/images
   [[ -n $build ]] || fail "give BUILD_DIR"
   missing=()
   for p in xvfb xauth fonts-wqy-microhei; do
@@ -146,7 +146,7 @@ screenshots)   # the nine README images, written to TMP_DIR instead of docs/imag
   done
   ((${#missing[@]} == 0)) || skip "not installed: ${missing[*]} (the script would install them)"
   bash "$root/scripts/screenshots.sh" "$build" "$T/images"
-  for f in project queue_running main_window_zh_CN compare_sweep remote_project remote_progress settings_1280 queue_batch quantize_dialog; do
+  for f in project queue_running main_window_zh_CN compare_sweep remote_project remote_progress settings_1280 queue_batch quantize_dialog production_dialog project_production; do
     nonempty "$T/images/$f.png"
     [[ $(head -c 4 "$T/images/$f.png" | od -An -tx1 | tr -d ' \n') == 89504e47 ]] || fail "$f.png is not a PNG"
   done

@@ -25,7 +25,7 @@ bool ensureDir(const QString& dir, QString* error) {
 
 }  // namespace
 
-QString numberedFileStem(int number, const QString& text) {
+QString safeFileStem(const QString& text) {
     static const QRegularExpression unsafe(QStringLiteral("[\\\\/:*?\"<>|\\x00-\\x1f<>]|<\\|[^|]*\\|>"));
     QString words = text.simplified();
     words.replace(unsafe, QStringLiteral(" "));
@@ -40,6 +40,11 @@ QString numberedFileStem(int number, const QString& text) {
     }
     while (words.endsWith(QLatin1Char('.')) || words.endsWith(QLatin1Char(' ')))
         words.chop(1);   // Windows drops trailing dots and spaces
+    return words;
+}
+
+QString numberedFileStem(int number, const QString& text) {
+    const QString words = safeFileStem(text);
     const QString n = QStringLiteral("%1").arg(number, 3, 10, QLatin1Char('0'));
     return words.isEmpty() ? n : n + QLatin1Char(' ') + words;
 }

@@ -16,6 +16,8 @@ class TakesModel;
 // "003 The first few words" from a running number and a text: no path separators or characters
 // that Windows or macOS refuse, at most ~40 characters of text, never empty.
 QString numberedFileStem(int number, const QString& text);
+// The same words without the number; empty when nothing of the text is left.
+QString safeFileStem(const QString& text);
 
 // The current takes in order with crossfadeMs crossfades (ProjectModel::renderProject) into path;
 // false with *error when no segment has audio or the file cannot be written.

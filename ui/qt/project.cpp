@@ -70,6 +70,7 @@ QVariant ProjectModel::data(const QModelIndex& index, int role) const {
         return s.hasAudio() ? double(s.takes[size_t(s.currentTake)].audio.size()) / kSampleRate : 0.0;
     case VoiceRole: return s.voice;
     case SpeakerRole: return speakerOf(index.row());
+    case ChapterRole: return s.chapter;
     case OtherModelRole: {
         if (!s.hasAudio() || m_currentModelHash.isEmpty())
             return false;
@@ -101,6 +102,7 @@ QHash<int, QByteArray> ProjectModel::roleNames() const {
     names.insert(DurationRole, "duration");
     names.insert(VoiceRole, "voice");
     names.insert(SpeakerRole, "speaker");
+    names.insert(ChapterRole, "chapter");
     names.insert(OtherModelRole, "otherModel");
     return names;
 }
@@ -119,14 +121,24 @@ void ProjectModel::rowChanged(int row) {
 }
 
 void ProjectModel::newProject(const QString& title, const QString& text, SplitMode mode, int maxChars) {
+    newProjectFromChapters(title, {{QString(), text}}, mode, maxChars);
+}
+
+void ProjectModel::newProjectFromChapters(const QString& title, const QList<EpubChapter>& chapters, SplitMode mode,
+                                          int maxChars) {
     ProjectData doc;
     doc.title = title;
     doc.defaultVoice = m_doc.defaultVoice;
-    for (const TextPiece& piece : splitIntoPieces(text, mode, std::min(maxChars, kMaxTextChars))) {
-        if (int(doc.segments.size()) == kMaxSegments)
-            break;   // beyond what a project file may hold; the pieces are ~400 characters, so ~40 MB of text
-        doc.segments.push_back(makeSegment(piece.text));
-        doc.segments.back().paragraphEnd = piece.endsParagraph;
+    for (const EpubChapter& chapter : chapters) {
+        bool first = true;
+        for (const TextPiece& piece : splitIntoPieces(chapter.text, mode, std::min(maxChars, kMaxTextChars))) {
+            if (int(doc.segments.size()) == kMaxSegments)
+                break;   // beyond what a project file may hold; the pieces are ~400 characters, so ~40 MB of text
+            doc.segments.push_back(makeSegment(piece.text));
+            doc.segments.back().paragraphEnd = piece.endsParagraph;
+            if (std::exchange(first, false))
+                doc.segments.back().chapter = chapter.title.left(1000);
+        }
     }
     beginResetModel();
     m_doc = std::move(doc);
@@ -166,9 +178,12 @@ QString ProjectModel::effectiveVoice(int row) const {
 
 QString ProjectModel::speakerOf(int row) const {
     static const QRegularExpression tag(QStringLiteral(R"(^\s*(?:\[[^\]]*\]\s*)*<\|speaker:([^|<>]{1,64})\|>)"));
-    for (int r = std::min(row, segmentCount() - 1); r >= 0; --r)
+    for (int r = std::min(row, segmentCount() - 1); r >= 0; --r) {
         if (const QRegularExpressionMatch m = tag.match(segment(r).text); m.hasMatch())
             return m.captured(1).trimmed();
+        if (!segment(r).chapter.isEmpty())
+            break;   // a chapter starts without a speaker until a tag names one
+    }
     return {};
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "qt/epub_import.h"
 #include "qt/text_segmenter.h"
 #include "reef/engine_types.h"
 
@@ -100,6 +101,7 @@ public:
         VoiceRole,          // the segment's own voice, empty = project default
         SpeakerRole,        // speakerOf(row)
         OtherModelRole,     // bool: the current take was made by another model than the loaded one
+        ChapterRole,        // the chapter heading that starts at this segment, empty when none
     };
 
     // Bounds on what load() accepts (and what the editing API lets a project grow to).
@@ -120,6 +122,10 @@ public:
 
     // A new, unsaved project (filePath() empty) of text split by mode; modified when it has segments.
     void newProject(const QString& title, const QString& text, SplitMode mode, int maxChars = 400);
+    // The same from a book's chapters (qt/epub_import.h): each chapter's first segment carries
+    // its title as the chapter heading.
+    void newProjectFromChapters(const QString& title, const QList<EpubChapter>& chapters, SplitMode mode,
+                                int maxChars = 400);
     QString title() const { return m_doc.title; }
     void setTitle(const QString& title);
     QString defaultVoice() const { return m_doc.defaultVoice; }
@@ -127,7 +133,7 @@ public:
     // The segment's voice, else its speaker's in the cast, else the project default.
     QString effectiveVoice(int row) const;
     // The speaker of a segment: the <|speaker:N|> tag it starts with, or the last one before it
-    // (a speaker's turn goes on until the next tag); empty before any tag.
+    // (a speaker's turn goes on until the next tag) within its chapter; empty before any tag.
     QString speakerOf(int row) const;
     QStringList speakers() const;   // every speaker the text names, in order of appearance
     // The cast's voice for a speaker (empty: none, the default voice). Their segments whose takes

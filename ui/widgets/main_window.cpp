@@ -149,6 +149,7 @@ void MainWindow::setupUi() {
             [this] { m_studio->playProject(m_projectView->crossfadeMs()); });
     connect(m_projectView, &ProjectView::exportProjectRequested, this, &MainWindow::exportProjectInteractive);
     connect(m_projectView, &ProjectView::exportSegmentsRequested, this, &MainWindow::exportSegmentsInteractive);
+    connect(m_projectView, &ProjectView::productionRequested, this, &MainWindow::showProduction);
     connect(m_projectView, &ProjectView::pinSettingsRequested, this,
             [this](int row) { m_studio->project().setSegmentSampling(row, m_settings.sampling()); });
     connect(m_studio, &StudioController::documentChanged, this, &MainWindow::updateTitle);

@@ -87,6 +87,11 @@ public:
     // Puts a .txt/.md file's text in the editor (File → Open text file…, or dropped on the window);
     // a bad file leaves the editor as it was and says why in the status bar and *error.
     bool openTextFile(const QString& path, QString* error);
+    // An EPUB as a new project (File → Import EPUB…, or dropped): its chapters with their
+    // headings; asks to save a modified project first (interactive) and says why a book is refused.
+    bool importEpub(const QString& path, QString* error);
+    // Project → Production… (cast, pauses, pace, loudness, the book's export).
+    void showProduction();
     QAction* generateAction() const { return m_generateAction; }
     QAction* stopAction() const { return m_stopAction; }
     QAction* playAction() const { return m_playAction; }
@@ -112,6 +117,7 @@ protected:
 private:
     void setupUi();
     void openTextFileInteractive();
+    void importEpubInteractive();
     void addDroppedClip(const QString& path);
     bool filterFileDrop(QObject* watched, QEvent* event);
     void setupMenus();

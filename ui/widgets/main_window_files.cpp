@@ -12,9 +12,14 @@
 #include <QTabWidget>
 #include <QUrl>
 
+#include "qt/epub_import.h"
+#include "qt/project.h"
+#include "qt/studio_controller.h"
 #include "qt/text_import.h"
 #include "qt/voice_list_model.h"
 #include "widgets/main_window.h"
+#include "widgets/production_dialog.h"
+#include "widgets/project_view.h"
 #include "widgets/synthesis_panel.h"
 
 namespace reef::ui {
@@ -33,7 +38,7 @@ QString droppableFile(const QMimeData* mime) {
         return {};
     for (const QUrl& url : mime->urls()) {
         const QString path = url.toLocalFile();
-        if (!path.isEmpty() && (isTextFileName(path) || isAudioFileName(path)))
+        if (!path.isEmpty() && (isTextFileName(path) || isAudioFileName(path) || isEpubFileName(path)))
             return path;
     }
     return {};
@@ -64,6 +69,35 @@ void MainWindow::openTextFileInteractive() {
         QMessageBox::warning(this, tr("Cannot open the text"), error);
 }
 
+bool MainWindow::importEpub(const QString& path, QString* error) {
+    EpubBook book;
+    QString why;
+    if (!readEpub(path, &book, &why)) {
+        statusBar()->showMessage(why, 10000);
+        if (error)
+            *error = why;
+        return false;
+    }
+    m_studio->project().newProjectFromChapters(book.title, book.chapters, SplitMode::Sentences);
+    m_tabs->setCurrentWidget(m_projectView);
+    statusBar()->showMessage(tr("Imported %1: %n chapter(s)", nullptr, int(book.chapters.size())).arg(path), 8000);
+    return true;
+}
+
+void MainWindow::importEpubInteractive() {
+    if (!maybeSaveProject())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import an EPUB book"), {}, tr("EPUB books (*.epub);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !importEpub(path, &error))
+        QMessageBox::warning(this, tr("Cannot import the book"), error);
+}
+
+void MainWindow::showProduction() {
+    ProductionDialog dialog(m_studio->project(), m_voices, this);
+    dialog.exec();
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (!droppableFile(event->mimeData()).isEmpty())
         event->acceptProposedAction();
@@ -77,6 +111,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (isTextFileName(path)) {
         QString error;
         openTextFile(path, &error);   // a bad file says why in the status bar
+    } else if (isEpubFileName(path)) {
+        QString error;
+        if (maybeSaveProject())
+            importEpub(path, &error);
     } else {
         addDroppedClip(path);
     }

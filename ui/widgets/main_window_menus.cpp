@@ -36,6 +36,7 @@ void MainWindow::setupMenus() {
     file->addSeparator();
     m_openTextAction = file->addAction(tr("Open &text file…"), this, &MainWindow::openTextFileInteractive);
     m_openTextAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addAction(tr("&Import EPUB as a project…"), this, &MainWindow::importEpubInteractive);
     m_exportAction = file->addAction(tr("&Export audio…"), this, [this] { exportInteractive(&m_playback.samples(), -1); });
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();

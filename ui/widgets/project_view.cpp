@@ -1,6 +1,7 @@
 #include "widgets/project_view.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,7 +14,10 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <cmath>
+#include <iterator>
 
+#include "audio/loudness.h"
 #include "qt/project.h"
 #include "qt/voice_list_model.h"
 #include "widgets/two_line_delegate.h"
@@ -24,7 +28,7 @@ namespace {
 QString stateText(ProjectModel::SegmentState s) {
     switch (s) {
     case ProjectModel::SegmentState::NoAudio: return ProjectView::tr("no audio yet");
-    case ProjectModel::SegmentState::Stale: return ProjectView::tr("edited since its take");
+    case ProjectModel::SegmentState::Stale: return ProjectView::tr("changed since its take");
     case ProjectModel::SegmentState::HasAudio: return ProjectView::tr("ready");
     }
     return {};
@@ -45,8 +49,21 @@ public:
         p->setBrush(mark);
         p->setPen(Qt::NoPen);
         p->drawEllipse(QPointF(option.rect.left() + 7, row.first.center().y()), 3.5, 3.5);
+        // Each speaker's segments carry that speaker's colour down the left edge.
+        if (const QString speaker = index.data(ProjectModel::SpeakerRole).toString(); !speaker.isEmpty()) {
+            static const QColor palette[] = {QColor(0x3b, 0x82, 0xc4), QColor(0xc4, 0x5a, 0x3b), QColor(0x6a, 0x9a, 0x2f),
+                                             QColor(0x8e, 0x5b, 0xb5), QColor(0xc4, 0x9a, 0x1f), QColor(0x2f, 0x9a, 0x8e)};
+            bool numbered = false;
+            const uint n = speaker.toUInt(&numbered);   // fish-speech's speakers are 0, 1, 2 …
+            p->fillRect(QRect(option.rect.left(), option.rect.top() + 2, 3, option.rect.height() - 4),
+                        palette[(numbered ? n : uint(qHash(speaker))) % std::size(palette)]);
+        }
         p->restore();
         QString head = QStringLiteral("%1 · %2").arg(index.row() + 1).arg(stateText(state));
+        if (const QString chapter = index.data(ProjectModel::ChapterRole).toString(); !chapter.isEmpty())
+            head = QStringLiteral("§ %1 · ").arg(chapter) + head;
+        if (const QString speaker = index.data(ProjectModel::SpeakerRole).toString(); !speaker.isEmpty())
+            head += QStringLiteral(" · ") + ProjectView::tr("speaker %1").arg(speaker);
         if (const double s = index.data(ProjectModel::DurationRole).toDouble(); s > 0)
             head += QStringLiteral(" · ") + ProjectView::tr("%1 s").arg(s, 0, 'f', 1);
         if (const int n = index.data(ProjectModel::TakeCountRole).toInt(); n > 0)
@@ -163,6 +180,9 @@ QWidget* ProjectView::createSegmentsPage() {
     m_export = new QPushButton(tr("E&xport project…"));
     m_export->setObjectName(QStringLiteral("exportProjectButton"));
     auto* exportSegments = new QPushButton(tr("Export s&egments…"));
+    m_production = new QPushButton(tr("Pr&oduction…"));
+    m_production->setObjectName(QStringLiteral("productionButton"));
+    m_production->setToolTip(tr("Cast, pauses, pace and loudness; export the book with chapters and subtitles"));
     m_crossfade = new QSpinBox;
     m_crossfade->setObjectName(QStringLiteral("crossfadeSpin"));
     m_crossfade->setRange(0, 500);
@@ -178,6 +198,7 @@ QWidget* ProjectView::createSegmentsPage() {
     bottom->addWidget(m_crossfade);
     bottom->addWidget(m_export);
     bottom->addWidget(exportSegments);
+    bottom->addWidget(m_production);
 
     auto* v = new QVBoxLayout(page);
     v->addLayout(top);
@@ -194,6 +215,7 @@ QWidget* ProjectView::createSegmentsPage() {
     connect(play, &QPushButton::clicked, this, &ProjectView::playProjectRequested);
     connect(m_export, &QPushButton::clicked, this, &ProjectView::exportProjectRequested);
     connect(exportSegments, &QPushButton::clicked, this, &ProjectView::exportSegmentsRequested);
+    connect(m_production, &QPushButton::clicked, this, &ProjectView::productionRequested);
     return page;
 }
 
@@ -217,8 +239,21 @@ QWidget* ProjectView::createSegmentEditor() {
     settingsRow->addWidget(m_segmentSettings, 1);
     settingsRow->addWidget(m_pin);
     settingsRow->addWidget(m_unpin);
+    m_chapter = new QLineEdit;
+    m_chapter->setObjectName(QStringLiteral("segmentChapter"));
+    m_chapter->setPlaceholderText(tr("no new chapter here"));
+    m_chapter->setToolTip(tr("A chapter with this title starts at this segment (chapter marks, one file per chapter)"));
+    m_speed = new QDoubleSpinBox;
+    m_speed->setObjectName(QStringLiteral("segmentSpeed"));
+    m_speed->setRange(0.45, 2.0);   // the minimum reads "the project's" (0 in the project)
+    m_speed->setSingleStep(0.05);
+    m_speed->setDecimals(2);
+    m_speed->setSuffix(QStringLiteral("×"));
+    m_speed->setSpecialValueText(tr("the project's"));
     auto* form = new QFormLayout;
     form->addRow(tr("&Voice:"), m_voice);
+    form->addRow(tr("C&hapter:"), m_chapter);
+    form->addRow(tr("Pa&ce:"), m_speed);
     form->addRow(tr("Ta&ke:"), m_takes);
     form->addRow(tr("Settings:"), settingsRow);
 
@@ -255,6 +290,14 @@ QWidget* ProjectView::createSegmentEditor() {
             m_loading = false;
             reloadTakes();
         }
+    });
+    connect(m_chapter, &QLineEdit::textEdited, this, [this](const QString& title) {
+        if (currentRow() >= 0)
+            m_project.setSegmentChapter(currentRow(), title);
+    });
+    connect(m_speed, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_loading && currentRow() >= 0)
+            m_project.setSegmentSpeed(currentRow(), v < 0.5 ? 0.0 : v);
     });
     connect(m_voice, &QComboBox::activated, this, [this] {
         if (currentRow() >= 0)
@@ -349,8 +392,14 @@ void ProjectView::loadSegment() {
     m_editor->setPlainText(row >= 0 ? m_project.segment(row).text : QString());
     m_editor->setEnabled(row >= 0);
     m_voice->setEnabled(row >= 0);
-    if (row >= 0)
+    m_chapter->setEnabled(row >= 0);
+    m_speed->setEnabled(row >= 0);
+    if (row >= 0) {
         m_voice->setCurrentIndex(std::max(0, m_voice->findData(m_project.segment(row).voice)));
+        m_chapter->setText(m_project.segment(row).chapter);
+        const double speed = m_project.segment(row).speed;
+        m_speed->setValue(speed == 0.0 ? m_speed->minimum() : speed);
+    }
     m_loading = false;
     for (QPushButton* b : m_needsSegment)
         b->setEnabled(row >= 0);
@@ -392,10 +441,13 @@ void ProjectView::reloadTakes() {
     const Segment& s = m_project.segment(row);
     for (int i = int(s.takes.size()) - 1; i >= 0; --i) {   // newest first
         const SegmentTake& t = s.takes[size_t(i)];
-        m_takes->addItem(tr("Take %1 · %2 · %3 s")
+        // Each take's loudness, so a take far from its neighbours stands out before the export.
+        const double lufs = t.audio.empty() ? -HUGE_VAL : audio::measure_loudness(t.audio, kSampleRate).integrated_lufs;
+        m_takes->addItem(tr("Take %1 · %2 · %3 s · %4")
                              .arg(i + 1)
                              .arg(t.created.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
-                             .arg(double(t.audio.size()) / kSampleRate, 0, 'f', 1),
+                             .arg(double(t.audio.size()) / kSampleRate, 0, 'f', 1)
+                             .arg(std::isfinite(lufs) ? tr("%1 LUFS").arg(lufs, 0, 'f', 1) : tr("silent")),
                          i);
         if (!t.madeWith.isEmpty())   // which model, or which server, made it
             m_takes->setItemData(m_takes->count() - 1, tr("Made with %1").arg(t.madeWith), Qt::ToolTipRole);

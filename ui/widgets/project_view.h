@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListView;
@@ -41,6 +42,9 @@ public:
     QPushButton* exportButton() const { return m_export; }
     QComboBox* takeCombo() const { return m_takes; }
     QPushButton* pinButton() const { return m_pin; }
+    QPushButton* productionButton() const { return m_production; }
+    QLineEdit* chapterEdit() const { return m_chapter; }
+    QDoubleSpinBox* speedSpin() const { return m_speed; }
     QPushButton* unpinButton() const { return m_unpin; }
     QString segmentSettingsText() const;
     QString summaryText() const;
@@ -52,6 +56,7 @@ Q_SIGNALS:
     void exportProjectRequested();
     void exportSegmentsRequested();
     void pinSettingsRequested(int row);   // give the segment the app's current sampling settings
+    void productionRequested();           // cast, pauses, pace, loudness, the book's export
 
 private:
     QWidget* createEmptyPage();
@@ -82,6 +87,9 @@ private:
     QPushButton* m_regenerate = nullptr;
     QPushButton* m_generateAll = nullptr;
     QPushButton* m_export = nullptr;
+    QPushButton* m_production = nullptr;
+    QLineEdit* m_chapter = nullptr;
+    QDoubleSpinBox* m_speed = nullptr;
     QList<QPushButton*> m_needsSegment;   // enabled only with a segment selected
     QSpinBox* m_crossfade = nullptr;
 };
