@@ -144,6 +144,7 @@ public:
     bool isStale(int row) const;
     // The fingerprint of the model now loaded (OtherModelRole compares takes with it).
     void setCurrentModelHash(const QString& hash);
+    QString currentModelHash() const { return m_currentModelHash; }
 
     const ProjectData& document() const { return m_doc; }
     const AssemblySettings& assembly() const { return m_doc.assembly; }

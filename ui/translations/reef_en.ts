@@ -20,6 +20,30 @@
             <numerusform>Opened %1 (%n characters)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Imported %1: %n chapter(s)</source>
+        <translation>
+            <numerusform>Imported %1: %n chapter</numerusform>
+            <numerusform>Imported %1: %n chapters</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>reef::ui::ProductionDialog</name>
+    <message numerus="yes">
+        <source>%1 min · %2 LUFS integrated · true peak %3 dBTP · %n chapter(s)</source>
+        <translation>
+            <numerusform>%1 min · %2 LUFS integrated · true peak %3 dBTP · %n chapter</numerusform>
+            <numerusform>%1 min · %2 LUFS integrated · true peak %3 dBTP · %n chapters</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) into %1.</source>
+        <translation>
+            <numerusform>Wrote %n file into %1.</numerusform>
+            <numerusform>Wrote %n files into %1.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectView</name>

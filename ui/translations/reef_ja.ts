@@ -25,6 +25,104 @@
     </message>
 </context>
 <context>
+    <name>BookExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 を書き込めません：%2</translation>
+    </message>
+    <message>
+        <source>cannot export into %1: the folder does not exist</source>
+        <translation>%1 にエクスポートできません：フォルダーがありません</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no segment of the project has audio yet.</source>
+        <translation>エクスポートするものがありません：プロジェクトのどのセグメントにもまだ音声がありません。</translation>
+    </message>
+</context>
+<context>
+    <name>EpubImport</name>
+    <message>
+        <source>not a zip archive (%1)</source>
+        <translation>zip アーカイブではありません（%1）</translation>
+    </message>
+    <message>
+        <source>%1 entries in the archive; at most %2 are read</source>
+        <translation>アーカイブに %1 個のエントリがあります。読み込めるのは最大 %2 個です</translation>
+    </message>
+    <message>
+        <source>the entry &quot;%1&quot; points outside the book (path traversal)</source>
+        <translation>エントリ「%1」がブックの外を指しています（パストラバーサル）</translation>
+    </message>
+    <message>
+        <source>the entry &quot;%1&quot; inflates to %2 MiB from %3 KiB: a zip bomb</source>
+        <translation>エントリ「%1」は %3 KiB から %2 MiB に展開されます：zip 爆弾です</translation>
+    </message>
+    <message>
+        <source>the book names &quot;%1&quot;, which is not in the archive</source>
+        <translation>ブックが「%1」を参照していますが、アーカイブにありません</translation>
+    </message>
+    <message>
+        <source>cannot open &quot;%1&quot;: %2</source>
+        <translation>「%1」を開けません：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is damaged: %2</source>
+        <translation>「%1」は壊れています：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is larger than %2 MiB uncompressed</source>
+        <translation>「%1」は展開後 %2 MiB を超えます</translation>
+    </message>
+    <message>
+        <source>the book&apos;s text is larger than %1 MiB uncompressed</source>
+        <translation>ブックのテキストは展開後 %1 MiB を超えます</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>%1 行目：%2</translation>
+    </message>
+    <message>
+        <source>not an EPUB (no META-INF/container.xml)</source>
+        <translation>EPUB ではありません（META-INF/container.xml がありません）</translation>
+    </message>
+    <message>
+        <source>META-INF/container.xml names no package document</source>
+        <translation>META-INF/container.xml にパッケージ文書が指定されていません</translation>
+    </message>
+    <message>
+        <source>%1: line %2: %3</source>
+        <translation>%1：%2 行目：%3</translation>
+    </message>
+    <message>
+        <source>the package document %1 has an empty spine: no text to read</source>
+        <translation>パッケージ文書 %1 の spine が空です：読むテキストがありません</translation>
+    </message>
+    <message>
+        <source>the spine names &quot;%1&quot;, which the manifest lacks</source>
+        <translation>spine が「%1」を参照していますが、manifest にありません</translation>
+    </message>
+    <message>
+        <source>the manifest item &quot;%1&quot; points outside the book (path traversal)</source>
+        <translation>manifest の項目「%1」がブックの外を指しています（パストラバーサル）</translation>
+    </message>
+    <message>
+        <source>%1 is not well-formed XHTML (%2)</source>
+        <translation>%1 は整形式の XHTML ではありません（%2）</translation>
+    </message>
+    <message>
+        <source>Chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <source>the book has no text in its reading order</source>
+        <translation>ブックの読み順にテキストがありません</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; an EPUB is read up to %2 MiB</source>
+        <translation>ファイルは %1 MiB です。EPUB は最大 %2 MiB まで読み込みます</translation>
+    </message>
+</context>
+<context>
     <name>ProjectFile</name>
     <message>
         <source>&quot;%1&quot; is missing</source>
@@ -197,6 +295,30 @@
     <message>
         <source>sampling: %1</source>
         <translation>サンプリング設定: %1</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true または false</translation>
+    </message>
+    <message>
+        <source>%1 speakers; at most 1000 are allowed</source>
+        <translation>話者が %1 人います。最大 1000 人までです</translation>
+    </message>
+    <message>
+        <source>the speaker &quot;%1&quot; is not a speaker name</source>
+        <translation>「%1」は話者名ではありません</translation>
+    </message>
+    <message>
+        <source>the voice of speaker &quot;%1&quot; is not a voice id</source>
+        <translation>話者「%1」の声は声 ID ではありません</translation>
+    </message>
+    <message>
+        <source>&quot;codes&quot; must name a .codes file in the project&apos;s audio folder, not &quot;%1&quot;</source>
+        <translation>「codes」はプロジェクトの音声フォルダー内の .codes ファイルでなければなりません（「%1」ではなく）</translation>
+    </message>
+    <message>
+        <source>&quot;speed&quot; = %1 is out of range (0.5 to 2, or 0 for the project&apos;s)</source>
+        <translation>「speed」= %1 が範囲外です（0.5〜2、またはプロジェクトの設定を使う 0）</translation>
     </message>
 </context>
 <context>
@@ -1125,6 +1247,28 @@ agreement</source>
         <source>Quanti&amp;ze model (int8/int4)…</source>
         <translation>モデルを量子化(&amp;Z) (int8/int4)…</translation>
     </message>
+    <message numerus="yes">
+        <source>Imported %1: %n chapter(s)</source>
+        <translation>
+            <numerusform>%1 をインポートしました：%n 章</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import an EPUB book</source>
+        <translation>EPUB ブックをインポート</translation>
+    </message>
+    <message>
+        <source>EPUB books (*.epub);;All files (*)</source>
+        <translation>EPUB ブック (*.epub);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Cannot import the book</source>
+        <translation>ブックをインポートできません</translation>
+    </message>
+    <message>
+        <source>&amp;Import EPUB as a project…</source>
+        <translation>EPUB をプロジェクトとしてインポート(&amp;I)…</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1227,6 +1371,181 @@ agreement</source>
     </message>
 </context>
 <context>
+    <name>reef::ui::ProductionDialog</name>
+    <message>
+        <source> ms</source>
+        <translation> ミリ秒</translation>
+    </message>
+    <message>
+        <source>Podcast (−16 LUFS, −1 dBTP)</source>
+        <translation>ポッドキャスト（−16 LUFS、−1 dBTP）</translation>
+    </message>
+    <message>
+        <source>Audiobook (−18 LUFS, −3 dBTP)</source>
+        <translation>オーディオブック（−18 LUFS、−3 dBTP）</translation>
+    </message>
+    <message>
+        <source>Audiobook, quieter (−20 LUFS, −3 dBTP)</source>
+        <translation>オーディオブック、控えめ（−20 LUFS、−3 dBTP）</translation>
+    </message>
+    <message>
+        <source>Broadcast, EBU R128 (−23 LUFS, −1 dBTP)</source>
+        <translation>放送、EBU R128（−23 LUFS、−1 dBTP）</translation>
+    </message>
+    <message>
+        <source>Production</source>
+        <translation>制作</translation>
+    </message>
+    <message>
+        <source>Cast</source>
+        <translation>キャスト</translation>
+    </message>
+    <message>
+        <source>The text names no speakers. Start a speaker&apos;s lines with a tag such as &lt;|speaker:0|&gt; to give each speaker a voice.</source>
+        <translation>テキストに話者がいません。話者のセリフを &lt;|speaker:0|&gt; のようなタグで始めると、話者ごとに声を割り当てられます。</translation>
+    </message>
+    <message>
+        <source>(project default)</source>
+        <translation>（プロジェクトの既定）</translation>
+    </message>
+    <message>
+        <source>Speaker %1:</source>
+        <translation>話者 %1：</translation>
+    </message>
+    <message>
+        <source>Pauses and pace</source>
+        <translation>ポーズと速さ</translation>
+    </message>
+    <message>
+        <source>After a &amp;sentence:</source>
+        <translation>文の後(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>After a c&amp;lause (, ; :):</source>
+        <translation>節の後（, ; :）(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>After a &amp;paragraph:</source>
+        <translation>段落の後(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Before a c&amp;hapter:</source>
+        <translation>章の前(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Inline: &lt;tt&gt;[pause 1.5s]&lt;/tt&gt; or &lt;tt&gt;[pause 500ms]&lt;/tt&gt; in a segment sets that pause exactly (the model does not read it).</source>
+        <translation>インライン：セグメント内の &lt;tt&gt;[pause 1.5s]&lt;/tt&gt; や &lt;tt&gt;[pause 500ms]&lt;/tt&gt; でそのポーズを正確に指定できます（モデルは読み上げません）。</translation>
+    </message>
+    <message>
+        <source>Tempo without a change of pitch (Rubber Band), after synthesis</source>
+        <translation>合成後にピッチを変えずにテンポを変更（Rubber Band）</translation>
+    </message>
+    <message>
+        <source>P&amp;ace:</source>
+        <translation>速さ(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Trim each take&apos;s own silence first</source>
+        <translation>各テイク自体の無音を先にカット</translation>
+    </message>
+    <message>
+        <source>Loudness (EBU R128)</source>
+        <translation>ラウドネス（EBU R128）</translation>
+    </message>
+    <message>
+        <source>&amp;Normalize the export</source>
+        <translation>エクスポートを正規化(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>カスタム</translation>
+    </message>
+    <message>
+        <source> LUFS</source>
+        <translation> LUFS</translation>
+    </message>
+    <message>
+        <source> dBTP</source>
+        <translation> dBTP</translation>
+    </message>
+    <message>
+        <source>P&amp;reset:</source>
+        <translation>プリセット(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>目標(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>True-peak &amp;ceiling:</source>
+        <translation>トゥルーピーク上限(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>測定(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Not measured yet</source>
+        <translation>まだ測定していません</translation>
+    </message>
+    <message>
+        <source>Export the book</source>
+        <translation>ブックをエクスポート</translation>
+    </message>
+    <message>
+        <source>FLAC carries chapter marks (Vorbis CHAPTER comments); the other formats have none: export one file per chapter for them</source>
+        <translation>FLAC はチャプターマーク（Vorbis CHAPTER コメント）を持てます。他の形式は持てないため、章ごとのファイルでエクスポートしてください</translation>
+    </message>
+    <message>
+        <source>One file per chapter too</source>
+        <translation>章ごとのファイルも作成</translation>
+    </message>
+    <message>
+        <source>Subtitles (SRT)</source>
+        <translation>字幕（SRT）</translation>
+    </message>
+    <message>
+        <source>Subtitles (WebVTT)</source>
+        <translation>字幕（WebVTT）</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>エクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>形式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Nothing to measure: no segment has audio yet.</source>
+        <translation>測定するものがありません：どのセグメントにもまだ音声がありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 min · %2 LUFS integrated · true peak %3 dBTP · %n chapter(s)</source>
+        <translation>
+            <numerusform>%1 分 · 統合ラウドネス %2 LUFS · トゥルーピーク %3 dBTP · %n 章</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the book into a folder</source>
+        <translation>ブックをフォルダーにエクスポート</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>エクスポートに失敗しました</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>エクスポートしました</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) into %1.</source>
+        <translation>
+            <numerusform>%1 に %n 個のファイルを書き込みました。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::ProjectModel</name>
     <message>
         <source>not generated yet</source>
@@ -1240,16 +1559,16 @@ agreement</source>
         <source>take %1 of %2</source>
         <translation>テイク %1/%2</translation>
     </message>
+    <message>
+        <source>the speaker&apos;s voice changed since take %1 was made</source>
+        <translation>テイク %1 の作成後に話者の声が変わりました</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectView</name>
     <message>
         <source>no audio yet</source>
         <translation>音声なし</translation>
-    </message>
-    <message>
-        <source>edited since its take</source>
-        <translation>テイク後に編集済み</translation>
     </message>
     <message>
         <source>ready</source>
@@ -1392,10 +1711,6 @@ agreement</source>
         <translation>（プロジェクトのデフォルト）</translation>
     </message>
     <message>
-        <source>Take %1 · %2 · %3 s</source>
-        <translation>テイク %1 · %2 · %3 秒</translation>
-    </message>
-    <message>
         <source>no takes yet</source>
         <translation>テイクなし</translation>
     </message>
@@ -1426,6 +1741,54 @@ agreement</source>
     <message>
         <source>Made with %1</source>
         <translation>%1 で生成</translation>
+    </message>
+    <message>
+        <source>changed since its take</source>
+        <translation>テイク後に変更あり</translation>
+    </message>
+    <message>
+        <source>speaker %1</source>
+        <translation>話者 %1</translation>
+    </message>
+    <message>
+        <source>Pr&amp;oduction…</source>
+        <translation>制作(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Cast, pauses, pace and loudness; export the book with chapters and subtitles</source>
+        <translation>キャスト、ポーズ、速さ、ラウドネス。章と字幕付きでブックをエクスポート</translation>
+    </message>
+    <message>
+        <source>no new chapter here</source>
+        <translation>ここで新しい章は始まりません</translation>
+    </message>
+    <message>
+        <source>A chapter with this title starts at this segment (chapter marks, one file per chapter)</source>
+        <translation>このタイトルの章がこのセグメントから始まります（チャプターマーク、章ごとのファイル）</translation>
+    </message>
+    <message>
+        <source>the project&apos;s</source>
+        <translation>プロジェクトの設定</translation>
+    </message>
+    <message>
+        <source>C&amp;hapter:</source>
+        <translation>章(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Pa&amp;ce:</source>
+        <translation>速さ(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Take %1 · %2 · %3 s · %4</source>
+        <translation>テイク %1 · %2 · %3 秒 · %4</translation>
+    </message>
+    <message>
+        <source>%1 LUFS</source>
+        <translation>%1 LUFS</translation>
+    </message>
+    <message>
+        <source>silent</source>
+        <translation>無音</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,104 @@
     </message>
 </context>
 <context>
+    <name>BookExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot export into %1: the folder does not exist</source>
+        <translation>无法导出到 %1：文件夹不存在</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no segment of the project has audio yet.</source>
+        <translation>没有可导出的内容：项目中还没有任何片段有音频。</translation>
+    </message>
+</context>
+<context>
+    <name>EpubImport</name>
+    <message>
+        <source>not a zip archive (%1)</source>
+        <translation>不是 zip 压缩包（%1）</translation>
+    </message>
+    <message>
+        <source>%1 entries in the archive; at most %2 are read</source>
+        <translation>压缩包中有 %1 个条目；最多读取 %2 个</translation>
+    </message>
+    <message>
+        <source>the entry &quot;%1&quot; points outside the book (path traversal)</source>
+        <translation>条目“%1”指向书籍之外（路径穿越）</translation>
+    </message>
+    <message>
+        <source>the entry &quot;%1&quot; inflates to %2 MiB from %3 KiB: a zip bomb</source>
+        <translation>条目“%1”从 %3 KiB 解压为 %2 MiB：这是 zip 炸弹</translation>
+    </message>
+    <message>
+        <source>the book names &quot;%1&quot;, which is not in the archive</source>
+        <translation>书中引用了“%1”，但压缩包中没有它</translation>
+    </message>
+    <message>
+        <source>cannot open &quot;%1&quot;: %2</source>
+        <translation>无法打开“%1”：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is damaged: %2</source>
+        <translation>“%1”已损坏：%2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is larger than %2 MiB uncompressed</source>
+        <translation>“%1”解压后超过 %2 MiB</translation>
+    </message>
+    <message>
+        <source>the book&apos;s text is larger than %1 MiB uncompressed</source>
+        <translation>书籍文本解压后超过 %1 MiB</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>not an EPUB (no META-INF/container.xml)</source>
+        <translation>不是 EPUB（没有 META-INF/container.xml）</translation>
+    </message>
+    <message>
+        <source>META-INF/container.xml names no package document</source>
+        <translation>META-INF/container.xml 未指定包文档</translation>
+    </message>
+    <message>
+        <source>%1: line %2: %3</source>
+        <translation>%1：第 %2 行：%3</translation>
+    </message>
+    <message>
+        <source>the package document %1 has an empty spine: no text to read</source>
+        <translation>包文档 %1 的阅读顺序（spine）为空：没有可朗读的文本</translation>
+    </message>
+    <message>
+        <source>the spine names &quot;%1&quot;, which the manifest lacks</source>
+        <translation>阅读顺序引用了“%1”，但清单（manifest）中没有</translation>
+    </message>
+    <message>
+        <source>the manifest item &quot;%1&quot; points outside the book (path traversal)</source>
+        <translation>清单项“%1”指向书籍之外（路径穿越）</translation>
+    </message>
+    <message>
+        <source>%1 is not well-formed XHTML (%2)</source>
+        <translation>%1 不是格式正确的 XHTML（%2）</translation>
+    </message>
+    <message>
+        <source>Chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <source>the book has no text in its reading order</source>
+        <translation>书籍的阅读顺序中没有文本</translation>
+    </message>
+    <message>
+        <source>the file is %1 MiB; an EPUB is read up to %2 MiB</source>
+        <translation>文件大小为 %1 MiB；EPUB 最多读取 %2 MiB</translation>
+    </message>
+</context>
+<context>
     <name>ProjectFile</name>
     <message>
         <source>&quot;%1&quot; is missing</source>
@@ -197,6 +295,30 @@
     <message>
         <source>sampling: %1</source>
         <translation>采样设置：%1</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>%1 speakers; at most 1000 are allowed</source>
+        <translation>%1 个说话人；最多允许 1000 个</translation>
+    </message>
+    <message>
+        <source>the speaker &quot;%1&quot; is not a speaker name</source>
+        <translation>“%1”不是有效的说话人名称</translation>
+    </message>
+    <message>
+        <source>the voice of speaker &quot;%1&quot; is not a voice id</source>
+        <translation>说话人“%1”的声音不是有效的声音 ID</translation>
+    </message>
+    <message>
+        <source>&quot;codes&quot; must name a .codes file in the project&apos;s audio folder, not &quot;%1&quot;</source>
+        <translation>“codes”必须是项目音频文件夹中的 .codes 文件，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>&quot;speed&quot; = %1 is out of range (0.5 to 2, or 0 for the project&apos;s)</source>
+        <translation>“speed” = %1 超出范围（0.5 到 2，或 0 表示使用项目设置）</translation>
     </message>
 </context>
 <context>
@@ -1125,6 +1247,28 @@ agreement</source>
         <source>Quanti&amp;ze model (int8/int4)…</source>
         <translation>量化模型(&amp;Z) (int8/int4)…</translation>
     </message>
+    <message numerus="yes">
+        <source>Imported %1: %n chapter(s)</source>
+        <translation>
+            <numerusform>已导入 %1：%n 章</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Import an EPUB book</source>
+        <translation>导入 EPUB 书籍</translation>
+    </message>
+    <message>
+        <source>EPUB books (*.epub);;All files (*)</source>
+        <translation>EPUB 书籍 (*.epub);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot import the book</source>
+        <translation>无法导入该书</translation>
+    </message>
+    <message>
+        <source>&amp;Import EPUB as a project…</source>
+        <translation>将 EPUB 导入为项目(&amp;I)…</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1227,6 +1371,181 @@ agreement</source>
     </message>
 </context>
 <context>
+    <name>reef::ui::ProductionDialog</name>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Podcast (−16 LUFS, −1 dBTP)</source>
+        <translation>播客（−16 LUFS，−1 dBTP）</translation>
+    </message>
+    <message>
+        <source>Audiobook (−18 LUFS, −3 dBTP)</source>
+        <translation>有声书（−18 LUFS，−3 dBTP）</translation>
+    </message>
+    <message>
+        <source>Audiobook, quieter (−20 LUFS, −3 dBTP)</source>
+        <translation>有声书，较安静（−20 LUFS，−3 dBTP）</translation>
+    </message>
+    <message>
+        <source>Broadcast, EBU R128 (−23 LUFS, −1 dBTP)</source>
+        <translation>广播，EBU R128（−23 LUFS，−1 dBTP）</translation>
+    </message>
+    <message>
+        <source>Production</source>
+        <translation>制作</translation>
+    </message>
+    <message>
+        <source>Cast</source>
+        <translation>角色分配</translation>
+    </message>
+    <message>
+        <source>The text names no speakers. Start a speaker&apos;s lines with a tag such as &lt;|speaker:0|&gt; to give each speaker a voice.</source>
+        <translation>文本中没有指定说话人。在说话人的台词前加上 &lt;|speaker:0|&gt; 之类的标签，即可为每位说话人分配声音。</translation>
+    </message>
+    <message>
+        <source>(project default)</source>
+        <translation>（项目默认）</translation>
+    </message>
+    <message>
+        <source>Speaker %1:</source>
+        <translation>说话人 %1：</translation>
+    </message>
+    <message>
+        <source>Pauses and pace</source>
+        <translation>停顿与语速</translation>
+    </message>
+    <message>
+        <source>After a &amp;sentence:</source>
+        <translation>句子之后(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>After a c&amp;lause (, ; :):</source>
+        <translation>分句之后（, ; :）(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>After a &amp;paragraph:</source>
+        <translation>段落之后(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Before a c&amp;hapter:</source>
+        <translation>章节之前(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Inline: &lt;tt&gt;[pause 1.5s]&lt;/tt&gt; or &lt;tt&gt;[pause 500ms]&lt;/tt&gt; in a segment sets that pause exactly (the model does not read it).</source>
+        <translation>行内：在片段中写 &lt;tt&gt;[pause 1.5s]&lt;/tt&gt; 或 &lt;tt&gt;[pause 500ms]&lt;/tt&gt; 可精确设置该停顿（模型不会朗读它）。</translation>
+    </message>
+    <message>
+        <source>Tempo without a change of pitch (Rubber Band), after synthesis</source>
+        <translation>合成后改变速度而不改变音高（Rubber Band）</translation>
+    </message>
+    <message>
+        <source>P&amp;ace:</source>
+        <translation>语速(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Trim each take&apos;s own silence first</source>
+        <translation>先裁掉每个录音自身的静音</translation>
+    </message>
+    <message>
+        <source>Loudness (EBU R128)</source>
+        <translation>响度（EBU R128）</translation>
+    </message>
+    <message>
+        <source>&amp;Normalize the export</source>
+        <translation>标准化导出响度(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source> LUFS</source>
+        <translation> LUFS</translation>
+    </message>
+    <message>
+        <source> dBTP</source>
+        <translation> dBTP</translation>
+    </message>
+    <message>
+        <source>P&amp;reset:</source>
+        <translation>预设(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>目标(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>True-peak &amp;ceiling:</source>
+        <translation>真峰值上限(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Not measured yet</source>
+        <translation>尚未测量</translation>
+    </message>
+    <message>
+        <source>Export the book</source>
+        <translation>导出书籍</translation>
+    </message>
+    <message>
+        <source>FLAC carries chapter marks (Vorbis CHAPTER comments); the other formats have none: export one file per chapter for them</source>
+        <translation>FLAC 带有章节标记（Vorbis CHAPTER 注释）；其他格式没有：请为它们按章节分别导出文件</translation>
+    </message>
+    <message>
+        <source>One file per chapter too</source>
+        <translation>同时每章一个文件</translation>
+    </message>
+    <message>
+        <source>Subtitles (SRT)</source>
+        <translation>字幕（SRT）</translation>
+    </message>
+    <message>
+        <source>Subtitles (WebVTT)</source>
+        <translation>字幕（WebVTT）</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Nothing to measure: no segment has audio yet.</source>
+        <translation>没有可测量的内容：还没有任何片段有音频。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 min · %2 LUFS integrated · true peak %3 dBTP · %n chapter(s)</source>
+        <translation>
+            <numerusform>%1 分钟 · 综合响度 %2 LUFS · 真峰值 %3 dBTP · %n 章</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the book into a folder</source>
+        <translation>将书籍导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>已导出</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) into %1.</source>
+        <translation>
+            <numerusform>已将 %n 个文件写入 %1。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>reef::ui::ProjectModel</name>
     <message>
         <source>not generated yet</source>
@@ -1240,16 +1559,16 @@ agreement</source>
         <source>take %1 of %2</source>
         <translation>生成结果 %1/%2</translation>
     </message>
+    <message>
+        <source>the speaker&apos;s voice changed since take %1 was made</source>
+        <translation>生成录音 %1 之后，说话人的声音已更改</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectView</name>
     <message>
         <source>no audio yet</source>
         <translation>尚无音频</translation>
-    </message>
-    <message>
-        <source>edited since its take</source>
-        <translation>生成后已编辑</translation>
     </message>
     <message>
         <source>ready</source>
@@ -1392,10 +1711,6 @@ agreement</source>
         <translation>（项目默认）</translation>
     </message>
     <message>
-        <source>Take %1 · %2 · %3 s</source>
-        <translation>生成结果 %1 · %2 · %3 秒</translation>
-    </message>
-    <message>
         <source>no takes yet</source>
         <translation>尚无生成结果</translation>
     </message>
@@ -1426,6 +1741,54 @@ agreement</source>
     <message>
         <source>Made with %1</source>
         <translation>由 %1 生成</translation>
+    </message>
+    <message>
+        <source>changed since its take</source>
+        <translation>录音后已更改</translation>
+    </message>
+    <message>
+        <source>speaker %1</source>
+        <translation>说话人 %1</translation>
+    </message>
+    <message>
+        <source>Pr&amp;oduction…</source>
+        <translation>制作(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Cast, pauses, pace and loudness; export the book with chapters and subtitles</source>
+        <translation>角色分配、停顿、语速与响度；导出带章节和字幕的书籍</translation>
+    </message>
+    <message>
+        <source>no new chapter here</source>
+        <translation>此处不开始新章节</translation>
+    </message>
+    <message>
+        <source>A chapter with this title starts at this segment (chapter marks, one file per chapter)</source>
+        <translation>以此标题命名的章节从本片段开始（章节标记、每章一个文件）</translation>
+    </message>
+    <message>
+        <source>the project&apos;s</source>
+        <translation>使用项目设置</translation>
+    </message>
+    <message>
+        <source>C&amp;hapter:</source>
+        <translation>章节(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Pa&amp;ce:</source>
+        <translation>语速(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Take %1 · %2 · %3 s · %4</source>
+        <translation>录音 %1 · %2 · %3 秒 · %4</translation>
+    </message>
+    <message>
+        <source>%1 LUFS</source>
+        <translation>%1 LUFS</translation>
+    </message>
+    <message>
+        <source>silent</source>
+        <translation>无声</translation>
     </message>
 </context>
 <context>

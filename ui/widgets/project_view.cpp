@@ -449,8 +449,11 @@ void ProjectView::reloadTakes() {
                              .arg(double(t.audio.size()) / kSampleRate, 0, 'f', 1)
                              .arg(std::isfinite(lufs) ? tr("%1 LUFS").arg(lufs, 0, 'f', 1) : tr("silent")),
                          i);
-        if (!t.madeWith.isEmpty())   // which model, or which server, made it
-            m_takes->setItemData(m_takes->count() - 1, tr("Made with %1").arg(t.madeWith), Qt::ToolTipRole);
+        QString made = t.madeWith.isEmpty() ? QString() : tr("Made with %1").arg(t.madeWith);   // which model or server
+        if (!t.modelHash.isEmpty() && !m_project.currentModelHash().isEmpty() && t.modelHash != m_project.currentModelHash())
+            made += (made.isEmpty() ? QString() : QStringLiteral(" — ")) + tr("another model than the one loaded now");
+        if (!made.isEmpty())
+            m_takes->setItemData(m_takes->count() - 1, made, Qt::ToolTipRole);
     }
     if (s.takes.empty())
         m_takes->addItem(tr("no takes yet"), -1);
