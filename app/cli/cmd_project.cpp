@@ -1,3 +1,4 @@
+// reef-cli project import BOOK.epub|TEXT OUT.reefproj: a new project from a book or a text.
 // reef-cli project render FILE.reefproj --out DIR: a studio project rendered or re-assembled
 // headless (issue #48). Segments without a current take (or whose text changed) are generated with
 // -m MODEL and saved into the project; everything else re-uses the stored takes, so re-exporting
@@ -20,9 +21,11 @@
 #include "cli_common.h"
 #include "cli_engine.h"
 #include "qt/book_export.h"
+#include "qt/epub_import.h"
 #include "qt/model_fingerprint.h"
 #include "qt/pause_markup.h"
 #include "qt/project.h"
+#include "qt/text_import.h"
 #include "qt/voice_list_model.h"
 
 namespace reef::cli {
@@ -247,11 +250,46 @@ void render(const RenderOptions& o) {
                 book.normalized ? " (normalized)" : "");
 }
 
+// project import: a text file or an EPUB as a new project file (no audio yet).
+void import_project(const std::string& in, const std::string& out, const std::string& split, int max_chars) {
+    const QString source = QString::fromStdString(in);
+    ui::ProjectModel project;
+    QString error;
+    const ui::SplitMode mode = split == "paragraphs" ? ui::SplitMode::Paragraphs : ui::SplitMode::Sentences;
+    if (ui::isEpubFileName(source)) {
+        ui::EpubBook book;
+        if (!ui::readEpub(source, &book, &error)) fail(str(error));
+        project.newProjectFromChapters(book.title, book.chapters, mode, max_chars);
+    } else {
+        const std::optional<QString> text = ui::readTextFile(source, &error);
+        if (!text) fail(str(error));
+        project.newProject(QFileInfo(source).completeBaseName(), *text, mode, max_chars);
+    }
+    if (project.segmentCount() == 0) fail(in + " has no text to make segments of");
+    if (QFileInfo::exists(QString::fromStdString(out))) fail(out + " exists already; choose another name");
+    if (!project.save(QString::fromStdString(out), &error)) fail(str(error));
+    int chapters = 0;
+    for (int r = 0; r < project.segmentCount(); ++r) chapters += project.segment(r).chapter.isEmpty() ? 0 : 1;
+    std::cout << "wrote " << out << ": " << project.segmentCount() << " segments, " << chapters << " chapters, "
+              << project.speakers().size() << " speakers\n";
+}
+
 }  // namespace
 
 void register_project(CLI::App& app) {
     auto* project = app.add_subcommand("project", "work with a studio project (.reefproj) headless");
     project->require_subcommand(1);
+    {
+        auto in = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+        auto split = std::make_shared<std::string>("sentences");
+        auto max_chars = std::make_shared<int>(400);
+        auto* imp = project->add_subcommand("import", "a text file (.txt, .md) or an EPUB as a new project, split into segments");
+        imp->add_option("in", *in, "the book (.epub) or text file")->required()->check(CLI::ExistingFile);
+        imp->add_option("out", *out, "the project file to write (.reefproj)")->required();
+        imp->add_option("--split", *split, "sentences | paragraphs")->check(CLI::IsMember({"sentences", "paragraphs"}))->capture_default_str();
+        imp->add_option("--max-chars", *max_chars, "the longest segment, in characters")->check(CLI::Range(40, 100000))->capture_default_str();
+        imp->callback([=] { import_project(*in, *out, *split, *max_chars); });
+    }
     auto o = std::make_shared<RenderOptions>();
     auto* cmd = project->add_subcommand(
         "render", "generate a project's missing takes and export it: one file (FLAC with chapter marks), per chapter, subtitles");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# reef-cli project render (issue #48) on the tiny demo model: a 3-chapter project with two speakers
-# and pause markup is generated, saved, and exported as FLAC with chapter marks, per-chapter files,
+# reef-cli project import / render (issue #48) on the tiny demo model: a 3-chapter EPUB with two
+# speakers and pause markup (made here) is imported, generated, saved, and exported as FLAC with chapter marks, per-chapter files,
 # SRT and WebVTT; a second tool measures what it wrote (ffmpeg's ebur128 meter, ffprobe's chapters).
 # Re-assembling with other pauses, pace or loudness never loads a model, and gives the same samples
 # where nothing changed. Pauses are exact to the sample; tempo 1.25 lasts 0.8x.
@@ -16,22 +16,32 @@ lacks() { if grep -q -- "$1" "$T/out.txt"; then fail=$((fail+1)); echo "FAIL: ou
 command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "SKIP: no ffmpeg/ffprobe (scripts/setup.sh installs them)"; exit 77; }
 
 ok "$CLI" demo-model "$T/tiny" --preset tiny
-# A project as the studio saves it (format 4), no takes yet: three chapters, two speakers, pauses.
-python3 - "$T/book.reefproj" <<'PY'
-import json, sys
-seg = lambda i, text, **kw: dict(id=f"s{i}", text=text, voice="", currentTake=-1, takes=[], **kw)
-segments = [
-    seg(1, "<|speaker:0|>The tide came in slowly. [pause 1.5s]", chapter="One"),
-    seg(2, "<|speaker:1|>Then the reef woke up, and the fish began to sing.", paragraphEnd=True),
-    seg(3, "<|speaker:0|>Morning light fell on the water.", chapter="Two"),
-    seg(4, "<|speaker:1|>Nobody spoke; [pause 700ms]"),
-    seg(5, "<|speaker:0|>Everyone listened.", chapter="Three", paragraphEnd=True),
+# A 3-chapter EPUB with two speakers and pause markup, imported as a project (no takes yet).
+python3 - "$T/book.epub" <<'PY'
+import sys, zipfile
+x = lambda body: ('<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>'
+                  '</head><body>%s</body></html>' % body)
+chapters = [
+    "<h1>One</h1><p>&lt;|speaker:0|&gt;The tide came in slowly. [pause 1.5s]</p>"
+    "<p>&lt;|speaker:1|&gt;Then the reef woke up, and the fish began to sing.</p>",
+    "<h1>Two</h1><p>&lt;|speaker:0|&gt;Morning light fell on the water. Nobody spoke; [pause 700ms]</p>",
+    "<h1>Three</h1><p>&lt;|speaker:1|&gt;Everyone listened.</p>",
 ]
-json.dump({"format": "reef-project", "version": 4, "title": "Reef Tales", "defaultVoice": "",
-           "audioDir": "book.reefproj.d", "assembly": {"sentencePauseMs": 450, "clausePauseMs": 250,
-           "paragraphPauseMs": 900, "chapterPauseMs": 2000, "speed": 1.0, "trimSilence": False},
-           "segments": segments}, open(sys.argv[1], "w"), indent=1)
+opf = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata '
+       'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Reef Tales</dc:title></metadata><manifest>%s</manifest>'
+       '<spine>%s</spine></package>') % ("".join('<item id="c%d" href="c%d.xhtml" media-type="application/xhtml+xml"/>' % (i, i)
+                                                 for i in range(3)), "".join('<itemref idref="c%d"/>' % i for i in range(3)))
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+    z.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:'
+               'opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf"/></rootfiles></container>')
+    z.writestr("OPS/book.opf", opf)
+    for i, body in enumerate(chapters):
+        z.writestr("OPS/c%d.xhtml" % i, x(body))
 PY
+ok "$CLI" project import "$T/book.epub" "$T/book.reefproj"
+has "8 segments, 3 chapters, 2 speakers"
+bad "$CLI" project import "$T/book.epub" "$T/book.reefproj";  has "exists already"
 # Without a model the missing takes are refused by name; nothing is written.
 bad "$CLI" project render "$T/book.reefproj" --out "$T/none";  has "pass -m MODEL"
 ok test ! -e "$T/none/book.flac"
@@ -74,17 +84,17 @@ if what == "export":
     starts = [float(c["start_time"]) * 44100 for c in chapters]
     if any(abs(s - sum(len(p) for p in parts[:k])) > 23 for k, s in enumerate(starts)): fail("chapter starts")
     # SRT: one cue per segment, spoken text only; cues inside the audio, the last ending with the
-    # last take (the trailing pause of segment 5 is none), to +-1 frame (2048 samples).
+    # last take (the last segment has no trailing pause), to +-1 frame (2048 samples).
     srt = open(f"{folder}/book.srt", encoding="utf-8").read()
     cues = re.findall(r"(\d\d):(\d\d):(\d\d),(\d\d\d) --> (\d\d):(\d\d):(\d\d),(\d\d\d)\n(.+)", srt)
     texts = [c[8] for c in cues]
     print("srt:", len(cues), "cues;", texts[:2])
-    if len(cues) != 5 or any("<|" in t or "[pause" in t for t in texts): fail("srt cues")
+    if len(cues) != 8 or any("<|" in t or "[pause" in t for t in texts): fail("srt cues")
     t = lambda h, m, s, ms: (int(h) * 3600 + int(m) * 60 + int(s)) * 44100 + int(ms) * 44.1
     end = t(*cues[-1][4:8])
     if abs(end - len(book)) > 2048: fail(f"the last cue ends at {end}, the audio at {len(book)}")
     vtt = open(f"{folder}/book.vtt", encoding="utf-8").read()
-    if not vtt.startswith("WEBVTT\n") or vtt.count(" --> ") != 5: fail("vtt")
+    if not vtt.startswith("WEBVTT\n") or vtt.count(" --> ") != 8: fail("vtt")
 elif what == "same":
     a, b = samples(sys.argv[2]), samples(sys.argv[3])
     print("same samples:", len(a), len(b), bool(np.array_equal(a, b)))
@@ -120,12 +130,13 @@ ok check same "$T/a/book.flac" "$T/b/book.flac"
 ok cmp "$T/a/book.srt" "$T/b/book.srt"
 ok "$CLI" project render "$T/book.reefproj" --out "$T/c" --loudness -23
 ok check loudness "$T/c/book.flac" -23; cat "$T/out.txt"
-# Pauses exact to the sample (float WAV, no normalizing): markup 1.5 s, a paragraph 0.9 s, the
-# chapter pause 2 s, a sentence 0.45 s, and 0.7 s of markup where a chapter follows (markup wins).
+# Pauses exact to the sample (float WAV, no normalizing): after each heading and paragraph 0.9 s,
+# markup 1.5 s, the chapter pause 2 s, a sentence 0.45 s, and 0.7 s of markup where a chapter
+# follows (markup wins).
 ok "$CLI" project render "$T/book.reefproj" --out "$T/d" --format wav-float --paragraph-pause 900
-ok check pauses "$T/d/book.wav" 66150,88200,19845,30870; cat "$T/out.txt"
+ok check pauses "$T/d/book.wav" 39690,66150,88200,39690,19845,30870,39690; cat "$T/out.txt"
 ok "$CLI" project render "$T/book.reefproj" --out "$T/e" --format wav-float --speed 1.25
-ok check tempo "$T/d/book.wav" "$T/e/book.wav" $((66150 + 88200 + 19845 + 30870)); cat "$T/out.txt"
+ok check tempo "$T/d/book.wav" "$T/e/book.wav" $((3 * 39690 + 66150 + 88200 + 19845 + 30870)); cat "$T/out.txt"
 # Exact re-render: each take kept its codes, seed and the model's fingerprint. The same segments
 # generated again from scratch with the same seed and model give the same codes and samples.
 ok python3 - "$T/book.reefproj" "$T/again.reefproj" <<'PY'
@@ -152,7 +163,7 @@ print("regenerated with the same seed: the same codes and samples for", len(a), 
 PY
 # Re-decoding the stored codes with another codec precision: a new take each, the same codes.
 ok "$CLI" project render "$T/again.reefproj" -m "$T/tiny" --precision bf16 --redecode --out "$T/i"
-has "re-decoded 5 take(s)"
+has "re-decoded 8 take(s)"
 ok python3 - "$T/again.reefproj" <<'PY'
 import json, os, sys
 p = json.load(open(sys.argv[1])); d = os.path.join(os.path.dirname(sys.argv[1]), p["audioDir"])
