@@ -10,67 +10,13 @@
 #include "qt/epub_import.h"
 #include "qt/pause_markup.h"
 #include "qt/project.h"
+#include "epub_writer.h"
 
 using namespace reef::ui;
+using reef_test::Entry;
+using reef_test::writeZip;
 
 namespace {
-
-struct Entry {
-    QByteArray name, data;
-    qint64 zeros = 0;   // > 0: this many zero bytes streamed in instead of data
-};
-
-// A zip source of `n` zero bytes made on demand, so a 1 GiB entry never sits in memory.
-zip_int64_t zerosSource(void* state, void* data, zip_uint64_t len, zip_source_cmd_t cmd) {
-    auto* left = static_cast<qint64*>(state);
-    switch (cmd) {
-    case ZIP_SOURCE_OPEN: return 0;
-    case ZIP_SOURCE_READ: {
-        const zip_uint64_t n = std::min<zip_uint64_t>(len, zip_uint64_t(left[0]));
-        std::memset(data, 0, n);
-        left[0] -= qint64(n);
-        return zip_int64_t(n);
-    }
-    case ZIP_SOURCE_CLOSE: return 0;
-    case ZIP_SOURCE_STAT: {
-        auto* st = static_cast<zip_stat_t*>(data);
-        zip_stat_init(st);
-        st->size = zip_uint64_t(left[1]);
-        st->valid |= ZIP_STAT_SIZE;
-        return sizeof(zip_stat_t);
-    }
-    case ZIP_SOURCE_ERROR: return 0;
-    case ZIP_SOURCE_FREE: delete[] left; return 0;
-    case ZIP_SOURCE_SUPPORTS:
-        return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
-                                              ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, -1);
-    default: return -1;
-    }
-}
-
-bool writeZip(const QString& path, const QList<Entry>& entries) {
-    int err = 0;
-    zip_t* z = zip_open(path.toUtf8().constData(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-    if (!z)
-        return false;
-    for (const Entry& e : entries) {
-        zip_source_t* src = nullptr;
-        if (e.zeros > 0) {
-            auto* state = new qint64[2]{e.zeros, e.zeros};
-            src = zip_source_function(z, zerosSource, state);
-        } else {
-            src = zip_source_buffer(z, e.data.constData(), zip_uint64_t(e.data.size()), 0);
-        }
-        const zip_int64_t i = zip_file_add(z, e.name.constData(), src, ZIP_FL_ENC_UTF_8);
-        if (i < 0)
-            return false;
-        if (e.name == "mimetype")
-            zip_set_file_compression(z, zip_uint64_t(i), ZIP_CM_STORE, 0);
-        else
-            zip_set_file_compression(z, zip_uint64_t(i), ZIP_CM_DEFLATE, 1);
-    }
-    return zip_close(z) == 0;
-}
 
 QByteArray container(const char* opf = "OEBPS/content.opf") {
     return QByteArray(R"(<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">)"

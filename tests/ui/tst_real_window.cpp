@@ -4,6 +4,7 @@
 // unwritable export path, a corrupt reference clip. One window and one loaded model for all slots
 // (they run in order); few frames and one libtorch thread keep it fast on a 2-core machine.
 // With REEF_SCREENS_DIR set it also saves a screenshot after the real generation.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -23,7 +24,11 @@
 
 #include <cmath>
 
+#include "audio/flac_chapters.h"
+#include "audio/loudness.h"
 #include "audio/wav_file.h"
+#include "epub_writer.h"
+#include "qt/project_assembly.h"
 #include "qt/batch_table_model.h"
 #include "qt/engine_controller.h"
 #include "qt/perf_history_model.h"
@@ -40,6 +45,7 @@
 #include "widgets/main_window.h"
 #include "widgets/quantize_dialog.h"
 #include "widgets/perf_chart_widget.h"
+#include "widgets/production_dialog.h"
 #include "widgets/project_view.h"
 #include "widgets/settings_panel.h"
 #include "widgets/synthesis_panel.h"
@@ -656,6 +662,54 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 against %2 bytes").arg(size->text()).arg(held)));
         w.textEdit()->setPlainText(QStringLiteral("Spoken from the int4 copy."));
         QVERIFY(generateOneTake());
+    }
+
+    // Issue #48 through the studio's queue on the real engine: a 3-chapter EPUB with two speakers
+    // and pause markup is imported, generated, and exported as a book (FLAC with chapter marks,
+    // one file per chapter, SRT and WebVTT) normalized to the audiobook preset.
+    void anEpubBookThroughTheQueue() {
+        MainWindow& w = *m_window;
+        ProjectModel& project = w.project();
+        const QString book = path("reef_tales.epub");
+        QVERIFY(reef_test::writeEpub(book, QStringLiteral("Reef Tales"),
+                                     {"<h1>One</h1><p>&lt;|speaker:0|&gt;The tide came in. [pause 1.5s]</p>"
+                                      "<p>&lt;|speaker:1|&gt;The reef woke, and sang.</p>",
+                                      "<h1>Two</h1><p>&lt;|speaker:0|&gt;Morning light fell on the water.</p>",
+                                      "<h1>Three</h1><p>&lt;|speaker:1|&gt;Everyone listened.</p>"}));
+        QString error;
+        QVERIFY2(w.importEpub(book, &error), qPrintable(error));
+        QCOMPARE(project.segmentCount(), 7);
+        QCOMPARE(project.speakers(), (QStringList{QStringLiteral("0"), QStringLiteral("1")}));
+        QTest::mouseClick(w.projectView()->generateAllButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(project.segmentsNeedingAudio().isEmpty(), kSlowMs);
+        for (int r = 0; r < project.segmentCount(); ++r)
+            QVERIFY(project.segment(r).takes.front().codes.n_frames > 0);   // the take kept its codes
+
+        ProductionDialog d(project, *m_voices, &w);
+        auto* preset = d.findChild<QComboBox*>(QStringLiteral("loudnessPreset"));
+        preset->setCurrentIndex(1);
+        Q_EMIT preset->activated(1);   // audiobook: −18 LUFS, −3 dBTP
+        for (const char* box : {"perChapterCheck", "srtCheck", "vttCheck"})
+            d.findChild<QCheckBox*>(QString::fromLatin1(box))->setChecked(true);
+        QStringList files;
+        const QString out = path("book");
+        QDir().mkpath(out);
+        QVERIFY2(d.exportTo(out, &files, &error), qPrintable(error));
+        QCOMPARE(files.size(), 6);   // the book, 3 chapters, SRT, VTT
+        const std::string flac = QDir(out).filePath(QStringLiteral("Reef Tales.flac")).toStdString();
+        QCOMPARE(int(audio::read_flac_chapters(flac).size()), 3);
+        const audio::AudioData a = audio::read_audio(flac);
+        const audio::Loudness l = audio::measure_loudness(a.samples, kSampleRate);
+        QVERIFY2(std::abs(l.integrated_lufs + 18.0) < 0.5 && l.true_peak_dbtp <= -2.9,
+                 qPrintable(QStringLiteral("%1 LUFS, %2 dBTP").arg(l.integrated_lufs).arg(l.true_peak_dbtp)));
+        // The markup's 1.5 s lie between the first speaker's take and the second's, to the sample.
+        ProjectData doc = project.document();
+        doc.assembly.normalize = false;
+        const AssembledProject plain = assembleProject(doc);
+        QCOMPARE(plain.spans[2].start - (plain.spans[1].start + plain.spans[1].length), qint64(66150));
+        QFile srt(QDir(out).filePath(QStringLiteral("Reef Tales.srt")));
+        QVERIFY(srt.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(srt.readAll()).count(QStringLiteral(" --> ")), 7);
     }
 
     void cleanupTestCase() {
