@@ -134,7 +134,7 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
         const ui::Segment& s = project.segment(row);
         SynthesisRequest r;
         r.id = uint64_t(requests.size() + 1);
-        r.text = str(ui::spokenText(s.text));
+        r.text = str(project.spokenTextOf(row));
         r.sampling = s.sampling.value_or(o.sampling.params);
         r.stream_chunk_frames = 0;
         const QString voice = project.effectiveVoice(row);

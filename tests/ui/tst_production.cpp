@@ -88,6 +88,9 @@ private Q_SLOTS:
         ProductionDialog d(project, app.voices, &w);
         d.show();
         QVERIFY(QTest::qWaitForWindowExposed(&d));
+        // "Name:" lines: none in this text, so the same two speakers either way.
+        d.findChild<QCheckBox*>(QStringLiteral("nameLinesCheck"))->setChecked(true);
+        d.findChild<QCheckBox*>(QStringLiteral("nameLinesCheck"))->setChecked(false);
         auto* cast0 = d.findChild<QComboBox*>(QStringLiteral("castVoice_0"));
         auto* cast1 = d.findChild<QComboBox*>(QStringLiteral("castVoice_1"));
         QVERIFY(cast0 && cast1);

@@ -258,6 +258,34 @@ private Q_SLOTS:
         QCOMPARE(back.segmentsNeedingAudio(), QList<int>{2});
     }
 
+    void nameLinesNameSpeakers() {
+        ProjectModel m;
+        m.newProject(QStringLiteral("t"),
+                     QStringLiteral("Ann: Hello there. How are you?\n\nBen: Fine, thanks.\n\nThe narrator: It rained.\n\n"
+                                    "<|speaker:3|>Tagged."),
+                     SplitMode::Sentences);
+        QCOMPARE(m.speakers(), QStringList{QStringLiteral("3")});   // off: only tags
+        QCOMPARE(m.spokenTextOf(0), QStringLiteral("Ann: Hello there."));
+        m.setNameLines(true);
+        QVERIFY(m.isModified());
+        QCOMPARE(m.speakers(), (QStringList{QStringLiteral("Ann"), QStringLiteral("Ben"), QStringLiteral("The narrator"),
+                                            QStringLiteral("3")}));
+        QCOMPARE(m.speakerOf(1), QStringLiteral("Ann"));   // "How are you?" goes on with Ann
+        QCOMPARE(m.spokenTextOf(0), QStringLiteral("Hello there."));
+        QCOMPARE(m.spokenTextOf(1), QStringLiteral("How are you?"));
+        QCOMPARE(m.spokenTextOf(2), QStringLiteral("Fine, thanks."));
+        m.setCastVoice(QStringLiteral("Ben"), QStringLiteral("bob"));
+        QCOMPARE(m.effectiveVoice(2), QStringLiteral("bob"));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(m.save(dir.filePath(QStringLiteral("n.reefproj")), &error), qPrintable(error));
+        ProjectModel back;
+        QVERIFY2(back.load(dir.filePath(QStringLiteral("n.reefproj")), &error), qPrintable(error));
+        QVERIFY(back.nameLines());
+        QCOMPARE(back.effectiveVoice(2), QStringLiteral("bob"));
+        QCOMPARE(back.cast().value(QStringLiteral("Ben")), QStringLiteral("bob"));
+    }
+
     void takesKeepCodesAndModel() {
         QTemporaryDir dir;
         ProjectModel m;

@@ -176,21 +176,57 @@ QString ProjectModel::effectiveVoice(int row) const {
     return cast.isEmpty() ? m_doc.defaultVoice : cast;
 }
 
-QString ProjectModel::speakerOf(int row) const {
-    static const QRegularExpression tag(QStringLiteral(R"(^\s*(?:\[[^\]]*\]\s*)*<\|speaker:([^|<>]{1,64})\|>)"));
+namespace {
+
+// "<|speaker:N|>" at the start (after pause marks), and in name-line mode "Name: " there.
+const QRegularExpression& speakerTag() {
+    static const QRegularExpression re(QStringLiteral(R"(^\s*(?:\[[^\]]*\]\s*)*<\|speaker:([^|<>]{1,64})\|>)"));
+    return re;
+}
+const QRegularExpression& nameLine() {
+    static const QRegularExpression re(QStringLiteral(R"(^\s*(?:\[[^\]]*\]\s*)*(\p{Lu}[\p{L}\p{N} .'’-]{0,31}):\s+)"));
+    return re;
+}
+
+}  // namespace
+
+QString ProjectModel::speakerOf(int row, bool nameLines) const {
     for (int r = std::min(row, segmentCount() - 1); r >= 0; --r) {
-        if (const QRegularExpressionMatch m = tag.match(segment(r).text); m.hasMatch())
+        const QString& text = segment(r).text;
+        if (const QRegularExpressionMatch m = speakerTag().match(text); m.hasMatch())
             return m.captured(1).trimmed();
+        if (nameLines)
+            if (const QRegularExpressionMatch m = nameLine().match(text); m.hasMatch())
+                return m.captured(1).trimmed();
         if (!segment(r).chapter.isEmpty())
             break;   // a chapter starts without a speaker until a tag names one
     }
     return {};
 }
 
-QStringList ProjectModel::speakers() const {
+QString ProjectModel::spokenTextOf(int row) const {
+    if (!validRow(row))
+        return {};
+    QString text = segment(row).text;
+    if (m_doc.nameLines && !speakerTag().match(text).hasMatch())
+        if (const QRegularExpressionMatch m = nameLine().match(text); m.hasMatch())
+            text.remove(m.capturedStart(1), m.capturedEnd(0) - m.capturedStart(1));
+    return spokenText(text);
+}
+
+void ProjectModel::setNameLines(bool on) {
+    if (m_doc.nameLines == on)
+        return;
+    m_doc.nameLines = on;
+    if (segmentCount() > 0)
+        Q_EMIT dataChanged(index(0), index(segmentCount() - 1));
+    setModified(true);
+}
+
+QStringList ProjectModel::speakers(bool nameLines) const {
     QStringList out;
     for (int r = 0; r < segmentCount(); ++r)
-        if (const QString s = speakerOf(r); !s.isEmpty() && !out.contains(s))
+        if (const QString s = speakerOf(r, nameLines); !s.isEmpty() && !out.contains(s))
             out << s;
     return out;
 }
@@ -466,7 +502,7 @@ std::vector<float> ProjectModel::renderProject(int crossfadeMs, int gapMs, QList
 QList<int> ProjectModel::segmentsNeedingAudio() const {
     QList<int> rows;
     for (int r = 0; r < segmentCount(); ++r)
-        if ((!segment(r).hasAudio() || isStale(r)) && !spokenText(segment(r).text).isEmpty())
+        if ((!segment(r).hasAudio() || isStale(r)) && !spokenTextOf(r).isEmpty())
             rows << r;   // a segment of pause marks only has nothing to say: its pause is all it is
     return rows;
 }

@@ -78,6 +78,9 @@ struct ProjectData {
     // The cast: speaker ("0", "1": fish-speech's <|speaker:N|> tags) -> voice id. A segment without
     // its own voice speaks with its speaker's, else the project default.
     QMap<QString, QString> cast;
+    // Speakers also from "Name: text" lines (a capitalised name of up to 32 characters, a colon, a
+    // space): the name is the speaker and is not read. Off: only <|speaker:N|> tags name speakers.
+    bool nameLines = false;
 };
 
 // Where each segment's current take lies in renderProject's output.
@@ -134,8 +137,15 @@ public:
     QString effectiveVoice(int row) const;
     // The speaker of a segment: the <|speaker:N|> tag it starts with, or the last one before it
     // (a speaker's turn goes on until the next tag) within its chapter; empty before any tag.
-    QString speakerOf(int row) const;
-    QStringList speakers() const;   // every speaker the text names, in order of appearance
+    QString speakerOf(int row) const { return speakerOf(row, m_doc.nameLines); }
+    QStringList speakers() const { return speakers(m_doc.nameLines); }   // in order of appearance
+    // The same as if name-line mode were `nameLines` (the Production dialog previews it).
+    QString speakerOf(int row, bool nameLines) const;
+    QStringList speakers(bool nameLines) const;
+    bool nameLines() const { return m_doc.nameLines; }
+    void setNameLines(bool on);     // modified when it changes; every row's speaker may change
+    // What the model reads for a segment: spokenText() without a "Name: " prefix in name-line mode.
+    QString spokenTextOf(int row) const;
     // The cast's voice for a speaker (empty: none, the default voice). Their segments whose takes
     // were made with another voice become stale.
     void setCastVoice(const QString& speaker, const QString& voice);

@@ -40,7 +40,7 @@ const QRegularExpression& codesNamePattern() {
     return re;
 }
 const QRegularExpression& castKeyPattern() {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9 _.-]{1,64}$"));
+    static const QRegularExpression re(QStringLiteral("^[\\p{L}\\p{N} _.'’-]{1,64}$"));
     return re;
 }
 const QRegularExpression& audioNamePattern() {
@@ -352,6 +352,7 @@ QByteArray toJson(const ProjectData& data, const QString& audioDirName) {
                            {QStringLiteral("audioDir"), audioDirName},
                            {QStringLiteral("assembly"), assembly},
                            {QStringLiteral("cast"), castJson},
+                           {QStringLiteral("nameLines"), data.nameLines},
                            {QStringLiteral("segments"), segments}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -400,7 +401,8 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
         return false;
     QJsonObject cast;
     bool hasCast = false;
-    if (!r.object(root, "cast", {}, &cast, &hasCast) || (hasCast && !r.cast(cast, &out->cast)))
+    if (!r.object(root, "cast", {}, &cast, &hasCast) || (hasCast && !r.cast(cast, &out->cast)) ||
+        !r.boolean(root, "nameLines", {}, &out->nameLines))
         return false;
     QStringList audioNames, codesNames;
     QList<qint64> samples;

@@ -14,7 +14,8 @@
 //                        (0…60000), "speed" (0.5…2), "trimSilence", "normalize", "targetLufs"
 //                        (−40…−5), "ceilingDbtp" (−9…0) }
 //     segment "paragraphEnd": true, "chapter": "<title>", "speed": 0.5…2 (absent = the project's)
-//     root "cast": { "<speaker>": "<voice id>" }   (speakers: [A-Za-z0-9 _.-]{1,64})
+//     root "cast": { "<speaker>": "<voice id>" }   (speakers: [A-Za-z0-9 _.'’-]{1,64}, letters of any script)
+//     root "nameLines": true: "Name: text" lines name speakers too
 //     take "codes": "<take id>.codes" (qt/voice_list_model.h's codes file), "modelHash": "sha256:…"
 //   "sampling": { "temperature", "topP", "topK", "repetitionPenalty", "maxNewFrames", "chunkLength",
 //                 "seed": "<decimal string>" }  (a string: JSON numbers lose 64-bit integers).

@@ -244,7 +244,7 @@ quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling)
     SynthesisRequest r;
     // What the model reads: the text without pause markup (the assembly makes the silence), with
     // the dictionary's replacements; the take keeps the text as written.
-    r.text = m_dictionary->apply(spokenText(job.text)).toStdString();
+    r.text = m_dictionary->apply(job.spoken.isEmpty() ? spokenText(job.text) : job.spoken).toStdString();
     r.sampling = sampling;
     r.stream_chunk_frames = m_settings.streamChunkFrames();
     if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
@@ -304,6 +304,7 @@ QList<quint64> StudioController::generateSegments(const QList<int>& rows) {
         StudioJob job;
         job.kind = StudioJob::Kind::Segment;
         job.text = s.text;
+        job.spoken = m_project->spokenTextOf(row);
         job.voiceId = m_project->effectiveVoice(row);
         job.segmentId = s.id;
         ids << enqueue(std::move(job), s.sampling.value_or(m_settings.sampling()));
@@ -317,7 +318,8 @@ void StudioController::onQueueItemStarted(quint64 id, const QVariant& tag) {
         return;
     m_runningRequest = item->request;
     const QString spoken = QString::fromStdString(item->request.text);
-    if (spoken != spokenText(tag.value<StudioJob>().text))
+    const StudioJob job = tag.value<StudioJob>();
+    if (spoken != (job.spoken.isEmpty() ? spokenText(job.text) : job.spoken))
         Q_EMIT statusMessage(tr("Pronunciation dictionary: spoken as “%1”").arg(firstWords(spoken)), 8000);
 }
 

@@ -43,6 +43,7 @@ struct StudioJob {
     QString voiceId;     // empty = no reference voice
     QString voiceName;
     QString segmentId;   // Kind::Segment only
+    QString spoken;      // Kind::Segment: what the model reads (ProjectModel::spokenTextOf)
 };
 
 class StudioController : public QObject {

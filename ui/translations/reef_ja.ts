@@ -1544,6 +1544,14 @@ agreement</source>
             <numerusform>%1 に %n 個のファイルを書き込みました。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&quot;Name: text&quot; lines name speakers too</source>
+        <translation>「名前: テキスト」形式の行でも話者を指定する</translation>
+    </message>
+    <message>
+        <source>A line that starts with a capitalised name and a colon is that speaker&apos;s; the name is not read</source>
+        <translation>大文字で始まる名前とコロンで始まる行はその話者のものです。名前は読み上げられません</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectModel</name>
@@ -1789,6 +1797,10 @@ agreement</source>
     <message>
         <source>silent</source>
         <translation>無音</translation>
+    </message>
+    <message>
+        <source>another model than the one loaded now</source>
+        <translation>現在読み込まれているものとは別のモデルで作成</translation>
     </message>
 </context>
 <context>

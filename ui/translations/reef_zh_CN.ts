@@ -1544,6 +1544,14 @@ agreement</source>
             <numerusform>已将 %n 个文件写入 %1。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&quot;Name: text&quot; lines name speakers too</source>
+        <translation>“姓名: 文本”形式的行也指定说话人</translation>
+    </message>
+    <message>
+        <source>A line that starts with a capitalised name and a colon is that speaker&apos;s; the name is not read</source>
+        <translation>以首字母大写的姓名加冒号开头的行属于该说话人；姓名不会被朗读</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectModel</name>
@@ -1789,6 +1797,10 @@ agreement</source>
     <message>
         <source>silent</source>
         <translation>无声</translation>
+    </message>
+    <message>
+        <source>another model than the one loaded now</source>
+        <translation>由与当前加载模型不同的模型生成</translation>
     </message>
 </context>
 <context>

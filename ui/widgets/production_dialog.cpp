@@ -59,21 +59,16 @@ ProductionDialog::ProductionDialog(ProjectModel& project, VoiceListModel& voices
 
     // Cast: one row per speaker the text names.
     auto* castBox = new QGroupBox(tr("Cast"));
-    auto* castForm = new QFormLayout(castBox);
-    const QStringList speakers = project.speakers();
-    if (speakers.isEmpty())
-        castForm->addRow(new QLabel(tr("The text names no speakers. Start a speaker's lines with a tag such as "
-                                       "<|speaker:0|> to give each speaker a voice.")));
-    for (const QString& speaker : speakers) {
-        auto* combo = new QComboBox;
-        combo->setObjectName(QStringLiteral("castVoice_") + speaker);
-        combo->addItem(tr("(project default)"), QString());
-        for (int r = 0; r < voices.rowCount(); ++r)
-            combo->addItem(voices.voice(r).name, voices.voice(r).id);
-        combo->setCurrentIndex(std::max(0, combo->findData(project.cast().value(speaker))));
-        castForm->addRow(tr("Speaker %1:").arg(speaker), combo);
-        m_cast.insert(speaker, combo);
-    }
+    auto* castLayout = new QVBoxLayout(castBox);
+    m_nameLines = new QCheckBox(tr("\"Name: text\" lines name speakers too"));
+    m_nameLines->setObjectName(QStringLiteral("nameLinesCheck"));
+    m_nameLines->setToolTip(tr("A line that starts with a capitalised name and a colon is that speaker's; the name is not read"));
+    m_nameLines->setChecked(project.nameLines());
+    m_castForm = new QFormLayout;
+    castLayout->addWidget(m_nameLines);
+    castLayout->addLayout(m_castForm);
+    rebuildCast();
+    connect(m_nameLines, &QCheckBox::toggled, this, &ProductionDialog::rebuildCast);
 
     // Pauses and pace.
     auto* timingBox = new QGroupBox(tr("Pauses and pace"));
@@ -210,6 +205,32 @@ ProductionDialog::ProductionDialog(ProjectModel& project, VoiceListModel& voices
     v->addWidget(buttons);
 }
 
+void ProductionDialog::rebuildCast() {
+    // Keep what was chosen for speakers that stay.
+    const QMap<QString, QString> chosen = castChoices();
+    while (m_castForm->rowCount() > 0)
+        m_castForm->removeRow(0);
+    m_cast.clear();
+    const QStringList speakers = m_project.speakers(m_nameLines->isChecked());
+    if (speakers.isEmpty()) {
+        auto* none = new QLabel(tr("The text names no speakers. Start a speaker's lines with a tag such as "
+                                   "<|speaker:0|> to give each speaker a voice."));
+        none->setWordWrap(true);
+        m_castForm->addRow(none);
+    }
+    for (const QString& speaker : speakers) {
+        auto* combo = new QComboBox;
+        combo->setObjectName(QStringLiteral("castVoice_") + speaker);
+        combo->addItem(tr("(project default)"), QString());
+        for (int r = 0; r < m_voices.rowCount(); ++r)
+            combo->addItem(m_voices.voice(r).name, m_voices.voice(r).id);
+        const QString voice = chosen.contains(speaker) ? chosen.value(speaker) : m_project.cast().value(speaker);
+        combo->setCurrentIndex(std::max(0, combo->findData(voice)));
+        m_castForm->addRow(tr("Speaker %1:").arg(speaker), combo);
+        m_cast.insert(speaker, combo);
+    }
+}
+
 AssemblySettings ProductionDialog::settings() const {
     AssemblySettings a = m_project.assembly();
     a.sentencePauseMs = m_sentence->value();
@@ -233,6 +254,7 @@ QMap<QString, QString> ProductionDialog::castChoices() const {
 
 void ProductionDialog::apply() {
     m_project.setAssembly(settings());
+    m_project.setNameLines(m_nameLines->isChecked());
     const QMap<QString, QString> cast = castChoices();
     for (auto it = cast.begin(); it != cast.end(); ++it)
         m_project.setCastVoice(it.key(), it.value());

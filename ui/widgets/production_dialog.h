@@ -10,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -38,11 +39,14 @@ public:
 
 private:
     void choosePreset(int index);
+    void rebuildCast();   // one row per speaker, for the name-line choice shown
     void exportInteractive();
 
     ProjectModel& m_project;
     VoiceListModel& m_voices;
     QMap<QString, QComboBox*> m_cast;
+    QFormLayout* m_castForm = nullptr;
+    QCheckBox* m_nameLines = nullptr;
     QSpinBox* m_sentence = nullptr;
     QSpinBox* m_clause = nullptr;
     QSpinBox* m_paragraph = nullptr;
