@@ -170,6 +170,20 @@ void check_same(const Remote& got, const std::vector<float>& want, bool streamed
     if (streamed) CHECK(max_diff(got.streamed, want) <= kWireTolerance);
 }
 
+// A JSON body POSTed as the tests' local requests make their audio: greedy, seed 11, `frames` frames.
+remote::HttpResponse post_greedy(const std::string& url, nlohmann::json body, int frames) {
+    body["temperature"] = 0;
+    body["seed"] = 11;
+    body["max_new_tokens"] = frames;
+    body["chunk_length"] = 200;
+    remote::HttpRequest h;
+    h.method = "POST";
+    h.url = url;
+    h.headers = {"Content-Type: application/json"};
+    h.body = body.dump();
+    return remote::http_exchange(h);
+}
+
 std::string write_clip() {
     const auto path = reef_test::temp_dir("serve-clip") / "voice.wav";
     std::vector<float> tone(44100 * 2);
@@ -369,18 +383,7 @@ TEST_CASE(answers_in_mp3_flac_and_other_sample_rates) {
     const std::string url = shared_server().url();
     const SynthesisRequest r = request("Answers in other encodings.", 24);
     const std::vector<float> want = local_audio(r, false);
-    auto post = [&](const std::string& path, nlohmann::json body) {
-        body["temperature"] = 0;
-        body["seed"] = 11;
-        body["max_new_tokens"] = 24;
-        body["chunk_length"] = 200;
-        remote::HttpRequest h;
-        h.method = "POST";
-        h.url = url + path;
-        h.headers = {"Content-Type: application/json"};
-        h.body = body.dump();
-        return remote::http_exchange(h);
-    };
+    auto post = [&](const std::string& path, const nlohmann::json& body) { return post_greedy(url + path, body, 24); };
     auto decoded = [](const remote::HttpResponse& res) { return audio::read_audio_bytes(res.body, "the answer"); };
     for (const bool openai : {true, false}) {
         const std::string path = openai ? "/v1/audio/speech" : "/v1/tts";
@@ -473,18 +476,7 @@ TEST_CASE(speed_and_volume_as_openai_and_fish_audio_send_them) {
     const std::string url = shared_server().url();
     const SynthesisRequest r = request("Faster and quieter, please.", 32);
     const std::vector<float> want = local_audio(r, false);
-    auto post = [&](const std::string& path, nlohmann::json body) {
-        body["temperature"] = 0;
-        body["seed"] = 11;
-        body["max_new_tokens"] = 32;
-        body["chunk_length"] = 200;
-        remote::HttpRequest h;
-        h.method = "POST";
-        h.url = url + path;
-        h.headers = {"Content-Type: application/json"};
-        h.body = body.dump();
-        return remote::http_exchange(h);
-    };
+    auto post = [&](const std::string& path, const nlohmann::json& body) { return post_greedy(url + path, body, 32); };
     const std::vector<float> faster = audio::change_tempo(want, kSampleRate, 1.25);
     for (const bool stream : {false, true}) {
         nlohmann::json openai{{"input", r.text}, {"speed", 1.25}, {"response_format", "wav"}};

@@ -5,11 +5,7 @@ set -u
 CLI="$1"
 T="${REEF_TEST_TMP:-/tmp}/cli_smoke"
 rm -rf "$T" && mkdir -p "$T"
-pass=0; fail=0
-ok() { if "$@" >"$T/out.txt" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $*"; cat "$T/out.txt"; fi; }
-bad() { if "$@" >"$T/out.txt" 2>&1; then fail=$((fail+1)); echo "FAIL (should have failed): $*"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
-has() { if grep -q -- "$1" "$T/out.txt"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: output lacks '$1'"; cat "$T/out.txt"; fi; }
-lacks() { if grep -q -- "$1" "$T/out.txt"; then fail=$((fail+1)); echo "FAIL: output has '$1'"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
+source "$(dirname "$0")/script_checks.sh"
 
 ok "$CLI" --version;                         has "libtorch"
 ok "$CLI" demo-model "$T/tiny" --preset tiny; has "random"

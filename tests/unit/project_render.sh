@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
 # reef-cli project import / render (issue #48) on the tiny demo model: a 3-chapter EPUB with two
-# speakers and pause markup (made here) is imported, generated, saved, and exported as FLAC with chapter marks, per-chapter files,
-# SRT and WebVTT; a second tool measures what it wrote (ffmpeg's ebur128 meter, ffprobe's chapters).
+# speakers and pause markup (made here) is imported, generated, saved, and exported as FLAC with
+# chapter marks, per-chapter files, SRT and WebVTT; a second tool measures what it wrote (ffmpeg's ebur128 meter, ffprobe's chapters).
 # Re-assembling with other pauses, pace or loudness never loads a model, and gives the same samples
 # where nothing changed. Pauses are exact to the sample; tempo 1.25 lasts 0.8x.
 set -u
 CLI="$1"
 T="${REEF_TEST_TMP:-/tmp}/project_render"
 rm -rf "$T" && mkdir -p "$T"
-pass=0; fail=0
-ok() { if "$@" >"$T/out.txt" 2>&1; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $*"; cat "$T/out.txt"; fi; }
-bad() { if "$@" >"$T/out.txt" 2>&1; then fail=$((fail+1)); echo "FAIL (should have failed): $*"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
-has() { if grep -q -- "$1" "$T/out.txt"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: output lacks '$1'"; cat "$T/out.txt"; fi; }
-lacks() { if grep -q -- "$1" "$T/out.txt"; then fail=$((fail+1)); echo "FAIL: output has '$1'"; cat "$T/out.txt"; else pass=$((pass+1)); fi; }
+source "$(dirname "$0")/script_checks.sh"
 command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "SKIP: no ffmpeg/ffprobe (scripts/setup.sh installs them)"; exit 77; }
 
 ok "$CLI" demo-model "$T/tiny" --preset tiny
