@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "fake_backend.h"
 #include "qt/batch_table_model.h"
@@ -251,6 +252,16 @@ private Q_SLOTS:
         QVERIFY(m.data(m.index(0, 0), Qt::ToolTipRole).toString().contains(QStringLiteral("seed 42")));
         m.removeTake(1);
         QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.data(m.index(0, TakesModel::Loudness)).toString(), QStringLiteral("silent"));   // no audio
+        // A 1 kHz sine at amplitude 0.1 (−20 dBFS) is −23.0 LUFS by BS.1770's definition (a full-scale
+        // 1 kHz sine reads −3.01 LUFS), whatever meter measures it.
+        Take tone;
+        tone.audio.resize(kSampleRate * 3);
+        for (size_t i = 0; i < tone.audio.size(); ++i)
+            tone.audio[i] = 0.1f * float(std::sin(2 * M_PI * 1000.0 * double(i) / kSampleRate));
+        m.addTake(tone);
+        QVERIFY(std::abs(m.data(m.index(0, TakesModel::Loudness)).toString().toDouble() + 23.0) <= 0.1);
+        QCOMPARE(m.headerData(TakesModel::Loudness, Qt::Horizontal).toString(), QStringLiteral("LUFS"));
     }
 
     void benchTableShowsEveryArm() {

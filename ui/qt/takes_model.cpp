@@ -1,5 +1,9 @@
 #include "qt/takes_model.h"
 
+#include <cmath>
+
+#include "audio/loudness.h"
+
 #include "qt/settings.h"
 
 namespace reef::ui {
@@ -65,6 +69,7 @@ QVariant TakesModel::data(const QModelIndex& index, int role) const {
     case Voice: return t.voice.isEmpty() ? tr("(default)") : t.voice;
     case Frames: return t.metrics.frames;
     case AudioSeconds: return QString::number(t.metrics.audio_seconds, 'f', 2);
+    case Loudness: return std::isfinite(t.loudnessLufs) ? QString::number(t.loudnessLufs, 'f', 1) : tr("silent");
     case FramesPerS: return QString::number(t.metrics.warm_frames_per_s, 'f', 1);
     case RealTime: return QString::number(t.metrics.real_time_factor, 'f', 2);
     // a server does not say why it stopped: no local reason stands in for it
@@ -83,6 +88,7 @@ QVariant TakesModel::headerData(int section, Qt::Orientation orientation, int ro
     case Voice: return tr("voice");
     case Frames: return tr("frames");
     case AudioSeconds: return tr("audio s");
+    case Loudness: return tr("LUFS");
     case FramesPerS: return tr("frames/s");
     case RealTime: return tr("RTF");
     case StopReason: return tr("stop");
@@ -92,6 +98,7 @@ QVariant TakesModel::headerData(int section, Qt::Orientation orientation, int ro
 
 int TakesModel::addTake(Take take) {
     take.number = m_next++;
+    take.loudnessLufs = take.audio.empty() ? -HUGE_VAL : audio::measure_loudness(take.audio, kSampleRate).integrated_lufs;
     if (m_max > 0)
         dropBeyondLimit(m_max - 1);
     beginInsertRows({}, 0, 0);

@@ -20,6 +20,9 @@ struct Take {
     SamplingParams sampling;
     RunMetrics metrics;
     std::vector<float> audio;
+    // EBU R128 integrated loudness of the audio (LUFS; -infinity when silent), measured when the
+    // take joins the model, so a take far from the others stands out.
+    double loudnessLufs = 0.0;
     bool isRemote() const { return !server.isEmpty(); }
     // "cpu · bf16 · eager · auto · T 0.80 · top-p 0.80 · top-k 30 · seed 42"; a server's take names
     // the server and what it said of its engine instead of this computer's settings.
@@ -41,7 +44,7 @@ QString attentionSummary(const std::vector<BackendUse>& uses);
 class TakesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Number, Time, Text, Voice, Frames, AudioSeconds, FramesPerS, RealTime, StopReason, ColumnCount };
+    enum Column { Number, Time, Text, Voice, Frames, AudioSeconds, Loudness, FramesPerS, RealTime, StopReason, ColumnCount };
     // maxTakes <= 0: no count limit (TakeHistory bounds takes by bytes instead).
     explicit TakesModel(int maxTakes = 50, QObject* parent = nullptr);
 

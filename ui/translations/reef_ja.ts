@@ -2827,6 +2827,14 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <source>its engine settings not reported</source>
         <translation>エンジン設定の報告なし</translation>
     </message>
+    <message>
+        <source>silent</source>
+        <translation>無音</translation>
+    </message>
+    <message>
+        <source>LUFS</source>
+        <translation>LUFS</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::TakesView</name>

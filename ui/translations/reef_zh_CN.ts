@@ -2827,6 +2827,14 @@ With a reference voice, speaker 0 speaks in that voice.</source>
         <source>its engine settings not reported</source>
         <translation>未报告其引擎设置</translation>
     </message>
+    <message>
+        <source>silent</source>
+        <translation>无声</translation>
+    </message>
+    <message>
+        <source>LUFS</source>
+        <translation>LUFS</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::TakesView</name>
