@@ -104,6 +104,11 @@ private Q_SLOTS:
         QVERIFY(d.findChild<QCheckBox*>(QStringLiteral("normalizeCheck"))->isChecked());
         QCOMPARE(d.settings().targetLufs, -18.0);
         QCOMPARE(d.settings().ceilingDbtp, -3.0);
+        std::vector<float> played;
+        QObject::connect(&d, &ProductionDialog::playRequested, [&](const std::vector<float>& s) { played = s; });
+        QTest::mouseClick(d.findChild<QPushButton*>(QStringLiteral("playBookButton")), Qt::LeftButton);
+        QCOMPARE(played.size(), d.assembled().size());
+        QVERIFY(!played.empty());
         d.measure();
         QVERIFY2(d.measureText().contains(QStringLiteral("-18.0 LUFS")), qPrintable(d.measureText()));
         d.findChild<QCheckBox*>(QStringLiteral("perChapterCheck"))->setChecked(true);

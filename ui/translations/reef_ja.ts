@@ -1552,6 +1552,14 @@ agreement</source>
         <source>A line that starts with a capitalised name and a colon is that speaker&apos;s; the name is not read</source>
         <translation>大文字で始まる名前とコロンで始まる行はその話者のものです。名前は読み上げられません</translation>
     </message>
+    <message>
+        <source>&amp;Play</source>
+        <translation>再生(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Play the book as these settings make it</source>
+        <translation>この設定で作られるブックを再生</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectModel</name>

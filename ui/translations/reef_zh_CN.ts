@@ -1552,6 +1552,14 @@ agreement</source>
         <source>A line that starts with a capitalised name and a colon is that speaker&apos;s; the name is not read</source>
         <translation>以首字母大写的姓名加冒号开头的行属于该说话人；姓名不会被朗读</translation>
     </message>
+    <message>
+        <source>&amp;Play</source>
+        <translation>播放(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Play the book as these settings make it</source>
+        <translation>按当前设置播放整本书</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectModel</name>

@@ -95,6 +95,8 @@ void MainWindow::importEpubInteractive() {
 
 void MainWindow::showProduction() {
     ProductionDialog dialog(m_studio->project(), m_voices, this);
+    connect(&dialog, &ProductionDialog::playRequested, this,
+            [this](const std::vector<float>& samples) { m_studio->playClip(samples); });
     dialog.exec();
 }
 

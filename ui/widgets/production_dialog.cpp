@@ -148,7 +148,12 @@ ProductionDialog::ProductionDialog(ProjectModel& project, VoiceListModel& voices
     m_measured = new QLabel(tr("Not measured yet"));
     m_measured->setObjectName(QStringLiteral("measureLabel"));
     m_measured->setWordWrap(true);
+    auto* playButton = new QPushButton(tr("&Play"));
+    playButton->setObjectName(QStringLiteral("playBookButton"));
+    playButton->setToolTip(tr("Play the book as these settings make it"));
+    connect(playButton, &QPushButton::clicked, this, [this] { Q_EMIT playRequested(assembled()); });
     auto* measureRow = new QHBoxLayout;
+    measureRow->addWidget(playButton);
     measureRow->addWidget(measureButton);
     measureRow->addWidget(m_measured, 1);
     loud->addRow(measureRow);
@@ -292,6 +297,16 @@ void ProductionDialog::measure() {
 }
 
 QString ProductionDialog::measureText() const { return m_measured->text(); }
+
+std::vector<float> ProductionDialog::assembled() const {
+    ProjectData doc = m_project.document();
+    doc.assembly = settings();
+    try {
+        return assembleProject(doc).audio;
+    } catch (const std::exception&) {
+        return {};   // the settings are range-checked by their controls; nothing to play otherwise
+    }
+}
 
 bool ProductionDialog::exportTo(const QString& dir, QStringList* files, QString* error) {
     ProjectData doc = m_project.document();

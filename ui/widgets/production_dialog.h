@@ -6,6 +6,7 @@
 #pragma once
 #include <QDialog>
 #include <QMap>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -36,6 +37,12 @@ public:
     QString measureText() const;
     // Exports into dir with the controls' settings (no folder dialog); false with *error.
     bool exportTo(const QString& dir, QStringList* files, QString* error);
+    // The assembly with the controls' settings, as it would be exported (empty: no audio yet).
+    std::vector<float> assembled() const;
+
+Q_SIGNALS:
+    // "Play": the book as the controls would make it; the main window plays it.
+    void playRequested(const std::vector<float>& samples);
 
 private:
     void choosePreset(int index);
