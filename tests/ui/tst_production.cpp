@@ -91,6 +91,8 @@ private Q_SLOTS:
         // "Name:" lines: none in this text, so the same two speakers either way.
         d.findChild<QCheckBox*>(QStringLiteral("nameLinesCheck"))->setChecked(true);
         d.findChild<QCheckBox*>(QStringLiteral("nameLinesCheck"))->setChecked(false);
+        QTest::qWait(20);   // the rebuilt rows are shown from the event loop
+        QVERIFY(d.findChild<QComboBox*>(QStringLiteral("castVoice_1"))->isVisible());
         auto* cast0 = d.findChild<QComboBox*>(QStringLiteral("castVoice_0"));
         auto* cast1 = d.findChild<QComboBox*>(QStringLiteral("castVoice_1"));
         QVERIFY(cast0 && cast1);
