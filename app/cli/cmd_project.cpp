@@ -242,8 +242,9 @@ void render(const RenderOptions& o) {
     for (const QString& f : written.files) std::cout << "wrote " << str(f) << "\n";
     if (!ok) fail(str(error));
     const ui::AssembledProject& book = written.assembled;
-    if (options.format == audio::ExportFormat::Flac && !book.chapters.isEmpty())
-        std::cout << book.chapters.size() << " chapter marks in the FLAC file\n";
+    if ((options.format == audio::ExportFormat::Flac || options.format == audio::ExportFormat::Mp3) && !book.chapters.isEmpty())
+        std::cout << book.chapters.size() << " chapter marks in the " << (options.format == audio::ExportFormat::Mp3 ? "MP3" : "FLAC")
+                  << " file\n";
     const audio::Loudness l = book.normalized ? book.loudness.after : audio::measure_loudness(book.audio, kSampleRate);
     std::printf("%lld segments, %.2f s; integrated %.1f LUFS, true peak %.1f dBTP%s\n", (long long)book.spans.size(),
                 double(book.audio.size()) / kSampleRate, l.integrated_lufs, l.true_peak_dbtp,
@@ -297,7 +298,7 @@ void register_project(CLI::App& app) {
     cmd->add_option("--out", o->out_dir, "folder for the exported files (created if needed)")->required();
     o->engine.add_to(cmd, /*model_required=*/false);
     o->sampling.add_to(cmd);
-    cmd->add_option("--format", o->format, "flac (with chapter marks) | wav | wav-float | ogg | mp3")
+    cmd->add_option("--format", o->format, "flac | mp3 (both with chapter marks) | wav | wav-float | ogg")
         ->check(CLI::IsMember({"flac", "wav", "wav-float", "ogg", "mp3"}))
         ->capture_default_str();
     cmd->add_flag("--srt", o->srt, "write <name>.srt subtitles (one cue per segment, long ones split at sentences)");

@@ -10,8 +10,11 @@
 namespace reef::audio {
 
 // The whole tag (header and frames; "" when every field is empty): TIT2 title, TPE1 artist, TALB
-// album, TDRC date, TSSE software, COMM comment (language "eng", no description). To be written
-// in front of the MPEG frames.
-std::string id3v2_tag(const AudioMetadata& meta);
+// album, TDRC date, TSSE software, COMM comment (language "eng", no description), and the
+// chapters as ID3v2 Chapter frames (id3.org's "ID3v2 Chapter Frame Addendum" 1.0): a CHAP frame
+// per chapter ("ch1", …: start and end in milliseconds, a TIT2 inside with its title) and an
+// ordered top-level CTOC listing them. duration_seconds ends the last chapter. To be written in
+// front of the MPEG frames.
+std::string id3v2_tag(const AudioMetadata& meta, double duration_seconds = 0.0);
 
 }  // namespace reef::audio

@@ -358,7 +358,9 @@ std::string encode_audio(const std::vector<float>& samples, int sample_rate, int
     if (!out.f) throw AudioError("cannot write " + what + ": " + sf_strerror(nullptr));
     if (const std::string failed = write_and_close(out, samples, channels, format, meta); !failed.empty())
         throw AudioError("writing " + what + " " + failed);
-    return format == ExportFormat::Mp3 ? id3v2_tag(meta) + bytes : bytes;
+    return format == ExportFormat::Mp3
+               ? id3v2_tag(meta, double(samples.size()) / double(channels) / double(sample_rate)) + bytes
+               : bytes;
 }
 
 AudioMetadata read_metadata(const std::string& path) {

@@ -27,8 +27,8 @@ struct AudioMetadata {
     std::string artist = {};
     std::string album = {};
     std::string date = {};  // ISO 8601
-    // FLAC only: chapter marks as Vorbis CHAPTERnnn comments (audio/flac_chapters.h). The other
-    // formats have no chapter marks libsndfile can write; exports split per chapter there.
+    // Chapter marks: FLAC as Vorbis CHAPTERnnn comments (audio/flac_chapters.h), MP3 as ID3v2 CHAP
+    // and CTOC frames (audio/id3_tag.h). WAV and Ogg get none: export per chapter for those.
     std::vector<ChapterMark> chapters = {};
 };
 using WavMetadata = AudioMetadata;

@@ -288,6 +288,23 @@ TEST_CASE(encoded_bytes_are_the_written_file) {
           std::string::npos);
 }
 
+namespace {
+
+// ffprobe's chapters of a file as "id,time_base,start,start_time,end,end_time,title" lines; empty
+// when ffprobe is missing (the caller skips that part).
+std::string ffprobe_chapters(const std::string& path) {
+    if (std::system("ffprobe -version > /dev/null 2>&1") != 0) return {};
+    const std::string cmd = "ffprobe -v error -show_chapters -of csv=p=0 '" + path + "'";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[512];
+    while (p && std::fgets(buf, sizeof buf, p)) out += buf;
+    if (p) pclose(p);
+    return out;
+}
+
+}  // namespace
+
 TEST_CASE(flac_chapter_marks) {
     // Chapter marks as Vorbis CHAPTERnnn comments: read back by libFLAC here and, independently,
     // by ffprobe (libavformat turns these comments into its chapters).
@@ -306,21 +323,37 @@ TEST_CASE(flac_chapter_marks) {
     }
     CHECK(read_audio(path).samples.size() == s.size());
     CHECK(chapter_timestamp(3725.5) == "01:02:05.500");
-    if (std::system("ffprobe -version > /dev/null 2>&1") != 0) {
+    const std::string out = ffprobe_chapters(path);
+    if (out.empty()) {
         std::printf("SKIP ffprobe part: no ffprobe on PATH\n");
         return;
     }
-    const std::string cmd = "ffprobe -v error -show_chapters -of csv=p=0 '" + path + "'";
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (p && std::fgets(buf, sizeof buf, p)) out += buf;
-    if (p) pclose(p);
     std::fprintf(stderr, "  ffprobe: %s", out.c_str());
     CHECK(out.find("1.250000") != std::string::npos && out.find("Zwei – Ü") != std::string::npos);
     CHECK(out.find("3.500000") != std::string::npos && out.find("第三章") != std::string::npos);
     // Nothing is left beside the file.
     CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
+}
+
+TEST_CASE(mp3_chapter_marks) {
+    // MP3: ID3v2 CHAP frames (start and end in ms, a TIT2 each) under an ordered CTOC, read back by
+    // ffprobe (libavformat's ID3v2 reader turns them into chapters).
+    if (!export_format_available(ExportFormat::Mp3)) return reef_test::skip("this libsndfile cannot write MP3");
+    const auto dir = reef_test::temp_dir("mp3_chapters");
+    const std::string path = (dir / "book.mp3").string();
+    std::vector<float> s(44100 * 4);
+    for (size_t i = 0; i < s.size(); ++i) s[i] = 0.2f * float(std::sin(0.05 * double(i)));
+    AudioMetadata meta{"Book", "Reef test", "two chapters"};
+    meta.chapters = {{0.0, "Erste"}, {2.5, "第二章"}};
+    write_audio(path, s, 44100, 1, ExportFormat::Mp3, meta);
+    std::string head(3, '\0');
+    std::ifstream(path, std::ios::binary).read(head.data(), 3);
+    CHECK(head == "ID3");
+    const std::string out = ffprobe_chapters(path);
+    if (out.empty()) return reef_test::skip("no ffprobe on PATH");
+    std::fprintf(stderr, "  ffprobe: %s", out.c_str());
+    CHECK(out.find("0.000000,2500,2.500000,Erste") != std::string::npos);
+    CHECK(out.find("2.500000,4000,4.000000,第二章") != std::string::npos);
 }
 
 TEST_MAIN()

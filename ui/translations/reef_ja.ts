@@ -1493,10 +1493,6 @@ agreement</source>
         <translation>ブックをエクスポート</translation>
     </message>
     <message>
-        <source>FLAC carries chapter marks (Vorbis CHAPTER comments); the other formats have none: export one file per chapter for them</source>
-        <translation>FLAC はチャプターマーク（Vorbis CHAPTER コメント）を持てます。他の形式は持てないため、章ごとのファイルでエクスポートしてください</translation>
-    </message>
-    <message>
         <source>One file per chapter too</source>
         <translation>章ごとのファイルも作成</translation>
     </message>
@@ -1559,6 +1555,10 @@ agreement</source>
     <message>
         <source>Play the book as these settings make it</source>
         <translation>この設定で作られるブックを再生</translation>
+    </message>
+    <message>
+        <source>FLAC and MP3 carry chapter marks (Vorbis CHAPTER comments, ID3 CHAP frames); WAV and Ogg have none: export one file per chapter for them</source>
+        <translation>FLAC と MP3 はチャプターマーク（Vorbis CHAPTER コメント、ID3 CHAP フレーム）を持てます。WAV と Ogg は持てないため、章ごとのファイルでエクスポートしてください</translation>
     </message>
 </context>
 <context>

@@ -1493,10 +1493,6 @@ agreement</source>
         <translation>导出书籍</translation>
     </message>
     <message>
-        <source>FLAC carries chapter marks (Vorbis CHAPTER comments); the other formats have none: export one file per chapter for them</source>
-        <translation>FLAC 带有章节标记（Vorbis CHAPTER 注释）；其他格式没有：请为它们按章节分别导出文件</translation>
-    </message>
-    <message>
         <source>One file per chapter too</source>
         <translation>同时每章一个文件</translation>
     </message>
@@ -1559,6 +1555,10 @@ agreement</source>
     <message>
         <source>Play the book as these settings make it</source>
         <translation>按当前设置播放整本书</translation>
+    </message>
+    <message>
+        <source>FLAC and MP3 carry chapter marks (Vorbis CHAPTER comments, ID3 CHAP frames); WAV and Ogg have none: export one file per chapter for them</source>
+        <translation>FLAC 和 MP3 带有章节标记（Vorbis CHAPTER 注释、ID3 CHAP 帧）；WAV 和 Ogg 没有：请为它们按章节分别导出文件</translation>
     </message>
 </context>
 <context>

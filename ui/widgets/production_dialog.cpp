@@ -167,8 +167,8 @@ ProductionDialog::ProductionDialog(ProjectModel& project, VoiceListModel& voices
     for (audio::ExportFormat f : availableExportFormats())
         m_format->addItem(exportFormatName(f), int(f));
     m_format->setCurrentIndex(std::max(0, m_format->findData(int(audio::ExportFormat::Flac))));
-    m_format->setToolTip(tr("FLAC carries chapter marks (Vorbis CHAPTER comments); the other formats have none: "
-                            "export one file per chapter for them"));
+    m_format->setToolTip(tr("FLAC and MP3 carry chapter marks (Vorbis CHAPTER comments, ID3 CHAP frames); WAV and Ogg "
+                            "have none: export one file per chapter for them"));
     m_perChapter = new QCheckBox(tr("One file per chapter too"));
     m_perChapter->setObjectName(QStringLiteral("perChapterCheck"));
     m_srt = new QCheckBox(tr("Subtitles (SRT)"));
