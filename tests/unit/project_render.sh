@@ -133,6 +133,13 @@ ok "$CLI" project render "$T/book.reefproj" --out "$T/d" --format wav-float --pa
 ok check pauses "$T/d/book.wav" 39690,66150,88200,39690,19845,30870,39690; cat "$T/out.txt"
 ok "$CLI" project render "$T/book.reefproj" --out "$T/e" --format wav-float --speed 1.25
 ok check tempo "$T/d/book.wav" "$T/e/book.wav" $((3 * 39690 + 66150 + 88200 + 19845 + 30870)); cat "$T/out.txt"
+# MP3 (where this libsndfile has LAME) carries the chapter marks as ID3 CHAP frames.
+if "$CLI" project render "$T/book.reefproj" --out "$T/m" --format mp3 >"$T/out.txt" 2>&1; then
+  has "3 chapter marks in the MP3 file"
+  ok test "$(ffprobe -v error -show_chapters -of csv=p=0 "$T/m/book.mp3" | wc -l)" -eq 3
+else
+  has "cannot write mp3"
+fi
 # Exact re-render: each take kept its codes, seed and the model's fingerprint. The same segments
 # generated again from scratch with the same seed and model give the same codes and samples.
 ok python3 - "$T/book.reefproj" "$T/again.reefproj" <<'PY'
