@@ -119,7 +119,7 @@ private Q_SLOTS:
         saveScreen(&d, "production_dialog.png");
         QStringList files;
         QVERIFY2(d.exportTo(dir.path(), &files, &error), qPrintable(error));
-        QCOMPARE(files.size(), 5);   // the book, two chapters, SRT, VTT
+        QCOMPARE(files.size(), 9);   // the book, two chapters, and SRT and VTT for the book and each chapter
         const QString flac = dir.filePath(QStringLiteral("Reef Tales.flac"));
         QVERIFY(files.contains(flac));
         const std::vector<audio::ChapterMark> marks = audio::read_flac_chapters(flac.toStdString());

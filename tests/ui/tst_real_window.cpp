@@ -695,7 +695,7 @@ private Q_SLOTS:
         const QString out = path("book");
         QDir().mkpath(out);
         QVERIFY2(d.exportTo(out, &files, &error), qPrintable(error));
-        QCOMPARE(files.size(), 6);   // the book, 3 chapters, SRT, VTT
+        QCOMPARE(files.size(), 12);   // the book, 3 chapters, SRT and VTT for the book and each chapter
         const std::string flac = QDir(out).filePath(QStringLiteral("Reef Tales.flac")).toStdString();
         QCOMPARE(int(audio::read_flac_chapters(flac).size()), 3);
         const audio::AudioData a = audio::read_audio(flac);

@@ -89,6 +89,10 @@ if what == "export":
     t = lambda h, m, s, ms: (int(h) * 3600 + int(m) * 60 + int(s)) * 44100 + int(ms) * 44.1
     end = t(*cues[-1][4:8])
     if abs(end - len(book)) > 2048: fail(f"the last cue ends at {end}, the audio at {len(book)}")
+    # Each chapter's own subtitles, timed from its start, add up to the book's cues; chapter 2's file
+    # starts halfway through the 2 s chapter pause, so its first cue is at 1.000 s.
+    per = [open(f"{folder}/00{k} {t}.srt", encoding="utf-8").read() for k, t in ((1, "One"), (2, "Two"), (3, "Three"))]
+    if sum(p.count(" --> ") for p in per) != 8 or not per[1].startswith("1\n00:00:01,000 --> "): fail("per-chapter srt")
     vtt = open(f"{folder}/book.vtt", encoding="utf-8").read()
     if not vtt.startswith("WEBVTT\n") or vtt.count(" --> ") != 8: fail("vtt")
 elif what == "same":

@@ -77,16 +77,28 @@ bool exportBook(const ProjectData& doc, const QString& dirPath, const QString& s
         return fail(QString::fromStdString(e.what()));
     }
     if (o.srt || o.vtt) {
+        // The book's cues, and with per-chapter files each chapter's own, timed from its start.
         const QList<SubtitleCue> cues = subtitleCues(doc, book);
-        const std::pair<bool, QString> subs[] = {{o.srt, QStringLiteral(".srt")}, {o.vtt, QStringLiteral(".vtt")}};
-        for (const auto& [want, ext] : subs) {
-            if (!want)
-                continue;
-            const QString file = dir.filePath(stem + ext);
-            if (!writeText(file, ext == QStringLiteral(".srt") ? toSrt(cues) : toWebVtt(cues), error))
-                return fail(*error);
-            out.files << file;
-        }
+        QList<std::pair<QString, QList<SubtitleCue>>> sets{{stem, cues}};
+        if (o.perChapter)
+            for (qsizetype k = 0; k < book.chapters.size(); ++k) {
+                const AssembledChapter& c = book.chapters[k];
+                QList<SubtitleCue> own;
+                for (const SubtitleCue& cue : cues)
+                    if (cue.start >= c.start && cue.start < c.end)
+                        own.append({cue.start - c.start, std::min(cue.end, c.end) - c.start, cue.text});
+                sets.append({numberedFileStem(int(k) + 1, c.title), own});
+            }
+        const std::pair<bool, QString> kinds[] = {{o.srt, QStringLiteral(".srt")}, {o.vtt, QStringLiteral(".vtt")}};
+        for (const auto& [name, set] : sets)
+            for (const auto& [want, ext] : kinds) {
+                if (!want)
+                    continue;
+                const QString file = dir.filePath(name + ext);
+                if (!writeText(file, ext == QStringLiteral(".srt") ? toSrt(set) : toWebVtt(set), error))
+                    return fail(*error);
+                out.files << file;
+            }
     }
     if (result)
         *result = std::move(out);

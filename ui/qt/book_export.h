@@ -25,7 +25,8 @@ struct BookExportResult {
     AssembledProject assembled;
 };
 
-// dir must exist; files are named <stem>.<ext>, <stem>.srt, <stem>.vtt. false with *error (and
+// dir must exist; files are named <stem>.<ext>, <stem>.srt, <stem>.vtt, and per chapter
+// "001 Title".<ext>/.srt/.vtt (cues timed from the chapter's start). false with *error (and
 // result->files listing what was written before the failure).
 bool exportBook(const ProjectData& doc, const QString& dir, const QString& stem, const BookExportOptions& options,
                 BookExportResult* result, QString* error);
