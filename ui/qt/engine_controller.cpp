@@ -73,6 +73,9 @@ void EngineController::connectWorker() {
     connect(w, &EngineWorker::referenceEncoded, this, &EngineController::referenceEncoded);
     connect(w, &EngineWorker::referenceFailed, this,
             [this](quint64 id, const EngineError& e) { Q_EMIT referenceFailed(id, errorText(e)); });
+    connect(w, &EngineWorker::codesDecoded, this, &EngineController::codesDecoded);
+    connect(w, &EngineWorker::decodeFailed, this,
+            [this](quint64 id, const EngineError& e) { Q_EMIT decodeFailed(id, errorText(e)); });
     connect(w, &EngineWorker::benchProgress, this, [this](quint64 id, int arm, const QString& msg) {
         if (id == m_benchId)
             Q_EMIT benchProgress(arm, msg);
@@ -173,6 +176,13 @@ quint64 EngineController::encodeReference(std::vector<float> mono44k) {
     const quint64 id = nextId();
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, id, s = std::move(mono44k)] { w->encodeReference(id, s); }, Qt::QueuedConnection);
+    return id;
+}
+
+quint64 EngineController::decodeCodes(Codes codes) {
+    const quint64 id = nextId();
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, id, c = std::move(codes)] { w->decodeCodes(id, c); }, Qt::QueuedConnection);
     return id;
 }
 

@@ -48,6 +48,8 @@ public:
     // Stops one request (of the batch, or the one-request synthesis); the rest go on.
     void cancelRequest(quint64 id);
     quint64 encodeReference(std::vector<float> mono44k);
+    // Decodes stored codes again (EngineWorker::decodeCodes): codesDecoded or decodeFailed.
+    quint64 decodeCodes(Codes codes);
     quint64 runBench(BenchRequest request);
     // Writes a quantized copy of the model folder `in` into `out` (reef/quantize.h) on the engine
     // thread: `format` "int8" (a scale per row) or "int4" (a scale and zero per `group` weights: 32,
@@ -77,6 +79,8 @@ Q_SIGNALS:
     void synthesisCancelled(quint64 id);
     void referenceEncoded(quint64 id, const reef::Codes& codes);
     void referenceFailed(quint64 id, const QString& reason);
+    void codesDecoded(const reef::SynthesisResult& result);   // result.request_id: decodeCodes' id
+    void decodeFailed(quint64 id, const QString& reason);
     void benchProgress(int arm, const QString& message);
     void benchFinished(const reef::BenchReport& report);
     void benchFailed(const QString& reason);

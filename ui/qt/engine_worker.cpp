@@ -228,6 +228,24 @@ void EngineWorker::encodeReference(quint64 id, const std::vector<float>& mono44k
         [&](const EngineError& e) { Q_EMIT referenceFailed(id, e); });
 }
 
+void EngineWorker::decodeCodes(quint64 id, const reef::Codes& codes) {
+    guardedSlot(
+        "decoding codes",
+        [&] {
+            Result<std::vector<float>> r = m_backend->decode_codes(codes);
+            if (!r.ok())
+                return Q_EMIT decodeFailed(id, r.error());
+            SynthesisResult out;
+            out.request_id = id;
+            out.codes = codes;
+            out.audio = std::move(r.value());
+            out.metrics.frames = codes.n_frames;
+            out.metrics.audio_seconds = double(out.audio.size()) / kSampleRate;
+            Q_EMIT codesDecoded(out);
+        },
+        [&](const EngineError& e) { Q_EMIT decodeFailed(id, e); });
+}
+
 void EngineWorker::runBench(quint64 id, const reef::BenchRequest& request) {
     guardedSlot(
         "bench",

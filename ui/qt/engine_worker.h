@@ -56,6 +56,9 @@ public Q_SLOTS:
     // synthesisFinished or synthesisFailed as soon as it is done.
     void synthesizeBatch(const QList<reef::SynthesisRequest>& requests, int maxBatch);
     void encodeReference(quint64 id, const std::vector<float>& mono44k);
+    // A take's stored codes decoded again by this model's codec (its precision, its device): no
+    // sampling. codesDecoded carries a SynthesisResult with the request id, the codes and the audio.
+    void decodeCodes(quint64 id, const reef::Codes& codes);
     void runBench(quint64 id, const reef::BenchRequest& request);
     // "Quantize this model" (issue #44): the folder `in` written as weight-only int8, or int4 in
     // groups of `group`, into `out` (reef/quantize.h; QuantizeOptions format and group). Libtorch
@@ -76,6 +79,8 @@ Q_SIGNALS:
     void synthesisFailed(quint64 id, const reef::EngineError& error);
     void referenceEncoded(quint64 id, const reef::Codes& codes);
     void referenceFailed(quint64 id, const reef::EngineError& error);
+    void codesDecoded(const reef::SynthesisResult& result);
+    void decodeFailed(quint64 id, const reef::EngineError& error);
     void benchProgress(quint64 id, int arm, const QString& message);
     void benchFinished(quint64 id, const reef::BenchReport& report);
     void benchFailed(quint64 id, const reef::EngineError& error);

@@ -67,6 +67,30 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateBatchSize);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::encodePendingVoices);
     connect(&engine, &EngineController::modelLoaded, this, &StudioController::updateLanes);
+    connect(&engine, &EngineController::codesDecoded, this, [this](const SynthesisResult& r) {
+        if (!m_redecoding.contains(r.request_id))
+            return;
+        const auto [segmentId, takeId] = m_redecoding.take(r.request_id);
+        const int row = m_project->rowForId(segmentId);
+        const auto& takes = row >= 0 ? m_project->segment(row).takes : std::vector<SegmentTake>{};
+        const auto old = std::find_if(takes.begin(), takes.end(), [&](const SegmentTake& t) { return t.id == takeId; });
+        if (old == takes.end()) {
+            Q_EMIT statusMessage(tr("A segment or take was deleted while it was being re-decoded."), 8000);
+            return;
+        }
+        SegmentTake take = *old;   // text, voice, seed, settings and codes as they were
+        take.id.clear();
+        take.created = QDateTime::currentDateTimeUtc();
+        take.audio = r.audio;
+        take.metrics = r.metrics;
+        take.madeWith = QString::fromStdString(m_engine.modelInfo().name);
+        take.modelHash = modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir));
+        m_project->addTake(segmentId, std::move(take));
+    });
+    connect(&engine, &EngineController::decodeFailed, this, [this](quint64 id, const QString& reason) {
+        if (m_redecoding.remove(id))
+            Q_EMIT statusMessage(tr("Re-decoding failed: %1").arg(reason), 10000);
+    });
     // Takes made by another model than the loaded one say so in the project view.
     connect(&engine, &EngineController::modelLoaded, this, [this] {
         m_project->setCurrentModelHash(modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir)));
@@ -310,6 +334,23 @@ QList<quint64> StudioController::generateSegments(const QList<int>& rows) {
         ids << enqueue(std::move(job), s.sampling.value_or(m_settings.sampling()));
     }
     return ids;
+}
+
+int StudioController::redecodeSegments(const QList<int>& rows) {
+    if (!m_engine.isModelLoaded() || isRemote())
+        return 0;
+    int started = 0;
+    for (int row : rows) {
+        if (row < 0 || row >= m_project->segmentCount() || !m_project->segment(row).hasAudio())
+            continue;
+        const Segment& s = m_project->segment(row);
+        const SegmentTake& take = s.takes[size_t(s.currentTake)];
+        if (take.codes.n_frames == 0)
+            continue;
+        m_redecoding.insert(m_engine.decodeCodes(take.codes), {s.id, take.id});
+        ++started;
+    }
+    return started;
 }
 
 void StudioController::onQueueItemStarted(quint64 id, const QVariant& tag) {

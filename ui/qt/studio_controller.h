@@ -87,6 +87,10 @@ public:
     quint64 generateText(const QString& text, const QString& voiceId);
     // Queues (re-)generation of these project segments, in order; rows out of range are skipped.
     QList<quint64> generateSegments(const QList<int>& rows);
+    // A new take for each row whose current take kept its codes: the codes decoded again by the
+    // loaded model's codec (e.g. after switching the precision), never sampled again. Rows
+    // without codes (older or a server's takes) are skipped; the count started is returned.
+    int redecodeSegments(const QList<int>& rows);
     // The request the running queue item was built into (what its progress is measured against).
     const SynthesisRequest& runningRequest() const { return m_runningRequest; }
     // "attention: …" of the last finished take: which SDPA backend ran at each call site.
@@ -160,6 +164,7 @@ private:
     SynthesisRequest m_runningRequest;
     QString m_lastAttention;
     QHash<quint64, QString> m_encoding;
+    QHash<quint64, std::pair<QString, QString>> m_redecoding;   // request -> segment id, take id
     QSet<quint64> m_batchRequests;   // the running batch's requests that have not ended   // encodeReference request id -> voice id
     // With a server that takes N requests at once: N - 1 more connections, each its own engine
     // thread, as the queue's extra lanes (the main controller is the first).

@@ -1269,6 +1269,10 @@ agreement</source>
         <source>&amp;Import EPUB as a project…</source>
         <translation>EPUB をプロジェクトとしてインポート(&amp;I)…</translation>
     </message>
+    <message>
+        <source>Nothing to re-decode: load a model on this computer, and pick a take that kept its codes</source>
+        <translation>再デコードするものがありません：このコンピューターでモデルを読み込み、コードを保存したテイクを選んでください</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1809,6 +1813,14 @@ agreement</source>
     <message>
         <source>another model than the one loaded now</source>
         <translation>現在読み込まれているものとは別のモデルで作成</translation>
+    </message>
+    <message>
+        <source>Re-&amp;decode</source>
+        <translation>再デコード(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Decode this take&apos;s stored codes again with the loaded model (e.g. another precision): a new take, the same speech, nothing sampled again</source>
+        <translation>読み込まれたモデル（別の精度など）でこのテイクの保存済みコードを再デコードします。新しいテイクになり、音声は同じで、再サンプリングはしません</translation>
     </message>
 </context>
 <context>
@@ -2558,6 +2570,14 @@ agreement</source>
     <message>
         <source>Done: %1</source>
         <translation>完了：%1</translation>
+    </message>
+    <message>
+        <source>A segment or take was deleted while it was being re-decoded.</source>
+        <translation>再デコード中にセグメントまたはテイクが削除されました。</translation>
+    </message>
+    <message>
+        <source>Re-decoding failed: %1</source>
+        <translation>再デコードに失敗しました：%1</translation>
     </message>
 </context>
 <context>

@@ -1269,6 +1269,10 @@ agreement</source>
         <source>&amp;Import EPUB as a project…</source>
         <translation>将 EPUB 导入为项目(&amp;I)…</translation>
     </message>
+    <message>
+        <source>Nothing to re-decode: load a model on this computer, and pick a take that kept its codes</source>
+        <translation>没有可重新解码的内容：请在本机加载模型，并选择保存了编码的录音</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>
@@ -1809,6 +1813,14 @@ agreement</source>
     <message>
         <source>another model than the one loaded now</source>
         <translation>由与当前加载模型不同的模型生成</translation>
+    </message>
+    <message>
+        <source>Re-&amp;decode</source>
+        <translation>重新解码(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Decode this take&apos;s stored codes again with the loaded model (e.g. another precision): a new take, the same speech, nothing sampled again</source>
+        <translation>用已加载的模型（例如另一种精度）重新解码此录音保存的编码：生成新录音，语音相同，不会重新采样</translation>
     </message>
 </context>
 <context>
@@ -2558,6 +2570,14 @@ agreement</source>
     <message>
         <source>Done: %1</source>
         <translation>完成：%1</translation>
+    </message>
+    <message>
+        <source>A segment or take was deleted while it was being re-decoded.</source>
+        <translation>重新解码期间，片段或录音已被删除。</translation>
+    </message>
+    <message>
+        <source>Re-decoding failed: %1</source>
+        <translation>重新解码失败：%1</translation>
     </message>
 </context>
 <context>

@@ -150,6 +150,10 @@ void MainWindow::setupUi() {
     connect(m_projectView, &ProjectView::exportProjectRequested, this, &MainWindow::exportProjectInteractive);
     connect(m_projectView, &ProjectView::exportSegmentsRequested, this, &MainWindow::exportSegmentsInteractive);
     connect(m_projectView, &ProjectView::productionRequested, this, &MainWindow::showProduction);
+    connect(m_projectView, &ProjectView::redecodeRequested, this, [this](const QList<int>& rows) {
+        if (m_studio->redecodeSegments(rows) == 0)
+            statusBar()->showMessage(tr("Nothing to re-decode: load a model on this computer, and pick a take that kept its codes"), 8000);
+    });
     connect(m_projectView, &ProjectView::pinSettingsRequested, this,
             [this](int row) { m_studio->project().setSegmentSampling(row, m_settings.sampling()); });
     connect(m_studio, &StudioController::documentChanged, this, &MainWindow::updateTitle);

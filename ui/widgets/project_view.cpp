@@ -260,6 +260,10 @@ QWidget* ProjectView::createSegmentEditor() {
     m_regenerate = new QPushButton(tr("&Re-generate"));
     m_regenerate->setObjectName(QStringLiteral("regenerateButton"));
     auto* playSegment = new QPushButton(tr("P&lay segment"));
+    m_redecode = new QPushButton(tr("Re-&decode"));
+    m_redecode->setObjectName(QStringLiteral("redecodeButton"));
+    m_redecode->setToolTip(tr("Decode this take's stored codes again with the loaded model (e.g. another precision): "
+                              "a new take, the same speech, nothing sampled again"));
     auto* splitAt = new QPushButton(tr("&Split at cursor"));
     auto* merge = new QPushButton(tr("&Merge with next"));
     auto* insert = new QPushButton(tr("&Insert after"));
@@ -267,6 +271,7 @@ QWidget* ProjectView::createSegmentEditor() {
     m_needsSegment = {m_regenerate, playSegment, splitAt, merge, insert, remove};
     auto* row1 = new QHBoxLayout;
     row1->addWidget(m_regenerate);
+    row1->addWidget(m_redecode);
     row1->addWidget(playSegment);
     row1->addStretch(1);
     auto* row2 = new QHBoxLayout;
@@ -318,6 +323,10 @@ QWidget* ProjectView::createSegmentEditor() {
     connect(m_regenerate, &QPushButton::clicked, this, [this] {
         if (currentRow() >= 0)
             Q_EMIT generateRequested({currentRow()});
+    });
+    connect(m_redecode, &QPushButton::clicked, this, [this] {
+        if (currentRow() >= 0)
+            Q_EMIT redecodeRequested({currentRow()});
     });
     connect(playSegment, &QPushButton::clicked, this, [this] {
         if (currentRow() >= 0)
@@ -435,6 +444,7 @@ void ProjectView::reloadTakes() {
     const int row = currentRow();
     if (row < 0) {
         m_takes->setEnabled(false);
+        m_redecode->setEnabled(false);
         showSegmentSettings();
         return;
     }
@@ -459,6 +469,7 @@ void ProjectView::reloadTakes() {
         m_takes->addItem(tr("no takes yet"), -1);
     m_takes->setCurrentIndex(std::max(0, m_takes->findData(s.currentTake)));
     m_takes->setEnabled(!s.takes.empty());
+    m_redecode->setEnabled(s.hasAudio() && s.takes[size_t(s.currentTake)].codes.n_frames > 0);
     showSegmentSettings();
 }
 

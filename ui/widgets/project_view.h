@@ -43,6 +43,7 @@ public:
     QComboBox* takeCombo() const { return m_takes; }
     QPushButton* pinButton() const { return m_pin; }
     QPushButton* productionButton() const { return m_production; }
+    QPushButton* redecodeButton() const { return m_redecode; }
     QLineEdit* chapterEdit() const { return m_chapter; }
     QDoubleSpinBox* speedSpin() const { return m_speed; }
     QPushButton* unpinButton() const { return m_unpin; }
@@ -57,6 +58,7 @@ Q_SIGNALS:
     void exportSegmentsRequested();
     void pinSettingsRequested(int row);   // give the segment the app's current sampling settings
     void productionRequested();           // cast, pauses, pace, loudness, the book's export
+    void redecodeRequested(const QList<int>& rows);   // the current takes' codes decoded again
 
 private:
     QWidget* createEmptyPage();
@@ -88,6 +90,7 @@ private:
     QPushButton* m_generateAll = nullptr;
     QPushButton* m_export = nullptr;
     QPushButton* m_production = nullptr;
+    QPushButton* m_redecode = nullptr;
     QLineEdit* m_chapter = nullptr;
     QDoubleSpinBox* m_speed = nullptr;
     QList<QPushButton*> m_needsSegment;   // enabled only with a segment selected
