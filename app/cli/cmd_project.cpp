@@ -4,8 +4,8 @@
 // -m MODEL and saved into the project; everything else re-uses the stored takes, so re-exporting
 // with other pauses, pace or loudness never calls the engine. Writes the book as one file (FLAC
 // with chapter marks), one file per chapter with --per-chapter, and SRT/WebVTT subtitles.
-#include <QDateTime>
 #include <QDir>
+#include <QHash>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <unistd.h>
@@ -108,16 +108,7 @@ int redecode(ui::ProjectModel& project, TtsBackend& engine, const ModelInfo& inf
         }
         Result<std::vector<float>> audio = engine.decode_codes(old.codes);
         if (!audio) fail("segment " + std::to_string(r + 1) + ": " + audio.error().to_string());
-        ui::SegmentTake take = old;
-        take.id.clear();
-        take.created = QDateTime::currentDateTimeUtc();
-        take.audio = std::move(*audio);
-        take.madeWith = QString::fromStdString(info.name);
-        take.modelHash = hash;
-        take.metrics = {};
-        take.metrics.frames = old.codes.n_frames;
-        take.metrics.audio_seconds = double(take.audio.size()) / kSampleRate;
-        project.addTake(s.id, std::move(take));
+        project.addTake(s.id, ui::redecodedTake(old, std::move(*audio), QString::fromStdString(info.name), hash));
         ++done;
     }
     std::cout << "re-decoded " << done << " take(s) from their codes" << (skipped ? ", " + std::to_string(skipped) + " without codes left as they are" : std::string()) << "\n";
@@ -130,6 +121,7 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
     ui::VoiceListModel voices(o.voices_dir.empty() ? default_voices_dir() : QString::fromStdString(o.voices_dir));
     std::vector<SynthesisRequest> requests;
     std::vector<QString> segment_ids, voice_ids;
+    QHash<QString, ReferenceVoice> encoded;
     for (int row : rows) {
         const ui::Segment& s = project.segment(row);
         SynthesisRequest r;
@@ -143,17 +135,20 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
             if (v < 0)
                 fail("segment " + std::to_string(row + 1) + " uses the voice \"" + str(voice) +
                      "\", which is not in the voice library at " + str(voices.rootDir()) + " (--voices DIR)");
-            ReferenceVoice ref = voices.reference(v);
-            if (ref.codes.n_frames == 0) {
-                std::vector<float> pcm;
-                try {
-                    pcm = audio::load_reference_audio(str(voices.voice(v).clipPath));
-                } catch (const std::exception& e) {
-                    fail(std::string("voice ") + str(voices.voice(v).name) + ": " + e.what());
+            if (!encoded.contains(voice)) {   // a voice's clip is encoded once, for all its segments
+                ReferenceVoice ref = voices.reference(v);
+                if (ref.codes.n_frames == 0) {
+                    std::vector<float> pcm;
+                    try {
+                        pcm = audio::load_reference_audio(str(voices.voice(v).clipPath));
+                    } catch (const std::exception& e) {
+                        fail(std::string("voice ") + str(voices.voice(v).name) + ": " + e.what());
+                    }
+                    ref.codes = unwrap(engine.encode_reference(pcm));
                 }
-                ref.codes = unwrap(engine.encode_reference(pcm));
+                encoded.insert(voice, std::move(ref));
             }
-            r.references.push_back(std::move(ref));
+            r.references.push_back(encoded.value(voice));
         }
         segment_ids.push_back(s.id);
         voice_ids.push_back(voice);
@@ -245,7 +240,7 @@ void render(const RenderOptions& o) {
     if ((options.format == audio::ExportFormat::Flac || options.format == audio::ExportFormat::Mp3) && !book.chapters.isEmpty())
         std::cout << book.chapters.size() << " chapter marks in the " << (options.format == audio::ExportFormat::Mp3 ? "MP3" : "FLAC")
                   << " file\n";
-    const audio::Loudness l = book.normalized ? book.loudness.after : audio::measure_loudness(book.audio, kSampleRate);
+    const audio::Loudness l = ui::assembledLoudness(book);
     std::printf("%lld segments, %.2f s; integrated %.1f LUFS, true peak %.1f dBTP%s\n", (long long)book.spans.size(),
                 double(book.audio.size()) / kSampleRate, l.integrated_lufs, l.true_peak_dbtp,
                 book.normalized ? " (normalized)" : "");

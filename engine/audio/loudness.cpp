@@ -83,13 +83,12 @@ std::vector<float> gain_and_limit(const std::vector<float>& x, const std::vector
     *max_reduction_db = -lin_to_db(lowest);
     return y;
 }
-}  // namespace
 
-Loudness measure_loudness(const std::vector<float>& mono, int rate) {
+// A libebur128 meter in `mode` fed all of the samples.
+std::unique_ptr<ebur128_state, StateDeleter> metered(const std::vector<float>& mono, int rate, int mode) {
     if (rate < 8000 || rate > 384000)
         throw AudioError("loudness: sample rate " + std::to_string(rate) + " Hz is out of range");
-    std::unique_ptr<ebur128_state, StateDeleter> st(
-        ebur128_init(1, unsigned(rate), EBUR128_MODE_I | EBUR128_MODE_LRA | EBUR128_MODE_TRUE_PEAK));
+    std::unique_ptr<ebur128_state, StateDeleter> st(ebur128_init(1, unsigned(rate), mode));
     if (!st)
         throw AudioError("loudness: libebur128 could not be initialised");
     // Mono counts once (BS.1770's weight 1 for a centre channel), as ffmpeg's ebur128 filter does.
@@ -98,14 +97,29 @@ Loudness measure_loudness(const std::vector<float>& mono, int rate) {
     for (size_t off = 0; off < mono.size(); off += kChunk)
         if (ebur128_add_frames_float(st.get(), mono.data() + off, std::min(kChunk, mono.size() - off)) != EBUR128_SUCCESS)
             throw AudioError("loudness: libebur128 refused the samples");
+    return st;
+}
+
+double integrated(ebur128_state* st) {
+    double v = 0;
+    return ebur128_loudness_global(st, &v) == EBUR128_SUCCESS && std::isfinite(v) ? v
+                                                                                  : -std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+Loudness measure_loudness(const std::vector<float>& mono, int rate) {
+    const auto st = metered(mono, rate, EBUR128_MODE_I | EBUR128_MODE_LRA | EBUR128_MODE_TRUE_PEAK);
     Loudness out;
     double v = 0;
-    out.integrated_lufs = ebur128_loudness_global(st.get(), &v) == EBUR128_SUCCESS ? v : -HUGE_VAL;
-    if (!std::isfinite(out.integrated_lufs))
-        out.integrated_lufs = -std::numeric_limits<double>::infinity();
+    out.integrated_lufs = integrated(st.get());
     out.true_peak_dbtp = ebur128_true_peak(st.get(), 0, &v) == EBUR128_SUCCESS ? lin_to_db(v) : 0.0;
     out.loudness_range_lu = ebur128_loudness_range(st.get(), &v) == EBUR128_SUCCESS && std::isfinite(v) ? v : 0.0;
     return out;
+}
+
+double integrated_loudness(const std::vector<float>& mono, int rate) {
+    return integrated(metered(mono, rate, EBUR128_MODE_I).get());
 }
 
 const std::vector<LoudnessPreset>& loudness_presets() {

@@ -17,6 +17,9 @@ struct Loudness {
 
 // Throws AudioError on a bad rate or when libebur128 cannot be set up.
 Loudness measure_loudness(const std::vector<float>& mono, int rate);
+// The integrated loudness alone (LUFS; -infinity for silence or nothing): no 4× true-peak
+// oversampling and no LRA, for labelling many takes cheaply. The same figure as measure_loudness.
+double integrated_loudness(const std::vector<float>& mono, int rate);
 
 struct LoudnessTarget {
     double integrated_lufs = -18.0;

@@ -42,7 +42,28 @@ SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResul
     return t;
 }
 
-ProjectModel::ProjectModel(QObject* parent) : QAbstractListModel(parent) {}
+SegmentTake redecodedTake(const SegmentTake& old, std::vector<float> audio, const QString& madeWith,
+                          const QString& modelHash) {
+    SegmentTake t = old;
+    t.id.clear();
+    t.created = QDateTime::currentDateTimeUtc();
+    t.audio = std::move(audio);
+    t.madeWith = madeWith;
+    t.modelHash = modelHash;
+    t.metrics = {};
+    t.metrics.frames = old.codes.n_frames;
+    t.metrics.audio_seconds = double(t.audio.size()) / kSampleRate;
+    return t;
+}
+
+ProjectModel::ProjectModel(QObject* parent) : QAbstractListModel(parent) {
+    // Connected first, so the speakers are dropped before any view asks again.
+    const auto drop = [this] { m_speakers.reset(); };
+    connect(this, &QAbstractItemModel::dataChanged, this, drop);
+    connect(this, &QAbstractItemModel::rowsInserted, this, drop);
+    connect(this, &QAbstractItemModel::rowsRemoved, this, drop);
+    connect(this, &QAbstractItemModel::modelReset, this, drop);
+}
 
 int ProjectModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : segmentCount(); }
 
@@ -190,19 +211,32 @@ const QRegularExpression& nameLine() {
 
 }  // namespace
 
-QString ProjectModel::speakerOf(int row, bool nameLines) const {
-    for (int r = std::min(row, segmentCount() - 1); r >= 0; --r) {
+QStringList ProjectModel::speakerColumn(bool nameLines) const {
+    // A tag names the speaker of its segment and the ones after it; a chapter starts without one.
+    QStringList column;
+    column.reserve(segmentCount());
+    QString current;
+    for (int r = 0; r < segmentCount(); ++r) {
         const QString& text = segment(r).text;
         if (const QRegularExpressionMatch m = speakerTag().match(text); m.hasMatch())
-            return m.captured(1).trimmed();
-        if (nameLines)
-            if (const QRegularExpressionMatch m = nameLine().match(text); m.hasMatch())
-                return m.captured(1).trimmed();
-        if (!segment(r).chapter.isEmpty())
-            break;   // a chapter starts without a speaker until a tag names one
+            current = m.captured(1).trimmed();
+        else if (const QRegularExpressionMatch n = nameLines ? nameLine().match(text) : QRegularExpressionMatch();
+                 n.hasMatch())
+            current = n.captured(1).trimmed();
+        else if (!segment(r).chapter.isEmpty())
+            current.clear();
+        column << current;
     }
-    return {};
+    return column;
 }
+
+const QStringList& ProjectModel::cachedSpeakers() const {
+    if (!m_speakers)
+        m_speakers = speakerColumn(m_doc.nameLines);
+    return *m_speakers;
+}
+
+QString ProjectModel::speakerOf(int row) const { return validRow(row) ? cachedSpeakers()[row] : QString(); }
 
 QString ProjectModel::spokenTextOf(int row) const {
     if (!validRow(row))
@@ -218,17 +252,22 @@ void ProjectModel::setNameLines(bool on) {
     if (m_doc.nameLines == on)
         return;
     m_doc.nameLines = on;
-    if (segmentCount() > 0)
-        Q_EMIT dataChanged(index(0), index(segmentCount() - 1));
+    allRowsChanged();
     setModified(true);
 }
 
 QStringList ProjectModel::speakers(bool nameLines) const {
+    const QStringList column = nameLines == m_doc.nameLines ? cachedSpeakers() : speakerColumn(nameLines);
     QStringList out;
-    for (int r = 0; r < segmentCount(); ++r)
-        if (const QString s = speakerOf(r, nameLines); !s.isEmpty() && !out.contains(s))
+    for (const QString& s : column)
+        if (!s.isEmpty() && !out.contains(s))
             out << s;
     return out;
+}
+
+void ProjectModel::allRowsChanged(const QList<int>& roles) {
+    if (segmentCount() > 0)
+        Q_EMIT dataChanged(index(0), index(segmentCount() - 1), roles);
 }
 
 void ProjectModel::setCastVoice(const QString& speaker, const QString& voice) {
@@ -238,9 +277,7 @@ void ProjectModel::setCastVoice(const QString& speaker, const QString& voice) {
         m_doc.cast.remove(speaker);
     else
         m_doc.cast.insert(speaker, voice);
-    // Every row may change state (their speaker's voice, hence stale or not).
-    if (segmentCount() > 0)
-        Q_EMIT dataChanged(index(0), index(segmentCount() - 1));
+    allRowsChanged();   // every row may change state (their speaker's voice, hence stale or not)
     setModified(true);
 }
 
@@ -251,7 +288,7 @@ bool ProjectModel::isStale(int row) const {
     if (s.isStale())
         return true;
     // A cast voice that changed: only for segments that take their voice from the cast.
-    if (!s.hasAudio() || !s.voice.isEmpty())
+    if (!s.hasAudio() || !s.voice.isEmpty() || m_doc.cast.isEmpty())
         return false;
     const QString cast = m_doc.cast.value(speakerOf(row));
     return !cast.isEmpty() && s.takes[size_t(s.currentTake)].voice != cast;
@@ -261,8 +298,7 @@ void ProjectModel::setCurrentModelHash(const QString& hash) {
     if (m_currentModelHash == hash)
         return;
     m_currentModelHash = hash;
-    if (segmentCount() > 0)
-        Q_EMIT dataChanged(index(0), index(segmentCount() - 1), {OtherModelRole});
+    allRowsChanged({OtherModelRole});
 }
 
 int ProjectModel::rowForId(const QString& id) const {

@@ -53,6 +53,10 @@ struct Segment {
 
 // A take from a finished synthesis: the request's text and settings, the result's metrics and audio.
 SegmentTake takeFromResult(const SynthesisRequest& request, const SynthesisResult& result, const QString& voice);
+// A take's codes decoded again (by another codec precision, another device): a new take (no id
+// yet, created now) with the old one's text, voice, settings and codes, and the new audio.
+SegmentTake redecodedTake(const SegmentTake& old, std::vector<float> audio, const QString& madeWith,
+                          const QString& modelHash);
 
 // How the current takes become one piece of audio (qt/project_assembly.h): the silence between
 // segments by what ends them, the tempo, and the loudness of the result.
@@ -137,10 +141,9 @@ public:
     QString effectiveVoice(int row) const;
     // The speaker of a segment: the <|speaker:N|> tag it starts with, or the last one before it
     // (a speaker's turn goes on until the next tag) within its chapter; empty before any tag.
-    QString speakerOf(int row) const { return speakerOf(row, m_doc.nameLines); }
+    QString speakerOf(int row) const;
     QStringList speakers() const { return speakers(m_doc.nameLines); }   // in order of appearance
     // The same as if name-line mode were `nameLines` (the Production dialog previews it).
-    QString speakerOf(int row, bool nameLines) const;
     QStringList speakers(bool nameLines) const;
     bool nameLines() const { return m_doc.nameLines; }
     void setNameLines(bool on);     // modified when it changes; every row's speaker may change
@@ -225,6 +228,12 @@ private:
     bool m_modified = false;
     int m_loadedVersion = 0;
     QString m_currentModelHash;
+    // speakerOf for every row, in one pass over the text; dropped by every change the model
+    // signals (text, rows, chapters, name-line mode), rebuilt when next asked.
+    QStringList speakerColumn(bool nameLines) const;
+    const QStringList& cachedSpeakers() const;
+    void allRowsChanged(const QList<int>& roles = {});
+    mutable std::optional<QStringList> m_speakers;
     // Take ids whose audio is already in m_savedAudioDir (written or read there).
     QString m_savedAudioDir;
     QSet<QString> m_takesOnDisk;

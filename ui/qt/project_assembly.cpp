@@ -79,6 +79,10 @@ qint64 pauseSamples(const ProjectData& doc, int row, int next) {
     return 0;
 }
 
+audio::Loudness assembledLoudness(const AssembledProject& book) {
+    return book.normalized ? book.loudness.after : audio::measure_loudness(book.audio, kSampleRate);
+}
+
 std::vector<float> trimmedTake(const std::vector<float>& audio) {
     constexpr float kThreshold = 0.00316f;   // −50 dBFS
     const qint64 margin = msToSamples(10.0);
@@ -101,8 +105,9 @@ AssembledProject assembleProject(const ProjectData& doc) {
             rows.push_back(r);
     // A leading pause mark on the first segment is silence at the very start; a trailing one on
     // the last, at the very end.
-    qint64 at = rows.empty() ? 0 : std::llround(leadingPause(doc.segments[size_t(rows.front())].text).value_or(0.0) * kSampleRate);
-    out.audio.assign(size_t(at), 0.0f);
+    if (!rows.empty())
+        out.audio.assign(size_t(std::llround(leadingPause(doc.segments[size_t(rows.front())].text).value_or(0.0) * kSampleRate)),
+                         0.0f);
     std::vector<qint64> pauseAfter(rows.size(), 0);
     for (size_t k = 0; k < rows.size(); ++k) {
         const Segment& s = doc.segments[size_t(rows[k])];
@@ -111,13 +116,11 @@ AssembledProject assembleProject(const ProjectData& doc) {
             clip = trimmedTake(clip);
         const double speed = s.speed != 0.0 ? s.speed : a.speed;
         clip = audio::change_tempo(clip, kSampleRate, speed);
-        out.spans.append({rows[k], at, qint64(clip.size())});
+        out.spans.append({rows[k], qint64(out.audio.size()), qint64(clip.size())});
         out.audio.insert(out.audio.end(), clip.begin(), clip.end());
-        at += qint64(clip.size());
         pauseAfter[k] = k + 1 < rows.size() ? pauseSamples(doc, rows[k], rows[k + 1])
                                             : std::llround(trailingPause(s.text).value_or(0.0) * kSampleRate);
         out.audio.resize(out.audio.size() + size_t(pauseAfter[k]), 0.0f);
-        at += pauseAfter[k];
     }
 
     // Chapters: a heading starts one; segments before the first heading form an untitled one.

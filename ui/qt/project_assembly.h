@@ -38,6 +38,9 @@ struct AssembledProject {
 // out of range (speed, loudness).
 AssembledProject assembleProject(const ProjectData& doc);
 
+// The assembled audio's loudness: the normaliser's last measurement, or measured now.
+audio::Loudness assembledLoudness(const AssembledProject& book);
+
 // A take's samples without their leading and trailing silence (below −50 dBFS), keeping 10 ms on
 // each side; a take that is silence throughout comes back unchanged.
 std::vector<float> trimmedTake(const std::vector<float>& audio);

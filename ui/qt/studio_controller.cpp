@@ -78,14 +78,8 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
             Q_EMIT statusMessage(tr("A segment or take was deleted while it was being re-decoded."), 8000);
             return;
         }
-        SegmentTake take = *old;   // text, voice, seed, settings and codes as they were
-        take.id.clear();
-        take.created = QDateTime::currentDateTimeUtc();
-        take.audio = r.audio;
-        take.metrics = r.metrics;
-        take.madeWith = QString::fromStdString(m_engine.modelInfo().name);
-        take.modelHash = modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir));
-        m_project->addTake(segmentId, std::move(take));
+        m_project->addTake(segmentId, redecodedTake(*old, r.audio, QString::fromStdString(m_engine.modelInfo().name),
+                                                    m_project->currentModelHash()));
     });
     connect(&engine, &EngineController::decodeFailed, this, [this](quint64 id, const QString& reason) {
         if (m_redecoding.remove(id))
@@ -268,7 +262,7 @@ quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling)
     SynthesisRequest r;
     // What the model reads: the text without pause markup (the assembly makes the silence), with
     // the dictionary's replacements; the take keeps the text as written.
-    r.text = m_dictionary->apply(job.spoken.isEmpty() ? spokenText(job.text) : job.spoken).toStdString();
+    r.text = m_dictionary->apply(job.spoken).toStdString();
     r.sampling = sampling;
     r.stream_chunk_frames = m_settings.streamChunkFrames();
     if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
@@ -314,6 +308,7 @@ quint64 StudioController::generateText(const QString& text, const QString& voice
     StudioJob job;
     job.kind = StudioJob::Kind::Take;
     job.text = text;
+    job.spoken = spokenText(text);
     job.voiceId = voiceId;
     return enqueue(std::move(job), m_settings.sampling());
 }
@@ -359,8 +354,7 @@ void StudioController::onQueueItemStarted(quint64 id, const QVariant& tag) {
         return;
     m_runningRequest = item->request;
     const QString spoken = QString::fromStdString(item->request.text);
-    const StudioJob job = tag.value<StudioJob>();
-    if (spoken != (job.spoken.isEmpty() ? spokenText(job.text) : job.spoken))
+    if (spoken != tag.value<StudioJob>().spoken)
         Q_EMIT statusMessage(tr("Pronunciation dictionary: spoken as “%1”").arg(firstWords(spoken)), 8000);
 }
 
@@ -373,7 +367,7 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
         SegmentTake take = takeFromResult(item->request, result, job.voiceId);
         take.text = job.text;   // as written: the request's is the dictionary's spoken form
         take.madeWith = QString::fromStdString(m_engine.modelInfo().name);   // a server's name says where
-        take.modelHash = modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir));
+        take.modelHash = m_project->currentModelHash();   // the loaded model's, computed once at load
         if (!m_project->addTake(job.segmentId, std::move(take)))
             Q_EMIT statusMessage(tr("A segment was deleted while it was being generated; its audio was dropped."), 8000);
         const int row = m_project->rowForId(job.segmentId);

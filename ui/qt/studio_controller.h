@@ -43,7 +43,8 @@ struct StudioJob {
     QString voiceId;     // empty = no reference voice
     QString voiceName;
     QString segmentId;   // Kind::Segment only
-    QString spoken;      // Kind::Segment: what the model reads (ProjectModel::spokenTextOf)
+    QString spoken;      // what the model reads before the dictionary: no pause markup (a segment's:
+                         // ProjectModel::spokenTextOf)
 };
 
 class StudioController : public QObject {

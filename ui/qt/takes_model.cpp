@@ -69,7 +69,14 @@ QVariant TakesModel::data(const QModelIndex& index, int role) const {
     case Voice: return t.voice.isEmpty() ? tr("(default)") : t.voice;
     case Frames: return t.metrics.frames;
     case AudioSeconds: return QString::number(t.metrics.audio_seconds, 'f', 2);
-    case Loudness: return std::isfinite(t.loudnessLufs) ? QString::number(t.loudnessLufs, 'f', 1) : tr("silent");
+    case Loudness: {
+        // EBU R128 integrated, measured the first time a view shows it (not for every restored take
+        // at start-up), so a take far from the others stands out.
+        auto it = m_lufs.find(t.number);
+        if (it == m_lufs.end())
+            it = m_lufs.insert(t.number, audio::integrated_loudness(t.audio, kSampleRate));
+        return std::isfinite(*it) ? QString::number(*it, 'f', 1) : tr("silent");
+    }
     case FramesPerS: return QString::number(t.metrics.warm_frames_per_s, 'f', 1);
     case RealTime: return QString::number(t.metrics.real_time_factor, 'f', 2);
     // a server does not say why it stopped: no local reason stands in for it
@@ -98,7 +105,6 @@ QVariant TakesModel::headerData(int section, Qt::Orientation orientation, int ro
 
 int TakesModel::addTake(Take take) {
     take.number = m_next++;
-    take.loudnessLufs = take.audio.empty() ? -HUGE_VAL : audio::measure_loudness(take.audio, kSampleRate).integrated_lufs;
     if (m_max > 0)
         dropBeyondLimit(m_max - 1);
     beginInsertRows({}, 0, 0);

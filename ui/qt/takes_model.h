@@ -2,6 +2,7 @@
 #pragma once
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QHash>
 #include <deque>
 
 #include "reef/engine_types.h"
@@ -20,9 +21,6 @@ struct Take {
     SamplingParams sampling;
     RunMetrics metrics;
     std::vector<float> audio;
-    // EBU R128 integrated loudness of the audio (LUFS; -infinity when silent), measured when the
-    // take joins the model, so a take far from the others stands out.
-    double loudnessLufs = 0.0;
     bool isRemote() const { return !server.isEmpty(); }
     // "cpu · bf16 · eager · auto · T 0.80 · top-p 0.80 · top-k 30 · seed 42"; a server's take names
     // the server and what it said of its engine instead of this computer's settings.
@@ -69,6 +67,7 @@ private:
     int m_max;
     int m_next = 1;
     std::deque<Take> m_takes;
+    mutable QHash<int, double> m_lufs;   // by take number: each take's loudness, once shown
 };
 
 }  // namespace reef::ui

@@ -250,6 +250,12 @@ AssemblySettings ProductionDialog::settings() const {
     return a;
 }
 
+ProjectData ProductionDialog::draft() const {
+    ProjectData doc = m_project.document();
+    doc.assembly = settings();
+    return doc;
+}
+
 QMap<QString, QString> ProductionDialog::castChoices() const {
     QMap<QString, QString> out;
     for (auto it = m_cast.begin(); it != m_cast.end(); ++it)
@@ -276,15 +282,14 @@ void ProductionDialog::choosePreset(int index) {
 }
 
 void ProductionDialog::measure() {
-    ProjectData doc = m_project.document();
-    doc.assembly = settings();
+    ProjectData doc = draft();
     try {
         const AssembledProject book = assembleProject(doc);
         if (book.audio.empty()) {
             m_measured->setText(tr("Nothing to measure: no segment has audio yet."));
             return;
         }
-        const audio::Loudness l = book.normalized ? book.loudness.after : audio::measure_loudness(book.audio, kSampleRate);
+        const audio::Loudness l = assembledLoudness(book);
         const double minutes = double(book.audio.size()) / kSampleRate / 60.0;
         m_measured->setText(tr("%1 min · %2 LUFS integrated · true peak %3 dBTP · %n chapter(s)", nullptr,
                                int(std::max<qsizetype>(book.chapters.size(), 1)))
@@ -299,8 +304,7 @@ void ProductionDialog::measure() {
 QString ProductionDialog::measureText() const { return m_measured->text(); }
 
 std::vector<float> ProductionDialog::assembled() const {
-    ProjectData doc = m_project.document();
-    doc.assembly = settings();
+    ProjectData doc = draft();
     try {
         return assembleProject(doc).audio;
     } catch (const std::exception&) {
@@ -309,8 +313,7 @@ std::vector<float> ProductionDialog::assembled() const {
 }
 
 bool ProductionDialog::exportTo(const QString& dir, QStringList* files, QString* error) {
-    ProjectData doc = m_project.document();
-    doc.assembly = settings();
+    ProjectData doc = draft();
     BookExportOptions o;
     o.format = audio::ExportFormat(m_format->currentData().toInt());
     o.perChapter = m_perChapter->isChecked();

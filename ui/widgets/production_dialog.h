@@ -21,6 +21,7 @@ namespace reef::ui {
 class ProjectModel;
 class VoiceListModel;
 struct AssemblySettings;
+struct ProjectData;
 
 class ProductionDialog : public QDialog {
     Q_OBJECT
@@ -47,6 +48,7 @@ Q_SIGNALS:
 private:
     void choosePreset(int index);
     void rebuildCast();   // one row per speaker, for the name-line choice shown
+    ProjectData draft() const;   // the project with the controls' assembly settings
     void exportInteractive();
 
     ProjectModel& m_project;

@@ -452,7 +452,11 @@ void ProjectView::reloadTakes() {
     for (int i = int(s.takes.size()) - 1; i >= 0; --i) {   // newest first
         const SegmentTake& t = s.takes[size_t(i)];
         // Each take's loudness, so a take far from its neighbours stands out before the export.
-        const double lufs = t.audio.empty() ? -HUGE_VAL : audio::measure_loudness(t.audio, kSampleRate).integrated_lufs;
+        // Measured once per take (its audio never changes; the list reloads on every edit).
+        auto known = m_takeLufs.find(t.id);
+        if (known == m_takeLufs.end())
+            known = m_takeLufs.insert(t.id, audio::integrated_loudness(t.audio, kSampleRate));
+        const double lufs = *known;
         m_takes->addItem(tr("Take %1 · %2 · %3 s · %4")
                              .arg(i + 1)
                              .arg(t.created.toLocalTime().toString(QStringLiteral("HH:mm:ss")))

@@ -4,6 +4,7 @@
 // selected one. Generating, playing and exporting are requests to the main window, which owns the
 // queue, the player and the export dialogs.
 #pragma once
+#include <QHash>
 #include <QList>
 #include <QWidget>
 
@@ -95,6 +96,7 @@ private:
     QDoubleSpinBox* m_speed = nullptr;
     QList<QPushButton*> m_needsSegment;   // enabled only with a segment selected
     QSpinBox* m_crossfade = nullptr;
+    QHash<QString, double> m_takeLufs;   // take id -> integrated loudness (LUFS)
 };
 
 }  // namespace reef::ui
