@@ -36,6 +36,7 @@ struct RenderOptions {
     SamplingFlags sampling;
     std::string project, out_dir, format = "flac", voices_dir;
     bool srt = false, vtt = false, per_chapter = false, no_save = false, assemble_only = false, redecode = false;
+    std::optional<bool> joint_speakers;
     std::optional<double> loudness, ceiling, speed;
     std::optional<int> sentence_pause, clause_pause, paragraph_pause, chapter_pause;
     int batch_size = 4;
@@ -121,7 +122,29 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
     ui::VoiceListModel voices(o.voices_dir.empty() ? default_voices_dir() : QString::fromStdString(o.voices_dir));
     std::vector<SynthesisRequest> requests;
     std::vector<QString> segment_ids, voice_ids;
+    std::vector<QMap<QString, QString>> cast_voices;
     QHash<QString, ReferenceVoice> encoded;
+    // A voice of the library with its clip's codes, encoded once for all its segments.
+    auto reference = [&](int row, const QString& voice) {
+        if (!encoded.contains(voice)) {
+            const int v = voices.rowOfId(voice);
+            if (v < 0)
+                fail("segment " + std::to_string(row + 1) + " uses the voice \"" + str(voice) +
+                     "\", which is not in the voice library at " + str(voices.rootDir()) + " (--voices DIR)");
+            ReferenceVoice ref = voices.reference(v);
+            if (ref.codes.n_frames == 0) {
+                std::vector<float> pcm;
+                try {
+                    pcm = audio::load_reference_audio(str(voices.voice(v).clipPath));
+                } catch (const std::exception& e) {
+                    fail(std::string("voice ") + str(voices.voice(v).name) + ": " + e.what());
+                }
+                ref.codes = unwrap(engine.encode_reference(pcm));
+            }
+            encoded.insert(voice, std::move(ref));
+        }
+        return encoded.value(voice);
+    };
     for (int row : rows) {
         const ui::Segment& s = project.segment(row);
         SynthesisRequest r;
@@ -130,28 +153,15 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
         r.sampling = s.sampling.value_or(o.sampling.params);
         r.stream_chunk_frames = 0;
         const QString voice = project.effectiveVoice(row);
-        if (!voice.isEmpty()) {
-            const int v = voices.rowOfId(voice);
-            if (v < 0)
-                fail("segment " + std::to_string(row + 1) + " uses the voice \"" + str(voice) +
-                     "\", which is not in the voice library at " + str(voices.rootDir()) + " (--voices DIR)");
-            if (!encoded.contains(voice)) {   // a voice's clip is encoded once, for all its segments
-                ReferenceVoice ref = voices.reference(v);
-                if (ref.codes.n_frames == 0) {
-                    std::vector<float> pcm;
-                    try {
-                        pcm = audio::load_reference_audio(str(voices.voice(v).clipPath));
-                    } catch (const std::exception& e) {
-                        fail(std::string("voice ") + str(voices.voice(v).name) + ": " + e.what());
-                    }
-                    ref.codes = unwrap(engine.encode_reference(pcm));
-                }
-                encoded.insert(voice, std::move(ref));
-            }
-            r.references.push_back(encoded.value(voice));
-        }
+        // several speakers in one request where the project asks and the model speaks them so
+        QMap<QString, QString> joint = project.jointVoices(row);
+        for (auto it = joint.begin(); it != joint.end(); ++it)
+            r.references.push_back(ui::speakerReference(reference(row, it.value()), it.key()));
+        if (joint.isEmpty() && !voice.isEmpty())
+            r.references.push_back(reference(row, voice));
         segment_ids.push_back(s.id);
         voice_ids.push_back(voice);
+        cast_voices.push_back(std::move(joint));
         requests.push_back(std::move(r));
     }
     Progress progress(int(requests.size()));
@@ -170,6 +180,7 @@ int render_missing(ui::ProjectModel& project, const QList<int>& rows, const Rend
         take.text = project.segment(row).text;   // as written, markup included: the take is current
         take.madeWith = QString::fromStdString(info.name);
         take.modelHash = hash;
+        take.castVoices = cast_voices[i];
         project.addTake(segment_ids[i], std::move(take));
         char what[96];
         std::snprintf(what, sizeof what, "segment %d: %.2f s of audio", row + 1, result->metrics.audio_seconds);
@@ -184,6 +195,8 @@ void render(const RenderOptions& o) {
     QString error;
     const QString path = QString::fromStdString(o.project);
     if (!project.load(path, &error)) fail(str(error));
+    // saved with the new takes: their voices follow from it (a segment made the other way is stale)
+    if (o.joint_speakers) project.setJointSpeakers(*o.joint_speakers);
     if (!audio::export_format_available(export_format(o.format)))
         fail("this libsndfile cannot write " + o.format);
     const QDir out(QString::fromStdString(o.out_dir));
@@ -201,7 +214,10 @@ void render(const RenderOptions& o) {
         const ModelInfo info = load_or_fail(engine, o.engine.to_config());
         const QString hash = ui::modelFingerprint(QString::fromStdString(info.model_dir));
         warn_other_models(project, hash);
-        const int failed = missing.isEmpty() ? 0 : render_missing(project, missing, o, engine, info, hash);
+        // an S1 model speaks a segment's speakers with one voice: its takes so made are current
+        project.setModelSpeaksSeveralVoices(ui::speaksSeveralVoices(info));
+        const QList<int> todo = missing.isEmpty() ? missing : project.segmentsNeedingAudio();
+        const int failed = todo.isEmpty() ? 0 : render_missing(project, todo, o, engine, info, hash);
         if (o.redecode) redecode(project, engine, info, hash);
         if (!o.no_save && project.isModified()) {
             if (!project.save(path, &error)) fail(str(error));
@@ -309,6 +325,9 @@ void register_project(CLI::App& app) {
     cmd->add_option("--paragraph-pause", o->paragraph_pause, "ms after a paragraph")->check(CLI::Range(0, 60000));
     cmd->add_option("--chapter-pause", o->chapter_pause, "ms before a chapter")->check(CLI::Range(0, 60000));
     cmd->add_option("--voices", o->voices_dir, "the voice library the project's voices are in (default: the studio's)");
+    cmd->add_flag("--joint-speakers,!--no-joint-speakers", o->joint_speakers,
+                  "a segment with several <|speaker:N|> tags speaks in one request with each speaker's cast voice (S2 "
+                  "models), or not; saved into the project");
     cmd->add_option("--batch-size", o->batch_size, "segments decoding together while generating (1-16)")
         ->check(CLI::Range(1, 16))
         ->capture_default_str();

@@ -98,6 +98,9 @@ private Q_SLOTS:
         QVERIFY(cast0 && cast1);
         cast0->setCurrentIndex(cast0->findData(ann));
         cast1->setCurrentIndex(cast1->findData(ben));
+        auto* joint = d.findChild<QCheckBox*>(QStringLiteral("jointSpeakersCheck"));
+        QVERIFY(joint && joint->isVisible() && !joint->isChecked());
+        joint->setChecked(true);
         d.findChild<QSpinBox*>(QStringLiteral("sentencePause"))->setValue(600);
         d.findChild<QDoubleSpinBox*>(QStringLiteral("paceSpin"))->setValue(1.1);
         auto* preset = d.findChild<QComboBox*>(QStringLiteral("loudnessPreset"));
@@ -137,6 +140,7 @@ private Q_SLOTS:
         QVERIFY(project.assembly().normalize);
         QCOMPARE(project.cast().value(QStringLiteral("1")), ben);
         QCOMPARE(project.effectiveVoice(2), ben);
+        QVERIFY(project.jointSpeakers());   // no segment here has two speakers: nothing else changes
         QCOMPARE(project.segmentsNeedingAudio(), (QList<int>{1, 2, 4}));   // speaker 0 and 1 rows; "One"/"Two" have no speaker
         d.close();
         view.selectRow(2);

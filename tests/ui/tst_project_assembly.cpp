@@ -1,6 +1,9 @@
 // Issue #48's assembly: pause markup (parsed, kept out of the spoken text, ending segments), the
 // pauses between segments exact to the sample, tempo per project and segment, loudness, chapters,
 // SRT/WebVTT cues on the assembled timeline, and the version-4 project file round trip.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -284,6 +287,97 @@ private Q_SLOTS:
         QVERIFY(back.nameLines());
         QCOMPARE(back.effectiveVoice(2), QStringLiteral("bob"));
         QCOMPARE(back.cast().value(QStringLiteral("Ben")), QStringLiteral("bob"));
+    }
+
+    // Several speakers in one segment, spoken together when asked (fish-speech's several references):
+    // which voices, when their takes go stale, what an S1 model changes, and the file.
+    void jointSpeakersSpeakWithEachCastVoice() {
+        QCOMPARE(taggedSpeakers(QStringLiteral("<|speaker:2|>Hi. <|speaker:10|>Yo. <|speaker:2|>Bye <|speaker:x|>")),
+                 (QStringList{QStringLiteral("2"), QStringLiteral("10")}));   // digits only: the model's tags
+        ReferenceVoice ref;
+        ref.text = "A clip.";
+        QCOMPARE(QString::fromStdString(speakerReference(ref, QStringLiteral("10")).text),
+                 QStringLiteral("<|speaker:10|>A clip."));
+        ModelInfo s1, s2;
+        s1.model_type = "dual_ar";
+        s2.model_type = "fish_qwen3_omni";
+        QVERIFY(!speaksSeveralVoices(s1) && speaksSeveralVoices(s2));
+
+        ProjectModel m;
+        m.newProject(QStringLiteral("t"), QStringLiteral("Narration."), SplitMode::Sentences);
+        const QString dialogue = QStringLiteral("<|speaker:0|>Hi, Ben. <|speaker:1|>Hello, Ann.");
+        QVERIFY(m.setSegmentText(0, dialogue));
+        QCOMPARE(m.segmentCount(), 1);
+        m.setCastVoice(QStringLiteral("0"), QStringLiteral("ann"));
+        QVERIFY(m.jointVoices(0).isEmpty());   // not asked
+        QTemporaryDir dir;
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("j.reefproj"));
+        QVERIFY2(m.save(path, &error), qPrintable(error));
+        QVERIFY(!m.isModified());
+        m.setJointSpeakers(true);
+        QVERIFY(m.isModified());
+        QVERIFY(m.jointVoices(0).isEmpty());   // one speaker with a voice is no dialogue
+        m.setCastVoice(QStringLiteral("1"), QStringLiteral("ben"));
+        const QMap<QString, QString> both{{QStringLiteral("0"), QStringLiteral("ann")}, {QStringLiteral("1"), QStringLiteral("ben")}};
+        QCOMPARE(m.jointVoices(0), both);
+
+        // A take made by both voices is current; another voice for one of them, or joint off, is not.
+        SegmentTake t = take(dialogue, tone(4096, 200));
+        t.voice = QStringLiteral("ann");
+        t.castVoices = both;
+        m.addTake(m.segment(0).id, t);
+        QVERIFY(!m.isStale(0));
+        m.setCastVoice(QStringLiteral("1"), QStringLiteral("carl"));
+        QVERIFY(m.isStale(0));
+        m.setCastVoice(QStringLiteral("1"), QStringLiteral("ben"));
+        QVERIFY(!m.isStale(0));
+        m.setJointSpeakers(false);
+        QVERIFY(m.isStale(0));
+        m.setJointSpeakers(true);
+        // A take made by Ann alone is stale while the loaded model speaks both; not for an S1 model.
+        SegmentTake alone = take(dialogue, tone(4096, 300));
+        alone.voice = QStringLiteral("ann");
+        m.addTake(m.segment(0).id, alone);
+        QVERIFY(m.isStale(0));
+        m.setModelSpeaksSeveralVoices(false);
+        QVERIFY(m.jointVoices(0).isEmpty());
+        QVERIFY(!m.isStale(0));
+        m.setModelSpeaksSeveralVoices(true);
+        // The segment's own voice wins over the cast.
+        m.setSegmentVoice(0, QStringLiteral("dora"));
+        QVERIFY(m.jointVoices(0).isEmpty());
+        m.setSegmentVoice(0, QString());
+
+        QVERIFY(m.setCurrentTake(0, 0));
+        QVERIFY2(m.save(path, &error), qPrintable(error));
+        ProjectModel back;
+        QVERIFY2(back.load(path, &error), qPrintable(error));
+        QVERIFY(back.jointSpeakers());
+        QCOMPARE(back.segment(0).takes[0].castVoices, both);
+        QVERIFY(back.segment(0).takes[1].castVoices.isEmpty());
+        QVERIFY(!back.isStale(0));
+
+        // A file whose take names its speakers' voices wrongly is refused, with where and why.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonArray segments = root.value(QStringLiteral("segments")).toArray();
+        QJsonObject seg = segments[0].toObject();
+        QJsonArray takes = seg.value(QStringLiteral("takes")).toArray();
+        QJsonObject first = takes[0].toObject();
+        first.insert(QStringLiteral("castVoices"), QJsonObject{{QStringLiteral("0"), 5}});
+        takes[0] = first;
+        seg.insert(QStringLiteral("takes"), takes);
+        segments[0] = seg;
+        root.insert(QStringLiteral("segments"), segments);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(root).toJson());
+        f.close();
+        ProjectModel hostile;
+        QVERIFY(!hostile.load(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("voice of speaker \"0\"")), qPrintable(error));
     }
 
     void takesKeepCodesAndModel() {

@@ -196,6 +196,44 @@ private Q_SLOTS:
         QVERIFY(told);
     }
 
+    // A dialogue segment with joint speakers on: one request, each speaker's clip as a reference
+    // tagged with its speaker, the take recording both voices; an S1 model gets the first voice.
+    void jointSpeakersMakeOneRequestWithEveryVoice() {
+        for (const bool s2 : {true, false}) {
+            Rig rig;
+            if (!s2)
+                rig.script->info.model_type = "dual_ar";
+            QVERIFY(rig.load());
+            const QString ann = rig.addVoice(QStringLiteral("Ann"), QStringLiteral("Ann's clip."));
+            const QString ben = rig.addVoice(QStringLiteral("Ben"), QStringLiteral("Ben's clip."));
+            ProjectModel& project = rig.studio->project();
+            project.newProject(QStringLiteral("t"), QStringLiteral("x"), SplitMode::Sentences);
+            QVERIFY(project.setSegmentText(0, QStringLiteral("<|speaker:1|>Hi, Ann. <|speaker:0|>Hello, Ben.")));
+            project.setCastVoice(QStringLiteral("0"), ann);
+            project.setCastVoice(QStringLiteral("1"), ben);
+            project.setJointSpeakers(true);
+            rig.studio->generateSegments({0});
+            QVERIFY(rig.waitIdle());
+            const std::vector<SynthesisRequest> got = rig.received->all();
+            QCOMPARE(int(got.size()), 1);
+            QCOMPARE(QString::fromStdString(got[0].text), QStringLiteral("<|speaker:1|>Hi, Ann. <|speaker:0|>Hello, Ben."));
+            QStringList refs;
+            for (const ReferenceVoice& r : got[0].references)
+                refs << QString::fromStdString(r.text);
+            const SegmentTake& take = project.segment(0).takes.at(0);
+            if (s2) {
+                QCOMPARE(refs, (QStringList{QStringLiteral("<|speaker:0|>Ann's clip."), QStringLiteral("<|speaker:1|>Ben's clip.")}));
+                QCOMPARE(take.castVoices, (QMap<QString, QString>{{QStringLiteral("0"), ann}, {QStringLiteral("1"), ben}}));
+            } else {
+                QCOMPARE(refs, QStringList{QStringLiteral("Ben's clip.")});   // the speaker it starts with
+                QVERIFY(take.castVoices.isEmpty());
+                QCOMPARE(take.voice, ben);
+            }
+            QVERIFY(!project.isStale(0));
+            QVERIFY(project.segmentsNeedingAudio().isEmpty());
+        }
+    }
+
     void reusingATakeRestoresItsSettingsAndVoice() {
         Rig rig;
         QVERIFY(rig.load());

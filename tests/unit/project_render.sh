@@ -184,6 +184,47 @@ PY
 ok "$CLI" demo-model "$T/tiny2" --preset tiny --seed 9
 ok "$CLI" project render "$T/book.reefproj" -m "$T/tiny2" --redecode --no-save --out "$T/j"
 has "made by another model"
+# Joint speakers (fish-speech's several references in one request): a dialogue segment speaks with
+# both cast voices from a voice library; without it, the same segment is stale and speaks with one.
+ok python3 - "$T/voices" <<'PY'
+import json, math, os, struct, sys, wave
+for vid, name, hz in (("ann", "Ann", 220.0), ("ben", "Ben", 330.0)):
+    d = os.path.join(sys.argv[1], vid)
+    os.makedirs(d)
+    with wave.open(os.path.join(d, "reference.wav"), "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(44100)
+        w.writeframes(b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * hz * i / 44100))) for i in range(44100)))
+    json.dump({"name": name, "transcript": name + " speaks here.", "clip": "reference.wav"}, open(os.path.join(d, "voice.json"), "w"))
+PY
+echo "Intro." > "$T/dialogue.txt"
+ok "$CLI" project import "$T/dialogue.txt" "$T/dialogue.reefproj"
+ok python3 - "$T/dialogue.reefproj" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["segments"][0]["text"] = "<|speaker:0|>Hi, Ben. <|speaker:1|>Hello, Ann."
+p["cast"] = {"0": "ann", "1": "ben"}
+json.dump(p, open(sys.argv[1], "w"))
+PY
+ok "$CLI" project render "$T/dialogue.reefproj" -m "$T/tiny" --voices "$T/voices" --joint-speakers --out "$T/k" --max-new-frames 16
+jtake() {  # jtake WANT: the current take's castVoices as JSON, and jointSpeakers, as WANT says
+python3 - "$T/dialogue.reefproj" "$1" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+s = p["segments"][0]
+t = s["takes"][s["currentTake"]]
+got = json.dumps({"joint": p.get("jointSpeakers"), "castVoices": t.get("castVoices"), "voice": t.get("voice"), "takes": len(s["takes"])}, sort_keys=True)
+print(got)
+sys.exit(0 if got == sys.argv[2] else 1)
+PY
+}
+ok jtake '{"castVoices": {"0": "ann", "1": "ben"}, "joint": true, "takes": 1, "voice": "ann"}'
+ok test -s "$T/k/dialogue.flac"
+ok "$CLI" project render "$T/dialogue.reefproj" -m "$T/tiny" --voices "$T/voices" --no-joint-speakers --out "$T/l" --max-new-frames 16
+ok jtake '{"castVoices": null, "joint": false, "takes": 2, "voice": "ann"}'
+# A cast voice missing from the library is named.
+bad "$CLI" project render "$T/dialogue.reefproj" -m "$T/tiny" --voices "$T/novoices" --joint-speakers --out "$T/n"
+has 'uses the voice "ann", which is not in the voice library'
+
 # Bad input: a broken project, an unwritable folder.
 echo '{"format": "reef-project", "version": 4' > "$T/broken.reefproj"
 bad "$CLI" project render "$T/broken.reefproj" --out "$T/f";  has "not valid JSON"

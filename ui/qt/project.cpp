@@ -281,12 +281,59 @@ void ProjectModel::setCastVoice(const QString& speaker, const QString& voice) {
     setModified(true);
 }
 
+QStringList taggedSpeakers(const QString& text) {
+    static const QRegularExpression tag(QStringLiteral(R"(<\|speaker:(\d{1,9})\|>)"));
+    QStringList out;
+    for (QRegularExpressionMatchIterator it = tag.globalMatch(text); it.hasNext();)
+        if (const QString n = it.next().captured(1); !out.contains(n))
+            out << n;
+    return out;
+}
+
+ReferenceVoice speakerReference(ReferenceVoice reference, const QString& speaker) {
+    reference.text = "<|speaker:" + speaker.toStdString() + "|>" + reference.text;
+    return reference;
+}
+
+bool speaksSeveralVoices(const ModelInfo& model) { return model.model_type == "fish_qwen3_omni"; }
+
+QMap<QString, QString> ProjectModel::jointVoices(int row) const {
+    if (!m_doc.jointSpeakers || !m_severalVoices || !validRow(row) || !segment(row).voice.isEmpty())
+        return {};
+    QMap<QString, QString> voices;
+    for (const QString& speaker : taggedSpeakers(segment(row).text))
+        if (const QString voice = m_doc.cast.value(speaker); !voice.isEmpty())
+            voices.insert(speaker, voice);
+    return voices.size() >= 2 ? voices : QMap<QString, QString>();
+}
+
+void ProjectModel::setJointSpeakers(bool on) {
+    if (m_doc.jointSpeakers == on)
+        return;
+    m_doc.jointSpeakers = on;
+    allRowsChanged();   // segments with several speakers may become stale
+    setModified(true);
+}
+
+void ProjectModel::setModelSpeaksSeveralVoices(bool on) {
+    if (m_severalVoices == on)
+        return;
+    m_severalVoices = on;
+    if (m_doc.jointSpeakers)
+        allRowsChanged();
+}
+
 bool ProjectModel::isStale(int row) const {
     if (!validRow(row))
         return false;
     const Segment& s = segment(row);
     if (s.isStale())
         return true;
+    // Several speakers in one request: stale when the voices would now differ, be one, or be several.
+    if (s.hasAudio())
+        if (const QMap<QString, QString> joint = jointVoices(row);
+            !joint.isEmpty() || !s.takes[size_t(s.currentTake)].castVoices.isEmpty())
+            return s.takes[size_t(s.currentTake)].castVoices != joint;
     // A cast voice that changed: only for segments that take their voice from the cast.
     if (!s.hasAudio() || !s.voice.isEmpty() || m_doc.cast.isEmpty())
         return false;

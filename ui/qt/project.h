@@ -33,6 +33,9 @@ struct SegmentTake {
     Codes codes;
     // qt/model_fingerprint.h of the model folder that made it; empty when unknown (a server).
     QString modelHash;
+    // Speaker -> voice when several speakers spoke in this one request (ProjectData::jointSpeakers);
+    // empty when one voice (`voice`) or none spoke.
+    QMap<QString, QString> castVoices;
 };
 
 struct Segment {
@@ -85,7 +88,22 @@ struct ProjectData {
     // Speakers also from "Name: text" lines (a capitalised name of up to 32 characters, a colon, a
     // space): the name is the speaker and is not read. Off: only <|speaker:N|> tags name speakers.
     bool nameLines = false;
+    // A segment with several <|speaker:N|> tags is one request with every speaker's cast voice as
+    // a reference, each transcript tagged with its speaker: how fish-speech's S2 models speak a
+    // dialogue (generate_long with several prompt texts). Off, or on an S1 model: the segment
+    // speaks with the voice of the speaker it starts with.
+    bool jointSpeakers = false;
 };
+
+// The speakers in `text` that the model itself reads as speakers: fish-speech's digit tags
+// <|speaker:N|>, in order of first appearance, each once.
+QStringList taggedSpeakers(const QString& text);
+// A reference voice as one of several in a request: its transcript tagged with its speaker, which
+// the S2 prompt keeps as it is (untagged ones are numbered by position).
+ReferenceVoice speakerReference(ReferenceVoice reference, const QString& speaker);
+// Whether the model speaks several reference voices in one request (S2's speaker tokens); S1's
+// prompt gives every reference speaker 0.
+bool speaksSeveralVoices(const ModelInfo& model);
 
 // Where each segment's current take lies in renderProject's output.
 struct RenderedSpan {
@@ -153,8 +171,18 @@ public:
     // were made with another voice become stale.
     void setCastVoice(const QString& speaker, const QString& voice);
     QMap<QString, QString> cast() const { return m_doc.cast; }
-    // Stale: the text changed since the current take, or its speaker's cast voice did.
+    // Stale: the text changed since the current take, or its speaker's cast voice did, or the voices
+    // of a segment its speakers speak together (jointVoices) did.
     bool isStale(int row) const;
+    // With jointSpeakers on and a model that speaks several voices, a segment without a voice of its
+    // own and with two or more tagged speakers (taggedSpeakers) that have cast voices: those
+    // speakers and their voices. Else empty.
+    QMap<QString, QString> jointVoices(int row) const;
+    bool jointSpeakers() const { return m_doc.jointSpeakers; }
+    void setJointSpeakers(bool on);
+    // Whether the loaded model speaks several voices in one request (speaksSeveralVoices; assumed
+    // until a model says): an S1 model makes jointVoices empty, so its takes are not stale for it.
+    void setModelSpeaksSeveralVoices(bool on);
     // The fingerprint of the model now loaded (OtherModelRole compares takes with it).
     void setCurrentModelHash(const QString& hash);
     QString currentModelHash() const { return m_currentModelHash; }
@@ -228,6 +256,7 @@ private:
     bool m_modified = false;
     int m_loadedVersion = 0;
     QString m_currentModelHash;
+    bool m_severalVoices = true;
     // speakerOf for every row, in one pass over the text; dropped by every change the model
     // signals (text, rows, chapters, name-line mode), rebuilt when next asked.
     QStringList speakerColumn(bool nameLines) const;

@@ -142,7 +142,7 @@ public:
               qint64* samples) const;
     bool segment(const QJsonObject& o, const QString& where, Segment* s, QStringList* audioNames,
                  QStringList* codesNames, QList<qint64>* samples) const;
-    bool cast(const QJsonObject& o, QMap<QString, QString>* out) const;
+    bool cast(const QJsonObject& o, const QString& where, QMap<QString, QString>* out) const;
 
 private:
     QString m_path;
@@ -188,8 +188,7 @@ bool Reader::metrics(const QJsonObject& o, const QString& where, RunMetrics* m) 
     return true;
 }
 
-bool Reader::cast(const QJsonObject& o, QMap<QString, QString>* out) const {
-    const QString where = QStringLiteral("cast");
+bool Reader::cast(const QJsonObject& o, const QString& where, QMap<QString, QString>* out) const {
     if (o.size() > 1000)
         return problem(where, ProjectFile::tr("%1 speakers; at most 1000 are allowed").arg(o.size()));
     for (auto it = o.begin(); it != o.end(); ++it) {
@@ -231,6 +230,8 @@ bool Reader::take(const QJsonObject& o, const QString& where, SegmentTake* t, QS
     if (!object(o, "sampling", where, &sub, &present) || (present && !sampling(sub, where, &t->sampling)))
         return false;
     if (!object(o, "metrics", where, &sub, &present) || (present && !metrics(sub, where, &t->metrics)))
+        return false;
+    if (!object(o, "castVoices", where, &sub, &present) || (present && !cast(sub, where, &t->castVoices)))
         return false;
     return true;
 }
@@ -286,6 +287,13 @@ bool Reader::segment(const QJsonObject& o, const QString& where, Segment* s, QSt
 }
 
 QString takeFileName(const SegmentTake& t) { return t.id + QStringLiteral(".wav"); }
+
+QJsonObject castToJson(const QMap<QString, QString>& cast) {
+    QJsonObject o;
+    for (auto it = cast.begin(); it != cast.end(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
 QString codesFileName(const SegmentTake& t) { return t.id + QStringLiteral(".codes"); }
 
 QJsonObject takeToJson(const SegmentTake& t) {
@@ -308,6 +316,8 @@ QJsonObject takeToJson(const SegmentTake& t) {
         o.insert(QStringLiteral("codes"), codesFileName(t));
     if (!t.modelHash.isEmpty())
         o.insert(QStringLiteral("modelHash"), t.modelHash);
+    if (!t.castVoices.isEmpty())
+        o.insert(QStringLiteral("castVoices"), castToJson(t.castVoices));
     return o;
 }
 
@@ -332,9 +342,7 @@ QByteArray toJson(const ProjectData& data, const QString& audioDirName) {
             o.insert(QStringLiteral("speed"), s.speed);
         segments.append(o);
     }
-    QJsonObject castJson;
-    for (auto it = data.cast.begin(); it != data.cast.end(); ++it)
-        castJson.insert(it.key(), it.value());
+    const QJsonObject castJson = castToJson(data.cast);
     const AssemblySettings& a = data.assembly;
     const QJsonObject assembly{{QStringLiteral("sentencePauseMs"), a.sentencePauseMs},
                                {QStringLiteral("clausePauseMs"), a.clausePauseMs},
@@ -353,6 +361,7 @@ QByteArray toJson(const ProjectData& data, const QString& audioDirName) {
                            {QStringLiteral("assembly"), assembly},
                            {QStringLiteral("cast"), castJson},
                            {QStringLiteral("nameLines"), data.nameLines},
+                           {QStringLiteral("jointSpeakers"), data.jointSpeakers},
                            {QStringLiteral("segments"), segments}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -401,8 +410,8 @@ bool readVersion2(const Reader& r, const QString& path, const QJsonObject& root,
         return false;
     QJsonObject cast;
     bool hasCast = false;
-    if (!r.object(root, "cast", {}, &cast, &hasCast) || (hasCast && !r.cast(cast, &out->cast)) ||
-        !r.boolean(root, "nameLines", {}, &out->nameLines))
+    if (!r.object(root, "cast", {}, &cast, &hasCast) || (hasCast && !r.cast(cast, QStringLiteral("cast"), &out->cast)) ||
+        !r.boolean(root, "nameLines", {}, &out->nameLines) || !r.boolean(root, "jointSpeakers", {}, &out->jointSpeakers))
         return false;
     QStringList audioNames, codesNames;
     QList<qint64> samples;

@@ -88,6 +88,7 @@ StudioController::StudioController(EngineController& engine, Settings& settings,
     // Takes made by another model than the loaded one say so in the project view.
     connect(&engine, &EngineController::modelLoaded, this, [this] {
         m_project->setCurrentModelHash(modelFingerprint(QString::fromStdString(m_engine.modelInfo().model_dir)));
+        m_project->setModelSpeaksSeveralVoices(speaksSeveralVoices(m_engine.modelInfo()));
     });
     // A reconnect that failed keeps the connection that works, with the key it has: the key field
     // shows that key again, not the refused one (issue #47).
@@ -265,7 +266,24 @@ quint64 StudioController::enqueue(StudioJob job, const SamplingParams& sampling)
     r.text = m_dictionary->apply(job.spoken).toStdString();
     r.sampling = sampling;
     r.stream_chunk_frames = m_settings.streamChunkFrames();
-    if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
+    QStringList castNames;
+    if (!job.castVoices.isEmpty()) {
+        for (auto it = job.castVoices.begin(); it != job.castVoices.end(); ++it)
+            if (const int row = m_voices.rowOfId(it.value()); row >= 0) {
+                r.references.push_back(speakerReference(m_voices.reference(row), it.key()));
+                r.references.back().audio_path = m_voices.voice(row).clipPath.toStdString();
+                castNames << m_voices.voice(row).name;
+            }
+        // a voice deleted from the library since, or a model that speaks one voice: the segment
+        // speaks with its first speaker's voice
+        if (r.references.size() < 2 || !speaksSeveralVoices(m_engine.modelInfo())) {
+            r.references.clear();
+            job.castVoices.clear();
+        }
+    }
+    if (!r.references.empty()) {
+        job.voiceName = castNames.join(QStringLiteral(" + "));
+    } else if (const int row = job.voiceId.isEmpty() ? -1 : m_voices.rowOfId(job.voiceId); row >= 0) {
         r.references.push_back(m_voices.reference(row));
         // A server takes the clip itself (its codes are this machine's codec's); the local
         // engine uses the cached codes when there are some.
@@ -325,6 +343,7 @@ QList<quint64> StudioController::generateSegments(const QList<int>& rows) {
         job.text = s.text;
         job.spoken = m_project->spokenTextOf(row);
         job.voiceId = m_project->effectiveVoice(row);
+        job.castVoices = m_project->jointVoices(row);
         job.segmentId = s.id;
         ids << enqueue(std::move(job), s.sampling.value_or(m_settings.sampling()));
     }
@@ -368,6 +387,7 @@ void StudioController::onQueueItemFinished(quint64 id, const QVariant& tag, cons
         take.text = job.text;   // as written: the request's is the dictionary's spoken form
         take.madeWith = QString::fromStdString(m_engine.modelInfo().name);   // a server's name says where
         take.modelHash = m_project->currentModelHash();   // the loaded model's, computed once at load
+        take.castVoices = job.castVoices;
         if (!m_project->addTake(job.segmentId, std::move(take)))
             Q_EMIT statusMessage(tr("A segment was deleted while it was being generated; its audio was dropped."), 8000);
         const int row = m_project->rowForId(job.segmentId);

@@ -45,6 +45,9 @@ struct StudioJob {
     QString segmentId;   // Kind::Segment only
     QString spoken;      // what the model reads before the dictionary: no pause markup (a segment's:
                          // ProjectModel::spokenTextOf)
+    // Speaker -> voice id of a segment whose speakers speak together (ProjectModel::jointVoices); the
+    // request then has one reference per speaker. Cleared where the model speaks one voice.
+    QMap<QString, QString> castVoices;
 };
 
 class StudioController : public QObject {

@@ -1564,6 +1564,14 @@ agreement</source>
         <source>FLAC and MP3 carry chapter marks (Vorbis CHAPTER comments, ID3 CHAP frames); WAV and Ogg have none: export one file per chapter for them</source>
         <translation>FLAC と MP3 はチャプターマーク（Vorbis CHAPTER コメント、ID3 CHAP フレーム）を持てます。WAV と Ogg は持てないため、章ごとのファイルでエクスポートしてください</translation>
     </message>
+    <message>
+        <source>Several speakers in one segment speak together (S2 models)</source>
+        <translation>1つのセグメント内の複数の話者をまとめて話す（S2 モデル）</translation>
+    </message>
+    <message>
+        <source>A segment with several &lt;|speaker:N|&gt; tags becomes one request with each speaker&apos;s voice, as fish-speech speaks a dialogue; off, or with an S1 model, it speaks with the voice of the speaker it starts with</source>
+        <translation>複数の &lt;|speaker:N|&gt; タグを含むセグメントを、各話者の声を参照にした1つのリクエストにします（fish-speech が対話を話す方法）。オフ、または S1 モデルでは、最初の話者の声で話します</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectModel</name>

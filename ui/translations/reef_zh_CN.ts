@@ -1564,6 +1564,14 @@ agreement</source>
         <source>FLAC and MP3 carry chapter marks (Vorbis CHAPTER comments, ID3 CHAP frames); WAV and Ogg have none: export one file per chapter for them</source>
         <translation>FLAC 和 MP3 带有章节标记（Vorbis CHAPTER 注释、ID3 CHAP 帧）；WAV 和 Ogg 没有：请为它们按章节分别导出文件</translation>
     </message>
+    <message>
+        <source>Several speakers in one segment speak together (S2 models)</source>
+        <translation>同一分段中的多个说话人一起朗读（S2 模型）</translation>
+    </message>
+    <message>
+        <source>A segment with several &lt;|speaker:N|&gt; tags becomes one request with each speaker&apos;s voice, as fish-speech speaks a dialogue; off, or with an S1 model, it speaks with the voice of the speaker it starts with</source>
+        <translation>含多个 &lt;|speaker:N|&gt; 标签的分段作为一个请求，使用每个说话人的声音作为参考（fish-speech 朗读对话的方式）；关闭时或使用 S1 模型时，以分段开头说话人的声音朗读</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::ProjectModel</name>

@@ -64,8 +64,15 @@ ProductionDialog::ProductionDialog(ProjectModel& project, VoiceListModel& voices
     m_nameLines->setObjectName(QStringLiteral("nameLinesCheck"));
     m_nameLines->setToolTip(tr("A line that starts with a capitalised name and a colon is that speaker's; the name is not read"));
     m_nameLines->setChecked(project.nameLines());
+    m_jointSpeakers = new QCheckBox(tr("Several speakers in one segment speak together (S2 models)"));
+    m_jointSpeakers->setObjectName(QStringLiteral("jointSpeakersCheck"));
+    m_jointSpeakers->setToolTip(tr("A segment with several <|speaker:N|> tags becomes one request with each speaker's "
+                                   "voice, as fish-speech speaks a dialogue; off, or with an S1 model, it speaks "
+                                   "with the voice of the speaker it starts with"));
+    m_jointSpeakers->setChecked(project.jointSpeakers());
     m_castForm = new QFormLayout;
     castLayout->addWidget(m_nameLines);
+    castLayout->addWidget(m_jointSpeakers);
     castLayout->addLayout(m_castForm);
     rebuildCast();
     connect(m_nameLines, &QCheckBox::toggled, this, &ProductionDialog::rebuildCast);
@@ -266,6 +273,7 @@ QMap<QString, QString> ProductionDialog::castChoices() const {
 void ProductionDialog::apply() {
     m_project.setAssembly(settings());
     m_project.setNameLines(m_nameLines->isChecked());
+    m_project.setJointSpeakers(m_jointSpeakers->isChecked());
     const QMap<QString, QString> cast = castChoices();
     for (auto it = cast.begin(); it != cast.end(); ++it)
         m_project.setCastVoice(it.key(), it.value());

@@ -56,6 +56,7 @@ private:
     QMap<QString, QComboBox*> m_cast;
     QFormLayout* m_castForm = nullptr;
     QCheckBox* m_nameLines = nullptr;
+    QCheckBox* m_jointSpeakers = nullptr;
     QSpinBox* m_sentence = nullptr;
     QSpinBox* m_clause = nullptr;
     QSpinBox* m_paragraph = nullptr;
