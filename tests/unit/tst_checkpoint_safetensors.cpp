@@ -78,7 +78,7 @@ TEST_CASE(loaded_tensors_are_mapped_and_outlive_the_map) {
     save_safetensors(path, m);
     at::Tensor x;
     {
-        TensorMap loaded = load_safetensors(path);
+        TensorMap loaded = load_safetensors(path, TensorHome::Mapping);
         x = loaded.at("x");
         // Zero-copy: both tensors live in one mapping, y after x in name order.
         CHECK(static_cast<char*>(loaded.at("y").data_ptr()) - static_cast<char*>(x.data_ptr()) == 4000);
@@ -86,6 +86,29 @@ TEST_CASE(loaded_tensors_are_mapped_and_outlive_the_map) {
     CHECK(same(x, m["x"]));   // the mapping survives the map
     x.mul_(2);                // copy-on-write: the file is untouched
     CHECK(same(load_safetensors(path).at("x"), m["x"]));
+}
+
+// Weights to keep hold nothing of the file: small tensors are copied too, so the mapping (and
+// every page a fault mapped in it) goes when the load returns; the kernel's own list of this
+// process's mappings is the witness.
+TEST_CASE(weights_loaded_to_keep_leave_no_mapping_behind) {
+    const fs::path dir = reef_test::temp_dir("st_unmapped");
+    TensorMap m;
+    m["big"] = at::arange(int64_t(1) << 19, at::kFloat);   // 2 MB: weight memory
+    m["norm"] = at::arange(64, at::kFloat);                 // small
+    const std::string path = (dir / "w.safetensors").string();
+    save_safetensors(path, m);
+    auto mapped = [&] {
+        std::ifstream maps("/proc/self/maps");
+        for (std::string line; std::getline(maps, line);)
+            if (line.find(path) != std::string::npos) return true;
+        return false;
+    };
+    const TensorMap kept = load_safetensors(path, TensorHome::WeightMemory);
+    CHECK(mapped() != weight_memory_enabled());   // REEF_WEIGHT_MEMORY=0: views of the mapping, as before
+    check_equal_maps(kept, m);
+    const TensorMap views = load_safetensors(path, TensorHome::Mapping);
+    CHECK(mapped());   // the witness sees a mapping when there is one
 }
 
 TEST_CASE(sharded_round_trip) {

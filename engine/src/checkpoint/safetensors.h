@@ -9,7 +9,8 @@ namespace reef {
 
 // Where the tensors of a file end up: views of the mapping (kept alive by the tensors), or, for
 // CPU models, each tensor of at least kWeightMemoryMinBytes copied into weight memory
-// (base/weight_memory.h: aligned, huge pages) with the file's pages dropped. A model bound for a GPU
+// (base/weight_memory.h: aligned, huge pages) with the file's pages dropped, and the smaller ones
+// copied to the heap, so nothing keeps the mapping once the load returns. A model bound for a GPU
 // reads the mapping: a host copy there would only be one more copy before the transfer.
 enum class TensorHome { Mapping, WeightMemory };
 

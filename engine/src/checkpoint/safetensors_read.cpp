@@ -192,7 +192,13 @@ TensorMap load_safetensors(const std::string& path, TensorHome home) {
         }
         at::Tensor t = at::from_blob(ptr, e.shape, [m](void*) {}, opts);
         // Writers other than ours may leave the data unaligned for its dtype; kernels expect alignment.
-        if (reinterpret_cast<uintptr_t>(ptr) % c10::elementSize(e.dtype) != 0) t = t.clone();
+        // Weights to keep take the small tensors out too (norms, scales): one of them left on the
+        // mapping would keep it, and with it every page a fault mapped beside what was read. Where
+        // the file system keeps large folios a fault maps 2 MB, which no release of part of it
+        // drops: S2-Pro int8 kept ~4 MB per weight, 0.39 GB in all, for its scales' sake.
+        const bool keep = home == TensorHome::WeightMemory && weight_memory_enabled();
+        if (keep || reinterpret_cast<uintptr_t>(ptr) % c10::elementSize(e.dtype) != 0)
+            t = t.clone();
         out[e.name] = std::move(t);
     }
     return out;
