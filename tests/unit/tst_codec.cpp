@@ -274,6 +274,66 @@ TEST_CASE(encode_two_seconds) {
     CHECK_THROWS(codec->encode(at::zeros({2, 100}, at::kFloat)));
 }
 
+// A codec loaded with its encoder for later: the same decode bits and parameter count, the encoder
+// read on the first encode (the same codes), and never before: an encoder weight of the wrong shape
+// refuses the whole codec at once, but the lazy one only when asked to encode, with the reason.
+TEST_CASE(encoder_read_on_first_encode) {
+    const auto eager = Codec::load(tiny_dir().string(), at::kCPU, at::kFloat);
+    const auto lazy = Codec::load(tiny_dir().string(), at::kCPU, at::kFloat, /*encoder_later=*/true);
+    CHECK(eager->encoder_loaded() && !lazy->encoder_loaded());
+    CHECK_EQ(lazy->n_parameters(), eager->n_parameters());
+    const auto codes = random_codes(eager->config(), 7, 3);
+    CHECK(at::equal(lazy->decode(codes), eager->decode(codes)));
+    CHECK(!lazy->encoder_loaded());
+    const auto t = at::arange(44100, at::kFloat) / 44100.0;
+    const auto pcm = 0.3 * at::sin(2 * M_PI * 330.0 * t);
+    CHECK(at::equal(lazy->encode(pcm), eager->encode(pcm)));
+    CHECK(lazy->encoder_loaded());
+
+    // load_pth with a filter: the kept tensors, equal to a whole read's
+    const std::string file = (tiny_dir() / "codec.pth").string();
+    const TensorMap all = load_pth(file);
+    const TensorMap decoding = load_pth(file, [](const std::string& k) { return !codec_encode_only(k); });
+    size_t encoding = 0;
+    for (const auto& [k, v] : all) {
+        if (codec_encode_only(k)) {
+            ++encoding;
+            CHECK(decoding.count(k) == 0);
+        } else {
+            CHECK(at::equal(decoding.at(k), v));
+        }
+    }
+    CHECK(encoding > 0 && decoding.size() + encoding == all.size());
+
+    const auto dir = reef_test::temp_dir("codec_bad_encoder");
+    TensorMap bad = all;
+    std::string victim;
+    for (const auto& [k, v] : bad)
+        if (k.rfind("encoder.", 0) == 0 && v.dim() == 3) {
+            victim = k;
+            break;
+        }
+    CHECK(!victim.empty());
+    if (victim.empty()) return;
+    bad[victim] = at::zeros({3, 3, 3});
+    save_pth((dir / "codec.pth").string(), bad);
+    std::filesystem::copy_file(tiny_dir() / "codec_config.json", dir / "codec_config.json");
+    CHECK_THROWS(Codec::load(dir.string(), at::kCPU, at::kFloat));
+    const auto later = Codec::load(dir.string(), at::kCPU, at::kFloat, true);
+    CHECK(at::equal(later->decode(codes), eager->decode(codes)));
+    for (int attempt = 0; attempt < 2; ++attempt) {   // refused each time, nothing half-made kept
+        std::string why;
+        try {
+            later->encode(pcm);
+        } catch (const ReefError& e) {
+            why = e.what();
+        }
+        std::printf("lazy encoder refused: %s\n", why.c_str());
+        CHECK(why.find("codec.pth") != std::string::npos);
+        CHECK(!later->encoder_loaded());
+    }
+}
+
 TEST_CASE(safetensors_and_bf16) {
     const auto codec = Codec::load(tiny_dir().string(), at::kCPU, at::kFloat);
     const auto codes = random_codes(codec->config(), 5, 21);

@@ -41,8 +41,21 @@ std::tuple<at::DataPtr, size_t> read_record(caffe2::serialize::PyTorchStreamRead
 // Storage records by key; a key read twice (views of one storage) is shared, not copied.
 class StorageLoader {
 public:
-    StorageLoader(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path, uint64_t file_size)
-        : m_reader(reader), m_path(path), m_file_size(file_size) {}
+    // defer: storages are made without their data (fill() reads it later), so that a caller keeping
+    // only some tensors reads only their records
+    StorageLoader(caffe2::serialize::PyTorchStreamReader& reader, const std::string& path, uint64_t file_size,
+                  bool defer = false)
+        : m_reader(reader), m_path(path), m_file_size(file_size), m_defer(defer) {}
+
+    // A deferred storage's record read into it (its size checked against the record's again).
+    void fill(const at::Storage& storage) {
+        if (storage.data() != nullptr || storage.nbytes() == 0) return;
+        const auto key = m_deferred.find(storage.unsafeGetStorageImpl());
+        if (key == m_deferred.end()) corrupt(m_path, "a tensor's storage is not one of the file's records");
+        auto [ptr, size] = read_record(m_reader, "data/" + key->second, m_path, m_file_size);
+        if (size != storage.nbytes()) corrupt(m_path, "storage 'data/" + key->second + "' changed size while being read");
+        const_cast<at::Storage&>(storage).set_data_ptr_noswap(std::move(ptr));
+    }
 
     // pid: ('storage', torch.<Type>Storage, key, location, numel) -> Storage value, a flat [numel] tensor
     ValuePtr operator()(const Value& pid) {
@@ -72,8 +85,18 @@ private:
         const std::string name = "data/" + key;
         if (key.find('/') != std::string::npos || !m_reader.hasRecord(name))
             corrupt(m_path, "missing storage record '" + name + "'");
-        auto [ptr, size] = read_record(m_reader, name, m_path, m_file_size);
-        at::Storage s(at::Storage::use_byte_size_t(), size, std::move(ptr), nullptr, false);
+        at::Storage s;
+        if (m_defer) {
+            const uint64_t size = m_reader.getRecordSize(name);
+            if (size > m_file_size)
+                corrupt(m_path, "zip record '" + name + "' claims " + std::to_string(size) +
+                                    " bytes, more than the whole file: a compressed record, which torch.save never writes");
+            s = at::Storage(at::Storage::use_byte_size_t(), size, at::DataPtr(nullptr, at::kCPU), nullptr, false);
+            m_deferred.emplace(s.unsafeGetStorageImpl(), key);
+        } else {
+            auto [ptr, size] = read_record(m_reader, name, m_path, m_file_size);
+            s = at::Storage(at::Storage::use_byte_size_t(), size, std::move(ptr), nullptr, false);
+        }
         m_cache.emplace(key, s);
         return s;
     }
@@ -81,7 +104,9 @@ private:
     caffe2::serialize::PyTorchStreamReader& m_reader;
     const std::string& m_path;
     uint64_t m_file_size;
+    bool m_defer = false;
     std::map<std::string, at::Storage> m_cache;
+    std::map<const c10::StorageImpl*, std::string> m_deferred;
 };
 
 // Walks the dict tree into dotted names. `budget` counts every node visited over the whole walk:
@@ -113,7 +138,7 @@ void flatten(const Value& dict, const std::string& prefix, TensorMap& out, const
 
 }  // namespace
 
-TensorMap load_pth(const std::string& path) {
+TensorMap load_pth(const std::string& path, const std::function<bool(const std::string&)>& keep) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw ReefError(ErrorCode::ModelNotFound, "checkpoint not found: '" + path + "'");
@@ -122,7 +147,7 @@ TensorMap load_pth(const std::string& path) {
         caffe2::serialize::PyTorchStreamReader reader(path);
         if (!reader.hasRecord("data.pkl")) corrupt(path, "torch zip without a data.pkl record");
         auto [pkl, pkl_size] = read_record(reader, "data.pkl", path, file_size);
-        StorageLoader storages(reader, path, file_size);
+        StorageLoader storages(reader, path, file_size, bool(keep));
         const ValuePtr root = pickle::unpickle(static_cast<const uint8_t*>(pkl.get()), pkl_size,
                                                [&](const Value& pid) { return storages(pid); }, path);
         struct Release {  // breaks memo cycles on every exit path
@@ -134,6 +159,11 @@ TensorMap load_pth(const std::string& path) {
         TensorMap out;
         int64_t budget = limits::kMaxPickleNodes;
         flatten(*root, "", out, path, 0, budget);
+        if (keep) {
+            for (auto it = out.begin(); it != out.end();)
+                it = keep(it->first) ? std::next(it) : out.erase(it);
+            for (const auto& [name, t] : out) storages.fill(t.storage());
+        }
         return out;
     } catch (const c10::Error& e) {
         // PyTorchStreamReader reports a truncated or non-zip file (including legacy pre-1.6 .pth) this way.

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,8 +22,12 @@ class StreamingDecoder;
 class Codec {
 public:
     // Reads <model_dir>/codec_config.json (real numbers when absent) and <model_dir>/codec.pth
-    // (else codec.safetensors), unwraps/fuses, verifies every key and shape strictly.
-    static std::unique_ptr<Codec> load(const std::string& model_dir, at::Device device, at::ScalarType dtype);
+    // (else codec.safetensors), unwraps/fuses, verifies every key and shape strictly. With
+    // encoder_later, the weights only encoding uses (codec_encode_only: half the codec) are read,
+    // verified and converted on the first encode() instead: a synthesis that clones no new voice
+    // never holds them.
+    static std::unique_ptr<Codec> load(const std::string& model_dir, at::Device device, at::ScalarType dtype,
+                                       bool encoder_later = false);
     // The same from an in-memory state dict as read from a file (raw: wrappers and weight norm
     // allowed). `what` names the source in errors.
     static std::unique_ptr<Codec> from_state_dict(const CodecConfig& config, TensorMap raw, at::Device device,
@@ -37,7 +42,8 @@ public:
     at::Tensor encode(const at::Tensor& pcm) const;
     std::unique_ptr<StreamingDecoder> streaming_decoder() const;
 
-    int64_t n_parameters() const;
+    int64_t n_parameters() const;   // all of them, the encoder's too while it waits to be read
+    bool encoder_loaded() const;
     const CodecConfig& config() const { return m_config; }
     at::Device device() const { return m_device; }
     at::ScalarType dtype() const { return m_dtype; }
@@ -52,17 +58,34 @@ public:
     at::Tensor latent_to_pcm(const at::Tensor& z, ConvStream* stream = nullptr) const;
 
 private:
+    // The encoding side: its weights and transformers.
+    struct Encoder {
+        CodecWeights w;
+        std::unique_ptr<WindowTransformer> pre;                        // quantizer.pre_module
+        std::vector<std::unique_ptr<WindowTransformer>> transformers;  // per encoder block, may be null
+        Encoder(const CodecConfig& config, TensorMap weights);
+    };
+    // fused: every weight, or (encoder later) the decoding side's
     Codec(CodecConfig config, TensorMap fused, at::Device device, at::ScalarType dtype);
-    at::Tensor run_encoder(const at::Tensor& audio) const;  // [1, 1, S] -> [1, D, S / hop]
+    // Verified and converted to the codec's device and dtype (CPU convolutions channels-last).
+    static TensorMap convert(TensorMap raw, const ExpectedShapes& expected, at::Device device, at::ScalarType dtype,
+                             const std::string& what);
+    // `expected`'s weights read from `file` and converted a block (codec_group) at a time: the
+    // float32 storages of one block in memory at once, not the whole file's.
+    static TensorMap read_converted(const std::string& file, const ExpectedShapes& expected, at::Device device,
+                                    at::ScalarType dtype);
+    const Encoder& encoder() const;   // read now if it waits
+    at::Tensor run_encoder(const Encoder& e, const at::Tensor& audio) const;  // [1, 1, S] -> [1, D, S / hop]
     at::Tensor run_decoder(const at::Tensor& z, ConvStream* stream) const;  // [1, D, 4T] -> [1, 1, 2048 T]
 
     CodecConfig m_config;
     CodecWeights m_w;
     at::Device m_device;
     at::ScalarType m_dtype;
-    std::unique_ptr<WindowTransformer> m_pre;
     std::unique_ptr<WindowTransformer> m_post;
-    std::vector<std::unique_ptr<WindowTransformer>> m_encoder_transformers;  // per encoder block, may be null
+    std::string m_file;                       // where the encoder waits to be read ("": it never waits)
+    mutable std::mutex m_encoder_mutex;
+    mutable std::unique_ptr<Encoder> m_encoder;
 };
 
 // Frame-by-frame decode as codes arrive, equal to Codec::decode of the whole utterance within

@@ -246,11 +246,41 @@ std::string find_codec_file(const std::string& model_dir) {
                     "the model folder needs the codec weights (codec.pth) beside the LM weights");
 }
 
-TensorMap read_codec_file(const std::string& path) {
+TensorMap read_codec_file(const std::string& path, const std::function<bool(const std::string&)>& keep) {
     if (!std::filesystem::exists(path)) throw ReefError(ErrorCode::ModelNotFound, "codec weights not found: " + path);
-    // convolution weights: libtorch reads them in its own layout, weight memory gains nothing here
-    if (ends_with(path, ".safetensors")) return load_safetensors(path, TensorHome::Mapping);
-    return load_pth(path);
+    if (!ends_with(path, ".safetensors")) return load_pth(path, keep);
+    // convolution weights: libtorch reads them in its own layout, weight memory gains nothing here;
+    // views of the mapping, so a tensor left out is never read
+    TensorMap all = load_safetensors(path, TensorHome::Mapping);
+    if (keep) std::erase_if(all, [&](const auto& kv) { return !keep(kv.first); });
+    return all;
+}
+
+std::string codec_group(const std::string& key) {
+    // past a wrapper ("state_dict.", "generator."): from the first part naming a codec module
+    size_t begin = std::string::npos;
+    for (const char* part : {"encoder.", "decoder.", "quantizer."}) {
+        const size_t at = starts_with(key, part) ? 0 : key.find(std::string(".") + part);
+        if (at != std::string::npos) begin = std::min(begin, at == 0 && starts_with(key, part) ? 0 : at + 1);
+    }
+    if (begin == std::string::npos) begin = 0;
+    const std::string name = key.substr(begin);
+    size_t end = 0;
+    while (true) {   // up to the first all-digit part (the block's number), else all but the last part
+        const size_t dot = name.find('.', end);
+        if (dot == std::string::npos) return name.substr(0, end ? end - 1 : name.size());
+        const std::string piece = name.substr(end, dot - end);
+        if (end > 0 && !piece.empty() && piece.find_first_not_of("0123456789") == std::string::npos)
+            return name.substr(0, dot);
+        end = dot + 1;
+    }
+}
+
+bool codec_encode_only(const std::string& key) {
+    // a {"state_dict": ...} or "generator." wrapper may prefix the stored names
+    for (const char* part : {"encoder.", "quantizer.pre_module.", "quantizer.downsample."})
+        if (starts_with(key, part) || key.find(std::string(".") + part) != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace reef

@@ -1,6 +1,7 @@
 // The codec's state dict: the key/shape list derived from the config (spec §5.7), reading
 // codec.pth / safetensors, unwrapping fish-speech's containers and fusing weight norm at load.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,18 @@ std::string weight_norm_g_key(const std::string& fused_key, WeightNormKind kind)
 std::string weight_norm_v_key(const std::string& fused_key, WeightNormKind kind);
 
 // codec.pth (torch zip) or *.safetensors, by extension. Throws ModelNotFound when absent.
-TensorMap read_codec_file(const std::string& path);
+// With `keep`: only the tensors it accepts (by name as stored), the others never read.
+TensorMap read_codec_file(const std::string& path, const std::function<bool(const std::string&)>& keep = {});
+
+// The weights only encoding uses (the encoder, the quantizer's downsampling and pre_module): more
+// than half of the codec's parameters (S2's: 207 M of 391 M), which synthesis without a reference
+// clip to encode never reads. By name as stored or fused.
+bool codec_encode_only(const std::string& key);
+// The block a weight belongs to, by name as stored or fused ("encoder.block.1",
+// "quantizer.pre_module.layers.3", "decoder.model.4"; a name without a numbered part: all of it
+// but the last part): the unit the codec is read and converted in, so that the file's float32
+// storages are in memory a block at a time, not all at once.
+std::string codec_group(const std::string& key);
 // <dir>/codec.pth, else <dir>/codec.safetensors; a path to a file is returned as is.
 std::string find_codec_file(const std::string& model_dir);
 

@@ -77,7 +77,9 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     }
     require_dual_ar_memory(config.model_dir, device, dtype, codec_bytes);
     if (config.load_codec && has_codec) {
-        p->codec = Codec::load(config.model_dir, device, codec_dtype(device, dtype));
+        // The encoder (half the codec) is read on the first reference clip to encode: a synthesis
+        // that clones no new voice never holds it (S2-Pro: 0.41 GB in bf16).
+        p->codec = Codec::load(config.model_dir, device, codec_dtype(device, dtype), /*encoder_later=*/true);
         trim_heap();
     }
     p->model = load_dual_ar_model(config.model_dir, device, dtype);
