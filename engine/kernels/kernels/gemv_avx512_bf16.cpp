@@ -16,6 +16,7 @@
 #include "kernels/bf16.h"
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_rows.h"
+#include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -29,14 +30,11 @@ constexpr int64_t kStep = 32;  // bf16 values per vdpbf16ps: one 64-byte line
 
 REEF_AVX512_BF16 inline __m512bh load(const uint16_t* p) { return (__m512bh)_mm512_loadu_si512(p); }
 
-// The sum of the 16 lanes, through memory (GCC 12's reduce and extract intrinsics warn of an
-// uninitialised operand in their own header); once per row, so its cost does not show.
+// The sum of the 16 lanes, through memory (kernels/lane_sum.h)
 REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
     alignas(64) float lanes[16];
     _mm512_store_ps(lanes, acc);
-    float v = 0;
-    for (float lane : lanes) v += lane;
-    return v;
+    return sum_lanes<float>(lanes);
 }
 
 // Rows a and b against x: two accumulators per row over 64-value steps (two lines of each row in

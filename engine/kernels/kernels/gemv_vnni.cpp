@@ -22,6 +22,7 @@
 
 #include "kernels/bf16.h"
 #include "kernels/gemv_int4.h"
+#include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -153,9 +154,7 @@ struct Int8Q16 {
     REEF_AVX512_VNNI static int64_t lane_sum(__m512i v) {
         alignas(64) int32_t lanes[16];
         _mm512_store_si512(lanes, v);
-        int64_t t = 0;
-        for (int32_t lane : lanes) t += lane;
-        return t;
+        return sum_lanes<int64_t>(lanes);
     }
     REEF_AVX512_VNNI std::pair<int64_t, int64_t> two(int64_t ra, int64_t rb, int64_t j) const {
         const int8_t *wa = w + ra * k, *wb = w + rb * k;
