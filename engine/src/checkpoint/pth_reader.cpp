@@ -29,12 +29,18 @@ using pickle::ValuePtr;
 // A zip record's size is checked against the file before it is read: getRecord allocates the
 // size the zip directory claims, and a compressed record can claim terabytes in a few bytes.
 // torch.save stores records uncompressed, so a real record always fits in its file.
-std::tuple<at::DataPtr, size_t> read_record(caffe2::serialize::PyTorchStreamReader& reader, const std::string& name,
-                                            const std::string& path, uint64_t file_size) {
+uint64_t record_size(caffe2::serialize::PyTorchStreamReader& reader, const std::string& name, const std::string& path,
+                     uint64_t file_size) {
     const uint64_t size = reader.getRecordSize(name);
     if (size > file_size)
         corrupt(path, "zip record '" + name + "' claims " + std::to_string(size) + " bytes, more than the whole file (" +
                           std::to_string(file_size) + " bytes): a compressed record, which torch.save never writes");
+    return size;
+}
+
+std::tuple<at::DataPtr, size_t> read_record(caffe2::serialize::PyTorchStreamReader& reader, const std::string& name,
+                                            const std::string& path, uint64_t file_size) {
+    record_size(reader, name, path, file_size);
     return reader.getRecord(name);
 }
 
@@ -48,13 +54,13 @@ public:
         : m_reader(reader), m_path(path), m_file_size(file_size), m_defer(defer) {}
 
     // A deferred storage's record read into it (its size checked against the record's again).
-    void fill(const at::Storage& storage) {
+    void fill(at::Storage storage) {   // a handle: its data is the tensors' too
         if (storage.data() != nullptr || storage.nbytes() == 0) return;
         const auto key = m_deferred.find(storage.unsafeGetStorageImpl());
         if (key == m_deferred.end()) corrupt(m_path, "a tensor's storage is not one of the file's records");
         auto [ptr, size] = read_record(m_reader, "data/" + key->second, m_path, m_file_size);
         if (size != storage.nbytes()) corrupt(m_path, "storage 'data/" + key->second + "' changed size while being read");
-        const_cast<at::Storage&>(storage).set_data_ptr_noswap(std::move(ptr));
+        storage.set_data_ptr_noswap(std::move(ptr));
     }
 
     // pid: ('storage', torch.<Type>Storage, key, location, numel) -> Storage value, a flat [numel] tensor
@@ -87,10 +93,7 @@ private:
             corrupt(m_path, "missing storage record '" + name + "'");
         at::Storage s;
         if (m_defer) {
-            const uint64_t size = m_reader.getRecordSize(name);
-            if (size > m_file_size)
-                corrupt(m_path, "zip record '" + name + "' claims " + std::to_string(size) +
-                                    " bytes, more than the whole file: a compressed record, which torch.save never writes");
+            const uint64_t size = record_size(m_reader, name, m_path, m_file_size);
             s = at::Storage(at::Storage::use_byte_size_t(), size, at::DataPtr(nullptr, at::kCPU), nullptr, false);
             m_deferred.emplace(s.unsafeGetStorageImpl(), key);
         } else {

@@ -23,6 +23,13 @@ void check_codec_dtype(at::ScalarType dtype, const std::string& what) {
                         what + ": the codec runs in float32, bfloat16 or float16, not " + std::string(c10::toString(dtype)));
 }
 
+// The codec's weights on one side: the encoding one (codec_encode_only) or the decoding one.
+ExpectedShapes side_shapes(const CodecConfig& config, bool encoding) {
+    ExpectedShapes shapes = codec_expected_shapes(config);
+    std::erase_if(shapes, [&](const auto& kv) { return codec_encode_only(kv.first) != encoding; });
+    return shapes;
+}
+
 }  // namespace
 
 std::unique_ptr<Codec> Codec::load(const std::string& model_dir, at::Device device, at::ScalarType dtype,
@@ -34,8 +41,7 @@ std::unique_ptr<Codec> Codec::load(const std::string& model_dir, at::Device devi
     if (!encoder_later) return from_state_dict(config, read_codec_file(file), device, dtype, file);
     config.validate(file);
     check_codec_dtype(dtype, file);
-    ExpectedShapes expected = codec_expected_shapes(config);
-    std::erase_if(expected, [](const auto& kv) { return codec_encode_only(kv.first); });
+    const ExpectedShapes expected = side_shapes(config, /*encoding=*/false);
     require_memory(expected_bytes(expected, dtype), device, file + ": the codec");
     std::unique_ptr<Codec> codec(new Codec(config, read_converted(file, expected, device, dtype), device, dtype));
     codec->m_file = file;
@@ -116,8 +122,7 @@ const Codec::Encoder& Codec::encoder() const {
     std::lock_guard lock(m_encoder_mutex);
     if (!m_encoder) {
         // Read, verified and converted as load() does the rest; a failure leaves it to try again.
-        ExpectedShapes expected = codec_expected_shapes(m_config);
-        std::erase_if(expected, [](const auto& kv) { return !codec_encode_only(kv.first); });
+        const ExpectedShapes expected = side_shapes(m_config, /*encoding=*/true);
         require_memory(expected_bytes(expected, m_dtype), m_device, m_file + ": the codec's encoder");
         m_encoder = std::make_unique<Encoder>(m_config, read_converted(m_file, expected, m_device, m_dtype));
     }
