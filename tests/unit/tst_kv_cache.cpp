@@ -1,12 +1,18 @@
-// KvCache sizing, growth and index writes; the attention span of each KvMode.
+// KvCache sizing, growth and index writes; the attention span of each KvMode; the memory caches and
+// weights lie in (huge pages where their first touch is measured cheap, base/huge_page_advice.h).
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "check.h"
+#include "base/huge_page_advice.h"
 #include "base/kernel_switch.h"
 #include "base/weight_memory.h"
 #include "reef/result.h"
@@ -34,6 +40,23 @@ std::string vm_flags_of(const void* p) {
     }
     return "";
 }
+
+bool advised_huge(const at::Tensor& t) { return vm_flags_of(t.data_ptr()).find(" hg ") != std::string::npos; }
+
+// REEF_HUGE_PAGES set to `v` (unset for nullptr) for a scope, the old value back after it.
+class HugePagesEnv {
+public:
+    explicit HugePagesEnv(const char* v) {
+        if (const char* old = std::getenv("REEF_HUGE_PAGES")) old_ = old;
+        v ? ::setenv("REEF_HUGE_PAGES", v, 1) : ::unsetenv("REEF_HUGE_PAGES");
+    }
+    ~HugePagesEnv() { old_ ? ::setenv("REEF_HUGE_PAGES", old_->c_str(), 1) : ::unsetenv("REEF_HUGE_PAGES"); }
+
+private:
+    std::optional<std::string> old_;
+};
+
+bool huge_pages_testable() { return weight_memory_enabled() && std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good(); }
 
 }  // namespace
 
@@ -76,6 +99,7 @@ TEST_CASE(a_cpu_cache_lies_in_huge_page_advised_memory) {
     if (!weight_memory_enabled()) return reef_test::skip("REEF_WEIGHT_MEMORY=0");
     if (!kernel_switched_on("REEF_KV_MEMORY")) return reef_test::skip("REEF_KV_MEMORY=0");
     if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) return reef_test::skip("a kernel without huge pages");
+    const HugePagesEnv always("1");  // not left to this machine's measured first touch
     // s1-mini's 8 KV heads of 128 over 512 rows: 2 MB a tensor, streamed by every decode step.
     // Like the weights, each starts on a 2 MB boundary in memory advised for huge pages (the OS's
     // record, /proc/self/smaps), zeroed, and stays so when the cache grows.
@@ -98,6 +122,39 @@ TEST_CASE(a_cpu_cache_lies_in_huge_page_advised_memory) {
     // a cache too small to fill a huge page stays where libtorch puts it
     KvCache small(1, 2, 4, 16, at::TensorOptions().dtype(at::kFloat));
     CHECK(vm_flags_of(small.keys(0, 16).data_ptr()).find(" hg ") == std::string::npos);
+}
+
+TEST_CASE(huge_page_advice_follows_the_measured_first_touch) {
+    if (!huge_pages_testable()) return reef_test::skip("REEF_WEIGHT_MEMORY=0 or a kernel without huge pages");
+    const HugePagesEnv measured(nullptr);
+    reset_huge_page_measure();
+    const auto fresh = [] { return empty_weight_memory({int64_t(4) << 20}, at::kByte); };
+    CHECK(advised_huge(fresh()));  // nothing measured yet
+    record_huge_page_fill(kHugePageMeasureBytes, 1.0);  // 32 MB first touched in 1 s: dear
+    CHECK(!advised_huge(fresh()));
+    {
+        const HugePagesEnv always("1");
+        CHECK(advised_huge(fresh()));
+    }
+    reset_huge_page_measure();
+    record_huge_page_fill(kHugePageMeasureBytes, 0.001);  // 32 GB/s: cheap
+    CHECK(advised_huge(fresh()));
+    {
+        const HugePagesEnv never("0");
+        CHECK(!advised_huge(fresh()));
+    }
+    // A real fill measures itself: 72 MB copied into weight memory in 8 MB pieces, windows of 32 MB.
+    // Where a window was found dear, the region's untouched rest was advised back to 4 KB pages
+    // (the kernel's record, "nh"): so the last 8 MB carry "nh" exactly when the verdict is dear.
+    reset_huge_page_measure();
+    std::vector<uint8_t> src(size_t(72) << 20);
+    for (size_t i = 0; i < src.size(); i += 4093) src[i] = uint8_t(i / 4093);
+    const at::Tensor w = weight_memory_from(src.data(), src.size(), {9, int64_t(8) << 20}, at::kByte);
+    CHECK(std::memcmp(w.data_ptr(), src.data(), src.size()) == 0);
+    CHECK(advised_huge(w));
+    const std::string tail = vm_flags_of(static_cast<const uint8_t*>(w.data_ptr()) + src.size() - 1);
+    CHECK_EQ(tail.find(" nh ") != std::string::npos, huge_pages_found_dear());
+    reset_huge_page_measure();
 }
 
 TEST_CASE(attention_span_per_mode) {

@@ -1,11 +1,14 @@
 #include "base/weight_memory.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "check.h"
+#include "base/huge_page_advice.h"
 #include "base/kernel_switch.h"
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -23,6 +26,7 @@ constexpr size_t kHugePage = size_t(2) << 20;
 struct Region {
     void* addr;
     size_t len;
+    bool advised;  // MADV_HUGEPAGE given (base/huge_page_advice.h)
 };
 
 // The DataPtr deleter of weight memory: also how in_weight_memory recognises it.
@@ -49,12 +53,56 @@ Region map_region(size_t bytes, const char* what) {
     if (start > base) ::munmap(raw, start - base);
     const uintptr_t end = start + len, raw_end = base + len + kHugePage;
     if (raw_end > end) ::munmap(reinterpret_cast<void*>(end), raw_end - end);
+    bool advised = false;
 #ifdef MADV_HUGEPAGE
-    ::madvise(reinterpret_cast<void*>(start), len, MADV_HUGEPAGE);  // advice: refused or ignored is fine
+    // advice: refused or ignored is fine
+    if (advise_huge_pages()) advised = ::madvise(reinterpret_cast<void*>(start), len, MADV_HUGEPAGE) == 0;
 #endif
-    return {reinterpret_cast<void*>(start), len};
+    return {reinterpret_cast<void*>(start), len, advised};
+}
+
+const Region* region_of(const at::Tensor& t) {
+    const c10::DataPtr& p = t.storage().data_ptr();
+    return p.get_deleter() == &release_region ? static_cast<const Region*>(p.get_context()) : nullptr;
 }
 #endif
+
+// Writes `out` (fresh weight memory, or any tensor) for the first time, `write(row0, rows)` over
+// dim 0 in pieces of about 8 MB. Where `out` lies in huge-page-advised memory and the huge pages
+// are being measured (base/huge_page_advice.h), each piece's first-touch speed is recorded, and
+// once they are found dear the region's untouched rest is advised back to 4 KB pages.
+template <typename Write>
+void first_write(const at::Tensor& out, Write&& write) {
+    const int64_t n = out.dim() == 0 ? 1 : out.size(0);
+    const size_t row_bytes = n > 0 ? size_t(out.numel() / n) * out.element_size() : 0;
+#ifdef REEF_WEIGHT_MEMORY_MMAP
+    const Region* region = region_of(out);
+    bool measuring = region && region->advised && huge_pages_setting() == HugePages::Measured && !huge_pages_found_dear();
+#else
+    constexpr bool measuring = false;
+#endif
+    if (!measuring || row_bytes == 0) {
+        write(int64_t(0), n);
+        return;
+    }
+#ifdef REEF_WEIGHT_MEMORY_MMAP
+    const int64_t step = std::max<int64_t>(1, int64_t((size_t(8) << 20) / row_bytes));
+    for (int64_t r = 0; r < n; r += step) {
+        const int64_t rows = std::min(step, n - r);
+        const auto t0 = std::chrono::steady_clock::now();
+        write(r, rows);
+        if (!measuring) continue;
+        record_huge_page_fill(size_t(rows) * row_bytes, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        if (!huge_pages_found_dear()) continue;
+        measuring = false;
+#ifdef MADV_NOHUGEPAGE
+        const auto base = reinterpret_cast<uintptr_t>(region->addr);
+        const uintptr_t from = round_up(base + size_t(r + rows) * row_bytes, kHugePage), end = base + region->len;
+        if (from < end) ::madvise(reinterpret_cast<void*>(from), end - from, MADV_NOHUGEPAGE);
+#endif
+    }
+#endif
+}
 
 bool wanted(size_t bytes) { return bytes >= kWeightMemoryMinBytes && weight_memory_enabled(); }
 
@@ -104,14 +152,20 @@ at::Tensor kv_cache_zeros(at::IntArrayRef sizes, const at::TensorOptions& option
     if (!on || !options.device().is_cpu()) return at::zeros(sizes, options);
     // a fresh mapping reads as zeros already; writing them commits the pages now, as at::zeros does,
     // so a cache that does not fit fails here and not half-way through a request
-    return empty_in_region(sizes, c10::typeMetaToScalarType(options.dtype()), "a KV cache").zero_();
+    at::Tensor t = empty_in_region(sizes, c10::typeMetaToScalarType(options.dtype()), "a KV cache");
+    first_write(t, [&](int64_t r, int64_t rows) { t.narrow(0, r, rows).zero_(); });
+    return t;
 }
 
 at::Tensor weight_memory_from(const void* src, size_t bytes, at::IntArrayRef sizes, at::ScalarType dtype) {
     REEF_CHECK(bytes == size_t(c10::multiply_integers(sizes)) * c10::elementSize(dtype),
                "weight memory: the byte count does not match the shape");
     at::Tensor t = empty_weight_memory(sizes, dtype);
-    std::memcpy(t.data_ptr(), src, bytes);
+    const size_t row_bytes = t.dim() == 0 || t.size(0) == 0 ? bytes : bytes / size_t(t.size(0));
+    first_write(t, [&](int64_t r, int64_t rows) {
+        std::memcpy(static_cast<char*>(t.data_ptr()) + size_t(r) * row_bytes, static_cast<const char*>(src) + size_t(r) * row_bytes,
+                    size_t(rows) * row_bytes);
+    });
     return t;
 }
 
@@ -121,7 +175,10 @@ at::Tensor to_weight_memory(const at::Tensor& t, at::ScalarType dtype) {
     if (t.scalar_type() == dtype && in_weight_memory(t)) return t;
     if (!wanted(size_t(t.numel()) * c10::elementSize(dtype))) return t.to(dtype);
     at::Tensor out = empty_weight_memory(t.sizes(), dtype);
-    out.copy_(t);  // converts, and makes it contiguous
+    first_write(out, [&](int64_t r, int64_t rows) {
+        if (out.dim() == 0) out.copy_(t);
+        else out.narrow(0, r, rows).copy_(t.narrow(0, r, rows));  // converts, and makes it contiguous
+    });
     return out;
 }
 
