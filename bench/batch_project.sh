@@ -55,15 +55,17 @@ print(f"{len(base)} WAVs, the same samples at every batch size", file=sys.stderr
 PY
 lines=$(grep -c . "$TEXT")
 frames_total=$(grep -o "[0-9]* frames (" "$WORK/log-b1-r1.txt" | head -1 | cut -d' ' -f1)
+# the audio the run made (the same at every batch size): the real-time factor is wall / audio seconds
+audio_s=$(grep -o "[0-9.]* s of audio" "$WORK/log-b1-r1.txt" | tail -1 | cut -d' ' -f1)
 {
     echo "# A project of $lines segments, batched and one by one"
     echo
     echo "\`reef-cli synth --batch-file $(basename "$TEXT") --max-new-frames $FRAMES --seed 7 $*\` on \`$(basename "$MODEL")\`,"
-    echo "end to end (prefill, decode, codec, WAV files), wall clock, $ROUNDS round(s) interleaved; $frames_total frames in all,"
-    echo "the same samples at every batch size. $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) CPUs; $("$CLI" --version | head -1)."
+    echo "end to end from a cold start (model load, prefill, decode, codec, WAV files), wall clock, $ROUNDS round(s) interleaved;"
+    echo "$frames_total frames, $audio_s s of audio in all, the same samples at every batch size. CPU kernels: ${REEF_CPU_TARGET:-the best target} (REEF_CPU_TARGET). $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) CPUs; $("$CLI" --version | head -1)."
     echo
-    echo "| batch size | wall s (per round) | speed-up vs one by one |"
-    echo "|---:|---:|---:|"
+    echo "| batch size | wall s (per round) | speed-up vs one by one | real-time factor (wall / audio) |"
+    echo "|---:|---:|---:|---:|"
     for b in 1 $SIZES; do
         list=""; sum=0; base=0
         for r in $(seq 1 "$ROUNDS"); do
@@ -71,7 +73,7 @@ frames_total=$(grep -o "[0-9]* frames (" "$WORK/log-b1-r1.txt" | head -1 | cut -
             sum=$(python3 -c "print($sum + ${secs[$b,$r]})")
             base=$(python3 -c "print($base + ${secs[1,$r]})")
         done
-        echo "| $b | $list | $(python3 -c "print(f'{$base / $sum:.2f}x')") |"
+        echo "| $b | $list | $(python3 -c "print(f'{$base / $sum:.2f}x')") | $(python3 -c "print(f'{$sum / $ROUNDS / $audio_s:.3f}')") |"
     done
 } > "$OUT"
 cat "$OUT"
