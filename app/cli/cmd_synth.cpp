@@ -31,7 +31,6 @@ struct SynthOptions {
     std::vector<std::string> references, reference_texts, reference_codes;
     bool play = false;
     int stream_chunk = 16;
-    bool stream_chunk_given = false;  // --batch-file decodes each line at its end unless asked
     // --server: speech from a fish-speech / SGLang-Omni / vLLM-Omni server instead of this machine.
     std::string server, flavour = "auto", api_key, server_model, voice;
 };
@@ -174,10 +173,8 @@ void run_batch_file(const SynthOptions& o) {
         r.references = refs;
         r.sampling = o.sampling.params;
         r.decode_audio = true;
-        // No one listens to a line while it is made: decoding it in one piece at its end costs less
-        // than chunk by chunk between frames (16 lines, batch 8, 2-core AMX VM: 30 s against 35.5 s).
-        // Asked for, chunks overlap the codec with generation where a codec worker runs.
-        r.stream_chunk_frames = o.stream_chunk_given ? o.stream_chunk : 0;
+        r.stream_chunk_frames = o.stream_chunk;
+        r.listened_live = false;  // written to a file: decoded whole after its last frame (no codec worker)
         requests.push_back(std::move(r));
     }
     Callbacks cb;
@@ -239,8 +236,7 @@ void register_synth(CLI::App& app) {
     cmd->add_option("--out,-o", o->out, "WAV file to write");
     cmd->add_option("--codes-out", o->codes_out, "also write the generated codes (.npy)");
     cmd->add_option("--format", o->format, "pcm16 | float")->check(CLI::IsMember({"pcm16", "float"}))->capture_default_str();
-    cmd->add_option("--stream-chunk", o->stream_chunk,
-                    "frames per streamed audio chunk (0 = decode at the end; with --batch-file 0 unless given)")
+    cmd->add_option("--stream-chunk", o->stream_chunk, "frames per streamed audio chunk (0 = decode at the end)")
         ->capture_default_str();
     cmd->add_flag("--play", o->play, "play through the default audio output while generating");
     cmd->add_option("--batch-file", o->batch_file,
@@ -249,8 +245,7 @@ void register_synth(CLI::App& app) {
     cmd->add_option("--out-dir", o->out_dir, "with --batch-file: the folder for 0001.wav, 0002.wav, ...");
     cmd->add_option("--batch-size", o->batch_size, "with --batch-file: lines decoding together (1 = one by one, 0 = auto: as many as half the free memory holds, at most 8)")
         ->capture_default_str();
-    cmd->callback([o, cmd] {
-        o->stream_chunk_given = cmd->count("--stream-chunk") > 0;
+    cmd->callback([o] {
         if (!o->batch_file.empty()) return run_batch_file(*o);
         const auto command_start = std::chrono::steady_clock::now();
         if (o->out.empty() && !o->play) fail("give --out FILE.wav and/or --play");

@@ -51,14 +51,14 @@ std::vector<Result<SynthesisResult>> FakeBackend::synthesize_batch(const std::ve
     ++m_script->batch_calls;
     m_script->last_batch_requests = int(requests.size());
     m_script->last_max_batch = max_batch;
-    m_script->last_batch_streamed = int(std::count_if(requests.begin(), requests.end(), [](const SynthesisRequest& r) { return r.stream_chunk_frames > 0; }));
+    m_script->last_batch_listened = int(std::count_if(requests.begin(), requests.end(), [](const SynthesisRequest& r) { return r.listened_live; }));
     return TtsBackend::synthesize_batch(requests, max_batch, callbacks, cancel_request, on_done);
 }
 
 Result<SynthesisResult> FakeBackend::synthesize(const SynthesisRequest& request, const Callbacks& cb) {
     ++m_script->syntheses;
     m_script->last_request_id = request.id;
-    m_script->last_stream_chunk = request.stream_chunk_frames;
+    m_script->last_listened = request.listened_live ? 1 : 0;
     if (!m_loaded)
         return EngineError{ErrorCode::NotLoaded, "no model is loaded", "load a model first"};
     if (m_script->throw_in_synth)

@@ -39,8 +39,8 @@ struct FakeScript {
     std::atomic<int> loads_done{0};    // load() calls that returned (loads counts those begun)
     std::atomic<uint64_t> last_request_id{0};
     std::atomic<int> batch_calls{0}, last_batch_requests{0}, last_max_batch{-1};
-    std::atomic<int> last_batch_streamed{0};   // the last batch's requests asking for streamed chunks
-    std::atomic<int> last_stream_chunk{-1};    // stream_chunk_frames of the last request synthesized
+    std::atomic<int> last_batch_listened{0};   // the last batch's requests marked listened_live
+    std::atomic<int> last_listened{-1};        // listened_live of the last request synthesized
 };
 
 class FakeBackend : public reef::TtsBackend {

@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "audio/flac_chapters.h"
@@ -234,7 +235,7 @@ private Q_SLOTS:
 
     // Issue #27 in the studio: Settings → Batch size 2, the project's four segments re-generated
     // with the seed of their first takes go to the engine as one batch, and each new take is the
-    // first take again, sample for sample (made alone, above); the live chart plots the aggregate
+    // first take again, code for code (made alone, above); the live chart plots the aggregate
     // and the per-item frames/s.
     void aProjectGeneratesInABatchWithTheSameTakes() {
         MainWindow& w = *m_window;
@@ -261,7 +262,15 @@ private Q_SLOTS:
             const SegmentTake& alone = seg.takes.front();
             const SegmentTake& batched = seg.takes.back();
             QCOMPARE(batched.sampling.seed, alone.sampling.seed);
-            QVERIFY2(batched.audio == alone.audio, qPrintable(QStringLiteral("segment %1").arg(r + 1)));
+            QVERIFY2(batched.codes.data == alone.codes.data, qPrintable(QStringLiteral("segment %1").arg(r + 1)));
+            // the batch's audio is decoded whole after its last frame (no one listens to a batch),
+            // the take made alone streamed to the player chunk by chunk: the same codes decoded, so
+            // the same samples up to the codec's rounding (fp32 here)
+            QCOMPARE(batched.audio.size(), alone.audio.size());
+            float worst = 0;
+            for (size_t i = 0; i < batched.audio.size(); ++i)
+                worst = std::max(worst, std::fabs(batched.audio[i] - alone.audio[i]));
+            QVERIFY2(worst < 1e-4f, qPrintable(QStringLiteral("segment %1: %2").arg(r + 1).arg(double(worst))));
         }
         QVERIFY(w.perfChart()->itemPointCount() > 0);
         m_settings->setBatchSize(1);

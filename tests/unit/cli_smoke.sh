@@ -50,20 +50,20 @@ ok "$CLI" synth -m "$T/tiny" -t "Clone me." --reference "$T/a.wav" --reference-t
 ok "$CLI" generate -m "$T/tiny" -t "Codes only." --max-new-frames 4 -o "$T/g.npy"
 # --batch-file: one WAV per non-blank line, batched; the same seed alone gives the same WAV bytes
 printf 'First line of the project.\n\n  Second line, a little longer than the first.  \nThird.\n' > "$T/lines.txt"
-ok "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/batch" --batch-size 2 --max-new-frames 6 --seed 5
+ok "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/batch" --batch-size 2 --max-new-frames 6 --seed 5 --codec-worker off
 has "3 lines, batch size 2"
 ok test -s "$T/batch/0003.wav"
 bad test -e "$T/batch/0004.wav"
-# a batch line's audio is decoded at its end (no one listens to it as it is made), as --stream-chunk 0 does alone
+# no one listens to a line as it is made: without a codec worker (off above; the ctest environment's
+# one thread would leave a core for it) its audio is decoded whole after its last frame, as
+# --stream-chunk 0 does alone (streamed, the samples differ at the codec's rounding)
 ok "$CLI" synth -m "$T/tiny" -t "Second line, a little longer than the first." --max-new-frames 6 --seed 5 --stream-chunk 0 -o "$T/line2.wav"
 same_samples() { python3 -c 'import sys, wave; r = lambda p: wave.open(p).readframes(1 << 30); sys.exit(r(sys.argv[1]) != r(sys.argv[2]))' "$1" "$2"; }
 ok same_samples "$T/batch/0002.wav" "$T/line2.wav"   # the metadata differs (line number), the samples do not
-# asked for, a batch streams each line in chunks: the same samples as the line streamed alone (the default)
-ok "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/batch-streamed" --batch-size 2 --max-new-frames 6 --seed 5 --stream-chunk 16
 ok "$CLI" synth -m "$T/tiny" -t "Second line, a little longer than the first." --max-new-frames 6 --seed 5 -o "$T/line2-streamed.wav"
-ok same_samples "$T/batch-streamed/0002.wav" "$T/line2-streamed.wav"
+bad same_samples "$T/batch/0002.wav" "$T/line2-streamed.wav"
 # --batch-size 0: auto (by free memory), said on the status line; the same takes
-ok "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/batch-auto" --batch-size 0 --max-new-frames 6 --seed 5
+ok "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/batch-auto" --batch-size 0 --max-new-frames 6 --seed 5 --codec-worker off
 has "batch size auto: "; has "3 lines, batch size auto"
 ok same_samples "$T/batch-auto/0002.wav" "$T/line2.wav"
 bad "$CLI" synth -m "$T/tiny" --batch-file "$T/lines.txt" --out-dir "$T/b3" --batch-size -1; has "or 0 for auto"

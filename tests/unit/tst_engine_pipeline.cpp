@@ -150,6 +150,47 @@ TEST_CASE(codec_worker_streams_in_order_and_equals_the_whole_decode) {
     CHECK(worst < 1e-5);
 }
 
+// A request no one listens to live (listened_live = false), without a codec worker: its audio
+// is decoded in one piece after the last frame (one chunk, after every on_frame): the whole decode
+// of its codes, bit for bit, and the same codes as the request streamed live.
+TEST_CASE(unlistened_audio_decodes_whole_after_the_last_frame) {
+    Engine engine;
+    EngineConfig c = config_for("s2");
+    c.codec_worker = false;
+    CHECK(engine.load(c).ok());
+    std::vector<int32_t> codes[2];
+    for (int live = 1; live >= 0; --live) {
+        SynthesisRequest r = greedy_request(24);
+        r.sampling.temperature = 0.7f;
+        r.sampling.seed = 5;
+        r.stream_chunk_frames = 3;
+        r.listened_live = live == 1;
+        int frames = 0, chunks = 0, frames_at_first_chunk = -1;
+        Callbacks cb;
+        cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) { ++frames; };
+        cb.on_audio_chunk = [&](const AudioChunk&) {
+            if (frames_at_first_chunk < 0) frames_at_first_chunk = frames;
+            ++chunks;
+        };
+        auto res = engine.synthesize(r, cb);
+        CHECK(res.ok());
+        if (!res) { std::fprintf(stderr, "%s\n", res.error().to_string().c_str()); return; }
+        CHECK(res->metrics.frames >= 7);  // three chunks at least when streamed
+        codes[live] = res->codes.data;
+        if (live) {
+            CHECK(chunks >= 3);
+            CHECK(frames_at_first_chunk < res->metrics.frames);   // streamed as it went
+            continue;
+        }
+        CHECK_EQ(chunks, 1);
+        CHECK_EQ(frames_at_first_chunk, res->metrics.frames);     // after the last frame
+        auto whole = engine.decode_codes(res->codes);
+        CHECK(whole.ok());
+        if (whole) CHECK(*whole == res->audio);
+    }
+    CHECK(codes[0] == codes[1]);
+}
+
 // Stop while the worker is behind (a slow consumer of the chunks): the call returns Cancelled
 // within about one chunk, the queued chunks are dropped, nothing is emitted after it returned,
 // and the engine is ready for the next request. The stop comes on an event (frames generated and a

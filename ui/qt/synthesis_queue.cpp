@@ -302,10 +302,10 @@ void SynthesisQueue::startOn(Lane& lane, std::vector<QueueItem*> items) {
         ids << it->id;
         tags << it->tag;
         requests << it->request;
-        // A batch streams nothing to the player (StudioController): each item's audio is decoded
-        // in one piece at its end, cheaper than chunk by chunk between the batch's frames.
+        // A batch streams nothing to the player (StudioController): no one listens to its items
+        // while they are made, so their audio is decoded whole after their last frames.
         if (items.size() > 1)
-            requests.back().stream_chunk_frames = 0;
+            requests.back().listened_live = false;
     }
     for (int i = 0; i < ids.size(); ++i) {
         changed(ids[i]);

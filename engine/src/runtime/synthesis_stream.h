@@ -57,9 +57,12 @@ class AudioStreamer {
 public:
     AudioStreamer(const Pipeline& p, const SynthesisRequest& r, const Callbacks& cb, const Stopwatch& clock)
         : m_codec(p.codec.get()), m_request(r), m_cb(cb), m_clock(clock) {
-        if (m_codec && r.decode_audio && r.stream_chunk_frames > 0) {
+        // Streamed when asked and someone listens, or where a codec worker overlaps the chunks with
+        // generation; else decoded whole after the last frame (SynthesisRequest::listened_live).
+        const bool worker = codec_worker_enabled(p.config);
+        if (m_codec && r.decode_audio && r.stream_chunk_frames > 0 && (r.listened_live || worker)) {
             m_stream = m_codec->streaming_decoder();
-            if (codec_worker_enabled(p.config)) m_worker = std::make_unique<CodecWorker>(codec_worker_options(p.config));
+            if (worker) m_worker = std::make_unique<CodecWorker>(codec_worker_options(p.config));
         }
     }
     void add_frame(const std::vector<int32_t>& column) {
