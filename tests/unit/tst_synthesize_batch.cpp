@@ -185,8 +185,36 @@ TEST_CASE(auto_batch_size_says_what_it_picked_and_keeps_each_take) {
     cb.on_status = [&](const std::string& line) { lines.push_back(line); };
     const auto out = engine.synthesize_batch(requests(), 0, cb);
     for (const auto& r : out) CHECK(r.ok());
-    CHECK_EQ(lines.size(), size_t(1));
+    CHECK_EQ(lines.size(), size_t(2));  // the size picked, then what each core does
     if (!lines.empty()) CHECK(lines[0].find("batch size auto: ") == 0);
+}
+
+// The status line says what each core does while a batch runs: the decode's threads, and where the
+// audio goes, by the configuration the test chose (a codec worker beside the decode, or each item's
+// audio decoded whole after its last frame when no one listens to it live).
+TEST_CASE(the_status_line_says_what_each_core_does) {
+    for (const bool worker : {false, true}) {
+        Engine engine;
+        EngineConfig c;
+        c.model_dir = demo("s2");
+        c.cpu_threads = 1;
+        c.codec_worker = worker;
+        CHECK(engine.load(c).ok());
+        std::vector<SynthesisRequest> rs = requests();
+        rs.resize(3);
+        for (SynthesisRequest& r : rs) r.listened_live = false;
+        std::vector<std::string> lines;
+        Callbacks cb;
+        cb.on_status = [&](const std::string& s) { lines.push_back(s); };
+        for (const auto& r : engine.synthesize_batch(rs, 2, cb)) CHECK(r.ok());
+        std::string plan;
+        for (const std::string& s : lines)
+            if (s.find("decode together") != std::string::npos) plan = s;
+        std::fprintf(stderr, "codec worker %s: %s\n", worker ? "on" : "off", plan.c_str());
+        CHECK(plan.find("up to 2 sequences decode together on 1 thread") == 0);
+        CHECK_EQ(plan.find("codec worker on 1 thread") != std::string::npos, worker);
+        CHECK_EQ(plan.find("decoded whole after each one's last frame") != std::string::npos, !worker);
+    }
 }
 
 TEST_MAIN()

@@ -2,11 +2,13 @@
 
 #include <c10/core/InferenceMode.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
 #include "check.h"
 #include "memory_check.h"
+#include "base/cpu_cores.h"
 #include "base/facade_guard.h"
 #include "nn/gemv.h"
 #include "nn/gemv_team.h"
@@ -71,6 +73,31 @@ void report(RequestRun& run, const RequestDone& on_done) {
     if (on_done) on_done(run.request->id, outcome(run));
 }
 
+// What each core does while the batch runs, for the status line: the decode's threads, and where
+// the audio goes (a codec worker beside them, between frames on them, or whole after each item).
+std::string core_plan(const Pipeline& p, const std::vector<SynthesisRequest>& requests, int max_batch) {
+    const std::string seqs = "up to " + std::to_string(max_batch) + " sequences decode together";
+    if (p.config.device != DeviceKind::Cpu) return seqs + " on the " + to_string(p.config.device);
+    const int cores = usable_cpu_count();
+    const int decode = p.config.cpu_threads > 0 ? p.config.cpu_threads : at::get_num_threads();
+    bool audio = false, streamed = false, unheard = false;  // any audio; chunks asked for, heard live or not
+    for (const SynthesisRequest& r : requests) {
+        audio = audio || r.decode_audio;
+        if (!r.decode_audio || r.stream_chunk_frames <= 0) continue;
+        (r.listened_live ? streamed : unheard) = true;
+    }
+    std::string line = seqs + " on " + std::to_string(decode) + " thread" + (decode == 1 ? "" : "s") + " (" +
+                       std::to_string(cores) + " core" + (cores == 1 ? "" : "s") + ")";
+    if (!audio) return line + "; codes only, no audio";
+    line += "; audio: ";
+    if (codec_worker_enabled(p.config) && (streamed || unheard))
+        return line + "streamed by a codec worker on " + std::to_string(codec_worker_options(p.config).threads) +
+               " thread(s) beside them, at idle priority";
+    if (streamed) return line + "streamed between frames on the same threads (no core left for a codec worker)";
+    return line + "decoded whole after each one's last frame on the same threads" +
+           (cores <= decode ? " (no core left for a codec worker)" : "");
+}
+
 }  // namespace
 
 std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std::vector<SynthesisRequest>& requests,
@@ -129,6 +156,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                              format_gb(batch_kv_bytes(*p.model, first, max_batch)) + " of KV cache)");
         }
         require_batch_memory(*p.model, first, max_batch);
+        if (cb.on_status && !first.empty()) cb.on_status(core_plan(p, requests, std::min(max_batch, int(first.size()))));
         BatchGenerator batch(*p.model, p.ids, max_batch, o.kv_mode);
         for (BatchItem& it : first) batch.add(std::move(it));
         // A finished text batch: its codes join the request; the next one is queued, or the request ends.
