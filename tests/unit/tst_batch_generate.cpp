@@ -3,7 +3,6 @@
 // seeded sampling, S2 and S1 layouts, fp32 and bf16, whatever else is in the batch (a batch of
 // one, a full batch, a late joiner, an early finisher, a member cancelled half-way).
 #include <ATen/ATen.h>
-#include <ATen/Parallel.h>
 
 #include <functional>
 
@@ -93,19 +92,6 @@ TEST_CASE(seeded_sampling_batch_reproduces_each_alone_s2) { batch_equals_alone(M
 TEST_CASE(seeded_sampling_batch_reproduces_each_alone_s1) { batch_equals_alone(ModelLayout::S1, at::kFloat, false, 5, 5); }
 TEST_CASE(bf16_batch_of_eight_equals_each_alone) { batch_equals_alone(ModelLayout::S2, at::kBFloat16, false, 8, 8); }
 TEST_CASE(bf16_s1_batch_equals_each_alone) { batch_equals_alone(ModelLayout::S1, at::kBFloat16, true, 3, 3); }
-
-// With two intra-op threads (ctest runs the others on one) a batch samples its members across the
-// threads (text2semantic/per_sequence.h) while each alone samples on the pool as usual: the same
-// codes and logits bit for bit, seeded, S2 (with fish-speech's full-vocabulary draws) and S1.
-TEST_CASE(members_sampled_across_threads_equal_each_alone) {
-    const int before = at::get_num_threads();
-    at::set_num_threads(2);
-    CHECK_EQ(at::get_num_threads(), 2);
-    batch_equals_alone(ModelLayout::S2, at::kFloat, false, 5, 5);
-    batch_equals_alone(ModelLayout::S1, at::kFloat, false, 4, 4);
-    batch_equals_alone(ModelLayout::S2, at::kBFloat16, false, 8, 8);
-    at::set_num_threads(before);
-}
 
 TEST_CASE(late_joiners_take_freed_places_and_get_their_own_takes) {
     // Seven items through a batch of three: members finish at different frames and the queue

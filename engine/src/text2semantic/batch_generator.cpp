@@ -8,7 +8,6 @@
 
 #include "check.h"
 #include "nn/gemv.h"
-#include "text2semantic/per_sequence.h"
 #include "memory_check.h"
 #include "base/perf.h"
 
@@ -134,7 +133,7 @@ bool BatchGenerator::step() {
         // decode_frame (generator.cpp) for every member: its main token, then fast_codebooks with
         // the fast forwards batched per codebook
         std::vector<at::Tensor> mains(bsz);
-        for_each_sequence(bsz, [&](size_t i) {
+        for (size_t i = 0; i < bsz; ++i) {
             Member& m = *m_members[i];
             const ForwardResult row{res.logits.narrow(0, int64_t(i), 1), res.hidden_states.narrow(0, int64_t(i), 1),
                                     res.normed.narrow(0, int64_t(i), 1)};
@@ -142,7 +141,7 @@ bool BatchGenerator::step() {
                 captured[i] = all_logits(m.ctx, row).reshape({-1}).to(at::kFloat).cpu().clone();
             mains[i] = sample_main(m.ctx, row.logits, ras_of(m.ctx, *m.state), rep_of(m.ctx, *m.state));
             if (m.ctx.s1) m.caches.fast.reset();  // S1-era code zero-fills the fast cache every frame
-        });
+        }
         auto fast_forward = [&](const at::Tensor& x, int64_t k) {
             return m_model.forward_generate_fast_batch(x, k, fast, m_kv_mode);
         };

@@ -7,7 +7,6 @@
 
 #include "check.h"
 #include "nn/gemv.h"
-#include "text2semantic/per_sequence.h"
 
 namespace reef {
 namespace {
@@ -66,7 +65,7 @@ std::vector<at::Tensor> fast_codebooks(const DualArModel& model, const std::vect
     }
     for (int64_t k = 1; k < c.num_codebooks; ++k) {
         const at::Tensor logits = fast(bsz == 1 ? h[0] : at::cat(h, 0), k);  // [B, 1, K]
-        for_each_sequence(bsz, [&](size_t i) { take(i, sample(i, logits.narrow(0, int64_t(i), 1), k)); });
+        for (size_t i = 0; i < bsz; ++i) take(i, sample(i, logits.narrow(0, int64_t(i), 1), k));
     }
     std::vector<at::Tensor> out;
     for (const auto& column : columns) out.push_back(at::cat(column));

@@ -13,7 +13,6 @@ target_sources(reef_engine PRIVATE
   src/text2semantic/sampler.cpp
   src/text2semantic/generator.cpp
   src/text2semantic/batch_generator.cpp
-  src/text2semantic/per_sequence.cpp
   src/text2semantic/demo_text2semantic.cpp
   src/text2semantic/quantize_int8.cpp
   src/text2semantic/quantize_int4.cpp
