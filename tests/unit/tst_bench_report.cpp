@@ -1,4 +1,4 @@
-// Bench arm names and the report writers (JSON schema reef-bench/10, Markdown, CSV).
+// Bench arm names and the report writers (JSON schema reef-bench/11, Markdown, CSV).
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -35,6 +35,7 @@ static BenchReport sample_report() {
     a.cpu_kernels = "sse4";
     r.cpu_kernels_best = "avx2";
     r.cpu_target_requested = "sse4";
+    r.weight_pages = "4k-dear";
     r.read_bandwidth_probes = {31.5, 20.0, 18.25};
     ArmResult b;
     b.arm = *parse_bench_arm("eager:efficient");
@@ -69,7 +70,7 @@ TEST_CASE(arm_names_round_trip) {
 
 TEST_CASE(json_report_has_schema_fields) {
     const auto j = nlohmann::json::parse(bench_report_json(sample_report()));
-    CHECK(j["schema"] == "reef-bench/10");
+    CHECK(j["schema"] == "reef-bench/11");
     CHECK(j["roofline"]["read_bandwidth_gbps"] == 20.0);
     CHECK(j["roofline"]["weight_bytes_per_frame"] == 10000000);
     CHECK(j["arms"][0]["bytes_per_frame"] == 1200000);
@@ -87,6 +88,7 @@ TEST_CASE(json_report_has_schema_fields) {
     CHECK(j["cpu_kernels_best"] == "avx2");
     CHECK(j["roofline"]["read_bandwidth_probes_gbps"].size() == 3);
     CHECK(j["cpu_target_requested"] == "sse4");
+    CHECK(j["weight_pages"] == "4k-dear");
     CHECK(j["arms"][0]["cpu_target"].is_null());
     CHECK(j["arms"][0]["libtorch_linear"] == false);
     CHECK(j["arms"][1]["error"].get<std::string>().find("efficient") != std::string::npos);
@@ -103,7 +105,7 @@ TEST_CASE(markdown_and_csv_list_every_arm) {
     CHECK(md.find("reads 7.0 MB of weights once") != std::string::npos);
     CHECK(md.find("not run") != std::string::npos);
     CHECK(md.find("`eager:math` sse4, `eager:efficient` none (libtorch's linear); this CPU's best: avx2; "
-                  "REEF_CPU_TARGET = sse4") != std::string::npos);
+                  "REEF_CPU_TARGET = sse4; weights in 4 KB pages (huge pages were found dear") != std::string::npos);
     const std::string csv = bench_report_csv(r);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
 }

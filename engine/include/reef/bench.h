@@ -182,6 +182,10 @@ struct BenchReport {
     int cpu_threads = 0;
     std::string cpu_kernels_best;     // the best SIMD target this CPU runs ("" without the kernels)
     std::string cpu_target_requested; // REEF_CPU_TARGET
+    // Where a CPU model's weights live (docs/cpu-kernels.md, "Weight memory"): "huge" (huge pages
+    // where the kernel grants them), "4k-dear" (4 KB pages: huge pages were found dear to fault in at
+    // load), "4k" (REEF_HUGE_PAGES=0), "mapping" (REEF_WEIGHT_MEMORY=0: the file's pages); "" off the CPU.
+    std::string weight_pages;
     BenchRequest request;
     double logit_tolerance = 0;
     double read_bandwidth_gbps = 0;   // the bench's probe (GB/s, 1e9 bytes) on the bench device: memory

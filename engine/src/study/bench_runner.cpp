@@ -18,7 +18,9 @@
 #include "reef/cpu_kernels.h"
 #include "study/host_info.h"
 #include "study/op_profile.h"
+#include "base/huge_page_advice.h"
 #include "base/perf.h"
+#include "base/weight_memory.h"
 #include "study/roofline.h"
 #include "runtime/synthesis.h"
 #include "text2semantic/kv_cache.h"
@@ -260,6 +262,12 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     const CpuKernelInfo kernels = cpu_kernel_info();
     report.cpu_kernels_best = kernels.runnable.empty() ? std::string() : kernels.runnable.front();
     report.cpu_target_requested = kernels.requested;
+    if (req.device == DeviceKind::Cpu)
+        report.weight_pages = !weight_memory_enabled()                            ? "mapping"
+                              : huge_pages_setting() == HugePages::Never         ? "4k"
+                              : huge_pages_setting() == HugePages::Always        ? "huge"
+                              : huge_pages_found_dear()                          ? "4k-dear"
+                                                                                 : "huge";
     report.request = req;
     report.logit_tolerance = req.logit_tolerance > 0 ? req.logit_tolerance : default_logit_tolerance(req.precision);
     report.host = query_host_info(req.device == DeviceKind::Cuda ? report.device_name : std::string());
