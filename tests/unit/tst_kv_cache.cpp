@@ -3,15 +3,14 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "check.h"
+#include "env_scope.h"
 #include "base/huge_page_advice.h"
 #include "base/kernel_switch.h"
 #include "base/weight_memory.h"
@@ -43,18 +42,6 @@ std::string vm_flags_of(const void* p) {
 
 bool advised_huge(const at::Tensor& t) { return vm_flags_of(t.data_ptr()).find(" hg ") != std::string::npos; }
 
-// REEF_HUGE_PAGES set to `v` (unset for nullptr) for a scope, the old value back after it.
-class HugePagesEnv {
-public:
-    explicit HugePagesEnv(const char* v) {
-        if (const char* old = std::getenv("REEF_HUGE_PAGES")) old_ = old;
-        v ? ::setenv("REEF_HUGE_PAGES", v, 1) : ::unsetenv("REEF_HUGE_PAGES");
-    }
-    ~HugePagesEnv() { old_ ? ::setenv("REEF_HUGE_PAGES", old_->c_str(), 1) : ::unsetenv("REEF_HUGE_PAGES"); }
-
-private:
-    std::optional<std::string> old_;
-};
 
 bool huge_pages_testable() { return weight_memory_enabled() && std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good(); }
 
@@ -99,7 +86,8 @@ TEST_CASE(a_cpu_cache_lies_in_huge_page_advised_memory) {
     if (!weight_memory_enabled()) return reef_test::skip("REEF_WEIGHT_MEMORY=0");
     if (!kernel_switched_on("REEF_KV_MEMORY")) return reef_test::skip("REEF_KV_MEMORY=0");
     if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) return reef_test::skip("a kernel without huge pages");
-    const HugePagesEnv always("1");  // not left to this machine's measured first touch
+    reef_test::EnvScope env;
+    env.set("REEF_HUGE_PAGES", "1");  // not left to this machine's measured first touch
     // s1-mini's 8 KV heads of 128 over 512 rows: 2 MB a tensor, streamed by every decode step.
     // Like the weights, each starts on a 2 MB boundary in memory advised for huge pages (the OS's
     // record, /proc/self/smaps), zeroed, and stays so when the cache grows.
@@ -126,21 +114,24 @@ TEST_CASE(a_cpu_cache_lies_in_huge_page_advised_memory) {
 
 TEST_CASE(huge_page_advice_follows_the_measured_first_touch) {
     if (!huge_pages_testable()) return reef_test::skip("REEF_WEIGHT_MEMORY=0 or a kernel without huge pages");
-    const HugePagesEnv measured(nullptr);
+    reef_test::EnvScope env;
+    env.set("REEF_HUGE_PAGES", nullptr);  // measured
     reset_huge_page_measure();
     const auto fresh = [] { return empty_weight_memory({int64_t(4) << 20}, at::kByte); };
     CHECK(advised_huge(fresh()));  // nothing measured yet
     record_huge_page_fill(kHugePageMeasureBytes, 1.0);  // 32 MB first touched in 1 s: dear
     CHECK(!advised_huge(fresh()));
     {
-        const HugePagesEnv always("1");
+        reef_test::EnvScope always;
+        always.set("REEF_HUGE_PAGES", "1");
         CHECK(advised_huge(fresh()));
     }
     reset_huge_page_measure();
     record_huge_page_fill(kHugePageMeasureBytes, 0.001);  // 32 GB/s: cheap
     CHECK(advised_huge(fresh()));
     {
-        const HugePagesEnv never("0");
+        reef_test::EnvScope never;
+        never.set("REEF_HUGE_PAGES", "0");
         CHECK(!advised_huge(fresh()));
     }
     // A real fill measures itself: 72 MB copied into weight memory in 8 MB pieces, windows of 32 MB.

@@ -10,10 +10,10 @@
 #include <atomic>
 #include <fstream>
 #include <functional>
-#include <optional>
 #include <thread>
 
 #include "check.h"
+#include "env_scope.h"
 #include "compiled/package_cache.h"
 
 using namespace reef;
@@ -21,29 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Environment variables set for one scope, restored after.
-class EnvScope {
-public:
-    void set(const char* name, const char* value) {
-        const char* old = std::getenv(name);
-        m_saved.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
-        if (value)
-            setenv(name, value, 1);
-        else
-            unsetenv(name);
-    }
-    ~EnvScope() {
-        for (auto it = m_saved.rbegin(); it != m_saved.rend(); ++it) {
-            if (it->second)
-                setenv(it->first.c_str(), it->second->c_str(), 1);
-            else
-                unsetenv(it->first.c_str());
-        }
-    }
-
-private:
-    std::vector<std::pair<std::string, std::optional<std::string>>> m_saved;
-};
+using reef_test::EnvScope;
 
 mode_t mode_of(const fs::path& p) {
     struct stat st {};
