@@ -3,6 +3,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 #include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
 
 #include <algorithm>
 #include <atomic>
@@ -163,38 +164,97 @@ bool gemv_int8_supported() {
 #endif
 }
 
-at::Tensor gemv_int8(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b,
+namespace {
+
+#ifdef REEF_HAVE_KERNELS
+// The quantized kernels take fp32 rows and write fp32 rows. A decode frame makes ~280 quantized
+// calls, and converting around each with ATen (x.to(float), y.to(bf16)) cost ~10 dispatches a call,
+// ~2 ms a frame of S1-mini int4 (the profile of issue #44: 8192 op calls a frame against bf16's
+// 4230), so the conversions are plain loops here: x widened into the calling thread's scratch, y
+// rounded once per row piece by the thread that computed it.
+
+// t [numel] (fp32, bf16 or fp16) as fp32: t's own memory when it is fp32 and contiguous
+const float* float_values(const at::Tensor& t, std::vector<float>& scratch) {
+    if (t.scalar_type() == at::kFloat && t.is_contiguous()) return t.const_data_ptr<float>();
+    const at::Tensor c = t.contiguous();
+    scratch.resize(size_t(c.numel()));
+    auto widen = [&](const auto* p) {
+        for (size_t i = 0; i < scratch.size(); ++i) scratch[i] = float(p[i]);
+    };
+    if (c.scalar_type() == at::kBFloat16) widen(c.const_data_ptr<at::BFloat16>());
+    else if (c.scalar_type() == at::kHalf) widen(c.const_data_ptr<at::Half>());
+    else widen(c.const_data_ptr<float>());
+    return scratch.data();
+}
+
+// The kernels' fp32 outputs for y [m, N] of fp32, bf16 or fp16: where they write (y itself, or the
+// calling thread's scratch), and the rounding of rows r0..r1 of each of the m outputs into y.
+struct QuantOutput {
+    at::Tensor y;
+    float* rows = nullptr;  // [m, N] fp32
+
+    QuantOutput(at::Tensor out, std::vector<float>& scratch) : y(std::move(out)) {
+        if (y.scalar_type() == at::kFloat) {
+            rows = y.mutable_data_ptr<float>();
+        } else {
+            scratch.resize(size_t(y.numel()));
+            rows = scratch.data();
+        }
+    }
+    void round(int64_t m, int64_t n, int64_t r0, int64_t r1) const {
+        auto put = [&](auto* out) {
+            using T = std::remove_pointer_t<decltype(out)>;
+            for (int64_t j = 0; j < m; ++j)
+                for (int64_t r = r0; r < r1; ++r) out[j * n + r] = T(rows[j * n + r]);  // round to nearest even
+        };
+        if (y.scalar_type() == at::kBFloat16) put(y.mutable_data_ptr<at::BFloat16>());
+        else if (y.scalar_type() == at::kHalf) put(y.mutable_data_ptr<at::Half>());
+    }
+};
+#endif
+
+bool float_dtype(const at::Tensor& t) {
+    return t.scalar_type() == at::kFloat || t.scalar_type() == at::kBFloat16 || t.scalar_type() == at::kHalf;
+}
+
+}  // namespace
+
+at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b,
                      bool exact_input) {
-    // x: [M, K] fp32, w: [N, K] int8, s: [N] fp32 -> [M, N] fp32
+    // x: [M, K] fp32/bf16/fp16, w: [N, K] int8, s: [N] fp32 -> [M, N] in x's dtype
     REEF_CHECK(gemv_int8_supported(), "gemv_int8: needs a build with the SIMD kernels");
-    REEF_CHECK(x_in.dim() == 2 && w.dim() == 2 && x_in.size(1) == w.size(1) && x_in.scalar_type() == at::kFloat &&
+    REEF_CHECK(x.dim() == 2 && w.dim() == 2 && x.size(1) == w.size(1) && float_dtype(x) && x.device().is_cpu() &&
                    w.scalar_type() == at::kChar && w.is_contiguous() && w.device().is_cpu() && s.numel() == w.size(0) &&
-                   s.scalar_type() == at::kFloat && (!b.defined() || (b.numel() == w.size(0) && b.scalar_type() == at::kFloat)),
-               "gemv_int8: needs x [M, K] fp32, a contiguous int8 w [N, K], fp32 scales [N] (and bias [N])");
-    const int64_t m = x_in.size(0), n = w.size(0), k = w.size(1);
-    const at::Tensor x = x_in.contiguous(), scales = s.contiguous(), bias = b.defined() ? b.contiguous() : b;
+                   s.scalar_type() == at::kFloat && (!b.defined() || (b.numel() == w.size(0) && float_dtype(b))),
+               "gemv_int8: needs x [M, K] (fp32, bf16 or fp16), a contiguous int8 w [N, K], fp32 scales [N] (and bias [N])");
+    const int64_t m = x.size(0), n = w.size(0), k = w.size(1);
     at::Tensor y = at::empty({m, n}, x.options());
 #ifdef REEF_HAVE_KERNELS
+    // the engine thread's scratch, kept between calls; the rows run on other threads, so they get
+    // pointers, not the names (theirs are other, empty thread_local vectors)
+    thread_local std::vector<float> x_scratch, b_scratch, y_scratch;
+    thread_local std::vector<int16_t> xq;
+    thread_local std::vector<float> sx;
+    const at::Tensor scales = s.contiguous();
     const int8_t* wp = w.const_data_ptr<int8_t>();
-    const float *xp = x.const_data_ptr<float>(), *sp = scales.const_data_ptr<float>();
-    const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
-    float* yp = y.mutable_data_ptr<float>();
+    const float *xp = float_values(x, x_scratch), *sp = scales.const_data_ptr<float>();
+    const float* bp = b.defined() ? float_values(b, b_scratch) : nullptr;
+    const QuantOutput out(y, y_scratch);
     if (exact_input) {
-        guided_rows(w, k, [&](int64_t r0, int64_t r1) { kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, yp, n); });
+        guided_rows(w, k, [&](int64_t r0, int64_t r1) {
+            kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, out.rows, n);
+            out.round(m, n, r0, r1);
+        });
     } else {
-        // [m, K] and [m], quantized once per call and read by every thread; kept between calls, as
-        // a decode frame makes hundreds of them
-        thread_local std::vector<int16_t> xq;
-        thread_local std::vector<float> sx;
+        // [m, K] and [m], quantized once per call and read by every thread
         xq.resize(size_t(m * k));
         sx.resize(size_t(m));
         for (int64_t j = 0; j < m; ++j) sx[size_t(j)] = kernels::quantize_row_q16(xp + j * k, k, xq.data() + j * k);
-        // Pointers, not the vectors: the rows run on other threads, where the names xq and sx
-        // are those threads' own (empty) thread_local vectors.
         const int16_t* qp = xq.data();
         const float* sxp = sx.data();
         guided_rows(w, k, [&](int64_t r0, int64_t r1) {
-            kernels::gemv_rows_i8_q16(wp, sp, qp, sxp, k, m, bp, k, r0, r1, yp, n);
+            kernels::gemv_rows_i8_q16(wp, sp, qp, sxp, k, m, bp, k, r0, r1, out.rows, n);
+            out.round(m, n, r0, r1);
         });
     }
 #endif
@@ -209,41 +269,43 @@ int64_t int4_kernel_max_groups() {
 #endif
 }
 
-at::Tensor gemv_int4(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
+at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b) {
-    // x: [M, K] fp32, w: [N, K/2] uint8, s, z: [N, G] bf16 -> [M, N] fp32
+    // x: [M, K] fp32/bf16/fp16, w: [N, K/2] uint8, s, z: [N, G] bf16 -> [M, N] in x's dtype
     REEF_CHECK(gemv_int8_supported(), "gemv_int4: needs a build with the SIMD kernels");
-    REEF_CHECK(x_in.dim() == 2 && w.dim() == 2 && x_in.size(1) == 2 * w.size(1) && x_in.scalar_type() == at::kFloat &&
+    REEF_CHECK(x.dim() == 2 && w.dim() == 2 && x.size(1) == 2 * w.size(1) && float_dtype(x) && x.device().is_cpu() &&
                    w.scalar_type() == at::kByte && w.is_contiguous() && w.device().is_cpu() && s.dim() == 2 &&
                    s.sizes() == z.sizes() && s.size(0) == w.size(0) && s.size(1) > 0 &&
                    s.scalar_type() == at::kBFloat16 && z.scalar_type() == at::kBFloat16 && s.is_contiguous() &&
-                   z.is_contiguous() && (!b.defined() || (b.numel() == w.size(0) && b.scalar_type() == at::kFloat)),
-               "gemv_int4: needs x [M, K] fp32, a contiguous uint8 w [N, K/2], bf16 scales and zeros [N, G] (and bias [N])");
-    const int64_t m = x_in.size(0), n = w.size(0), k = x_in.size(1), groups = s.size(1), group = k / groups;
+                   z.is_contiguous() && (!b.defined() || (b.numel() == w.size(0) && float_dtype(b))),
+               "gemv_int4: needs x [M, K] (fp32, bf16 or fp16), a contiguous uint8 w [N, K/2], bf16 scales and zeros "
+               "[N, G] (and bias [N])");
+    const int64_t m = x.size(0), n = w.size(0), k = x.size(1), groups = s.size(1), group = k / groups;
     REEF_CHECK(k % groups == 0 && int4_group_supported(group) &&
                    groups <= int4_kernel_max_groups(),
                "gemv_int4: group size must be 32, 64, 128 or 256, and a row at most int4_kernel_max_groups() groups");
-    const at::Tensor x = x_in.contiguous(), bias = b.defined() ? b.contiguous() : b;
     at::Tensor y = at::empty({m, n}, x.options());
 #ifdef REEF_HAVE_KERNELS
     // [m, K] and [m, G] twice, prepared once per call and read by every thread (see gemv_int8)
+    thread_local std::vector<float> x_scratch, b_scratch, y_scratch;
     thread_local std::vector<int8_t> xq;
     thread_local std::vector<float> xs, gsum;
     xq.resize(size_t(m * k));
     xs.resize(size_t(m * groups));
     gsum.resize(size_t(m * groups));
-    const float* xp = x.const_data_ptr<float>();
+    const float* xp = float_values(x, x_scratch);
     for (int64_t j = 0; j < m; ++j)
         kernels::prepare_row_q8_i4(xp + j * k, k, group, xq.data() + j * k, xs.data() + j * groups, gsum.data() + j * groups);
     const uint8_t* wp = w.const_data_ptr<uint8_t>();
     const auto* sp = reinterpret_cast<const uint16_t*>(s.const_data_ptr<at::BFloat16>());
     const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());
-    const float* bp = bias.defined() ? bias.const_data_ptr<float>() : nullptr;
+    const float* bp = b.defined() ? float_values(b, b_scratch) : nullptr;
     const int8_t* qp = xq.data();
     const float *xsp = xs.data(), *gp = gsum.data();
-    float* yp = y.mutable_data_ptr<float>();
+    const QuantOutput out(y, y_scratch);
     guided_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
-        kernels::gemv_rows_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, yp, n);
+        kernels::gemv_rows_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, out.rows, n);
+        out.round(m, n, r0, r1);
     });
 #endif
     return y;

@@ -22,9 +22,10 @@ at::Tensor gemv(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = 
 // Weight-only int8 (issue #44, nn/linear.h): the build has the SIMD kernels and REEF_GEMV=0 is not set.
 bool gemv_int8_supported();
 
-// y = (x·wᵀ)·s (+ b): x [M, K] fp32 (M small: each weight row is read once for all M rows, and each
-// row's result is bit-identical to M = 1's), w [N, K] int8 contiguous, s [N] fp32, b [N] fp32 or
-// undefined. -> [M, N] fp32. Requires gemv_int8_supported().
+// y = (x·wᵀ)·s (+ b): x [M, K] fp32, bf16 or fp16 (M small: each weight row is read once for all M
+// rows, and each row's result is bit-identical to M = 1's), w [N, K] int8 contiguous, s [N] fp32, b [N]
+// or undefined. -> [M, N] in x's dtype: fp32 accumulation, rounded once at the end (as
+// y_fp32.to(x.dtype()) would, without its dispatches). Requires gemv_int8_supported().
 // exact_input = false: x is first quantized to int16 per row (kernels/gemv_int8.h gemv_rows_i8_q16:
 // half the instructions per weight, each element moved by at most max|x| / 32766, below a bf16
 // input's own rounding); true: fp32 products of the fp32 x, quantize.py's arithmetic.
@@ -32,10 +33,11 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
                      bool exact_input = true);
 
 // Weight-only int4 (issue #44, kernels/gemv_int4.h): y = Σ_g over x·((q − 8)·s + z) (+ b), x [M, K]
-// fp32 (M small, each row bit-identical to M = 1's), w [N, K/2] uint8 (two weights a byte: 2j low,
-// 2j+1 high), s and z [N, K/group] bf16, b [N] fp32 or undefined, group 32/64/128/256 dividing K,
-// at most int4_kernel_max_groups() groups a row.
-// x is quantized to int8 per group of weights first (kernels/gemv_int4.h). -> [M, N] fp32.
+// fp32, bf16 or fp16 (M small, each row bit-identical to M = 1's), w [N, K/2] uint8 (two weights a
+// byte: 2j low, 2j+1 high), s and z [N, K/group] bf16, b [N] or undefined, group 32/64/128/256
+// dividing K, at most int4_kernel_max_groups() groups a row.
+// x is quantized to int8 per group of weights first (kernels/gemv_int4.h). -> [M, N] in x's dtype,
+// rounded once from the fp32 sums.
 // Requires gemv_int8_supported() (the same build and switch).
 at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b = {});

@@ -80,14 +80,13 @@ at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
         RECORD_FUNCTION("reef::gemv_int4", std::vector<c10::IValue>());
         auto out_sizes = x.sizes().vec();
         out_sizes.back() = n;
-        const at::Tensor xf = x.reshape({rows, k}).to(at::kFloat);
-        const at::Tensor bias = l.bias.defined() ? l.bias.to(at::kFloat) : at::Tensor();
-        // [rows, N] fp32, kKernelRows at a time: each row's bits are those it gets alone
+        const at::Tensor x2 = x.reshape({rows, k});
+        if (rows <= kKernelRows) return gemv_int4(x2, l.weight, l.scales, l.zeros, l.bias).view(out_sizes);
+        // [rows, N] kKernelRows at a time: each row's bits are those it gets alone
         std::vector<at::Tensor> parts;
         for (int64_t i = 0; i < rows; i += kKernelRows)
-            parts.push_back(gemv_int4(xf.narrow(0, i, std::min(kKernelRows, rows - i)), l.weight, l.scales, l.zeros, bias));
-        const at::Tensor y = parts.size() == 1 ? parts[0] : at::cat(parts, 0);
-        return y.to(x.scalar_type()).view(out_sizes);
+            parts.push_back(gemv_int4(x2.narrow(0, i, std::min(kKernelRows, rows - i)), l.weight, l.scales, l.zeros, l.bias));
+        return at::cat(parts, 0).view(out_sizes);
     }
     if (x.device().is_cpu() && x.scalar_type() == at::kBFloat16 && !gemv_paused() && gemv_int8_supported())
         return project_int4_dequantized(x, l);
@@ -107,13 +106,10 @@ at::Tensor project(const at::Tensor& x, const Linear& l) {
     out_sizes.back() = n;
     if (x.device().is_cpu() && rows <= kKernelRows && !gemv_paused() && gemv_int8_supported()) {
         RECORD_FUNCTION("reef::gemv_int8", std::vector<c10::IValue>());
-        // [rows, K] fp32 -> [rows, N] fp32 -> x's dtype, rounded once. An fp32 x (the reference
+        // [rows, K] -> [rows, N] in x's dtype, fp32 sums rounded once. An fp32 x (the reference
         // precision) gets quantize.py's fp32 products; a bf16/fp16 x, already rounded to 8/11 bits,
         // the int16-input kernel, twice the weights per instruction.
-        const at::Tensor y = gemv_int8(x.reshape({rows, k}).to(at::kFloat), l.weight, l.scales,
-                                       l.bias.defined() ? l.bias.to(at::kFloat) : at::Tensor(),
-                                       x.scalar_type() == at::kFloat);
-        return y.to(x.scalar_type()).view(out_sizes);
+        return gemv_int8(x.reshape({rows, k}), l.weight, l.scales, l.bias, x.scalar_type() == at::kFloat).view(out_sizes);
     }
     // quantize.py: F.linear(input, self.weight.to(dtype=input.dtype)) * self.scales; int8 values are
     // exact in bf16, and the scales came from bf16
