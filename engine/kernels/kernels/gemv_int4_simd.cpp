@@ -16,6 +16,7 @@
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_int4.h"
 #include "kernels/gemv_vnni.h"
+#include "kernels/input_stats.h"
 #include "kernels/two_stream_rows-inl.h"
 
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
@@ -238,24 +239,21 @@ void dequantize_rows_i4_bf16(const uint8_t* w, const uint16_t* s, const uint16_t
 }
 
 void prepare_row_q8_i4(const float* x, int64_t k, int64_t group, int8_t* xq, float* xs, float* gsum) {
-    const int64_t half = k / 2;
+    int8_t* evens = xq;
+    int8_t* odds = xq + k / 2;
     for (int64_t g = 0; g < k / group; ++g) {
         const float* xg = x + g * group;
-        float top = 0;
-        double sum = 0;
-        bool finite = true;
-        for (int64_t i = 0; i < group; ++i) {
-            finite = finite && std::isfinite(xg[i]);
-            top = std::max(top, std::fabs(xg[i]));
-            sum += xg[i];
-        }
-        xs[g] = !finite ? NAN : top / 127.0f;
-        gsum[g] = float(sum);
-        const float inv = finite && top > 0 ? 127.0f / top : 0.0f;
-        for (int64_t i = 0; i < group; ++i) {
-            const int64_t at = g * group + i;  // element `at` goes to evens[at / 2] or odds[at / 2]
-            const int v = finite ? int(std::lrintf(xg[i] * inv)) : 0;
-            xq[(at % 2 ? half : 0) + at / 2] = int8_t(std::max(-127, std::min(127, v)));
+        const InputStats st = input_stats(xg, group);
+        xs[g] = !st.finite ? NAN : st.top / 127.0f;
+        gsum[g] = float(st.sum);
+        const float inv = st.finite && st.top > 0 ? 127.0f / st.top : 0.0f;
+        // |x·inv| <= 127 (rounded up by at most an ulp): rounds to -127..127; a group that is not
+        // finite is all zeros (inv = 0)
+        int8_t* e = evens + g * group / 2;
+        int8_t* o = odds + g * group / 2;
+        for (int64_t i = 0; i < group / 2; ++i) {
+            e[i] = int8_t(std::clamp(round_small(xg[2 * i] * inv), -127, 127));
+            o[i] = int8_t(std::clamp(round_small(xg[2 * i + 1] * inv), -127, 127));
         }
     }
 }

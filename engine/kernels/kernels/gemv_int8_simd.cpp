@@ -14,6 +14,7 @@
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_int8.h"
 #include "kernels/gemv_vnni.h"
+#include "kernels/input_stats.h"
 #include "kernels/two_stream_rows-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -148,22 +149,20 @@ void gemv_rows_i8_q16(const int8_t* w, const float* s, const int16_t* xq, const 
 }
 
 float quantize_row_q16(const float* x, int64_t k, int16_t* xq) {
-    float top = 0;
-    for (int64_t i = 0; i < k; ++i) {
-        if (!std::isfinite(x[i])) {
-            for (int64_t j = 0; j < k; ++j) xq[j] = 0;
-            return NAN;
-        }
-        top = std::max(top, std::fabs(x[i]));
+    // k % 4 == 0 for input_stats (K is a multiple of 32 on every path); a tail would go scalar
+    const int64_t body = k & ~int64_t(3);
+    InputStats st = input_stats(x, body);
+    for (int64_t i = body; i < k; ++i) {
+        st.finite = st.finite && std::isfinite(x[i]);
+        st.top = std::max(st.top, std::fabs(x[i]));
     }
-    if (top == 0) {
+    if (!st.finite || st.top == 0) {
         for (int64_t i = 0; i < k; ++i) xq[i] = 0;
-        return 0;
+        return st.finite ? 0 : NAN;
     }
-    const float sx = top / float(kQ16Max);
-    const float inv = float(kQ16Max) / top;
-    for (int64_t i = 0; i < k; ++i)
-        xq[i] = int16_t(std::max(-kQ16Max, std::min(kQ16Max, int(std::lrintf(x[i] * inv)))));
+    const float sx = st.top / float(kQ16Max);
+    const float inv = float(kQ16Max) / st.top;
+    for (int64_t i = 0; i < k; ++i) xq[i] = int16_t(std::clamp(round_small(x[i] * inv), -kQ16Max, kQ16Max));
     return sx;
 }
 
