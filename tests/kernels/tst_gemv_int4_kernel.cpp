@@ -168,6 +168,32 @@ TEST_CASE(int4_input_preparation_splits_scales_and_sums) {
     CHECK(xs[1] == 0);
 }
 
+// The rounding is lrintf's, exactly: halfway cases to even (top = 127 makes the factor exactly 1,
+// so x itself is rounded), and every element of a random row equals lrintf of its fp32 product.
+TEST_CASE(int4_input_rounding_is_round_half_to_even) {
+    const int64_t k = 64, group = 32;
+    std::vector<float> x(static_cast<size_t>(k), 0.0f);
+    const float halves[] = {2.5f, 3.5f, -2.5f, -3.5f, 0.5f, -0.5f, 126.5f, 127.0f};
+    const int8_t want[] = {2, 4, -2, -4, 0, 0, 126, 127};
+    for (size_t i = 0; i < 8; ++i) x[2 * i] = halves[i];  // the evens of group 0
+    std::vector<int8_t> xq(static_cast<size_t>(k));
+    std::vector<float> xs(2), gsum(2);
+    prepare_row_q8_i4(x.data(), k, group, xq.data(), xs.data(), gsum.data());
+    CHECK(xs[0] == 1.0f);
+    for (size_t i = 0; i < 8; ++i) CHECK(xq[i] == want[i]);
+    std::mt19937 g(51);
+    const std::vector<float> r = randn(size_t(1024), g);
+    std::vector<int8_t> rq(1024);
+    std::vector<float> rs(8), rsum(8);
+    prepare_row_q8_i4(r.data(), 1024, 128, rq.data(), rs.data(), rsum.data());
+    for (int64_t i = 0; i < 1024; ++i) {
+        float top = 0;
+        for (int64_t j = i / 128 * 128; j < i / 128 * 128 + 128; ++j) top = std::max(top, std::fabs(r[size_t(j)]));
+        const long q = std::lrintf(r[size_t(i)] * (127.0f / top));
+        CHECK(rq[size_t(i % 2 ? 512 + i / 2 : i / 2)] == q);
+    }
+}
+
 // The dequantization of a long prompt's prefill: every weight's bf16 bits equal (q − 8)·scale + zero
 // computed here in fp32 (product and sum apart) and rounded once, on every target, every group size,
 // rows r0..r1 only (the rows around them untouched).

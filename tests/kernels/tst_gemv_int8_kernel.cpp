@@ -126,6 +126,8 @@ TEST_CASE(q16_input_quantization_stays_within_half_a_step) {
             // half a step, plus the fp32 product x · (16383 / max) rounding by up to 16383 · 2^-24 steps
             CHECK(std::fabs(double(x[i]) - double(q[i]) * sx) <= 0.501 * sx);
         }
+        // lrintf's rounding of the fp32 product, exactly
+        for (int64_t i = 0; i < k; ++i) CHECK(q[i] == std::lrintf(x[i] * (float(kQ16Max) / float(top))));
         CHECK(peak == kQ16Max);
         CHECK(std::fabs(sx - top / kQ16Max) <= 1e-6 * sx);
     }
