@@ -109,6 +109,10 @@ struct ArmResult {
     std::string cpu_kernels;          // SIMD target the decode GEMV ran (reef/cpu_kernels.h), "" = none: libtorch's linear
     std::string weights;              // the projections' weight format the arm decoded with: "int8", or the dtype's name
     int64_t fast_pass_bytes = 0;      // the fast stack's bytes per pass in this arm's weight format
+    // The re-read bandwidth of a pass that size (median over the probes, and each probe's): the
+    // roofline's fast-stack term. Equal to the report's for arms in the loaded weights' format.
+    double reread_bandwidth_gbps = 0;
+    std::vector<double> reread_bandwidth_probes;
     bool gemv_team = false;           // decode frames ran with the GEMV team (last repeat; what ran)
     std::vector<double> step_ms;      // last repeat
     // Compiled arms (aot-inductor): the package's compile time (its own cold cost, in no other

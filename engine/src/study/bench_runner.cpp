@@ -310,10 +310,22 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     // machine's bandwidth drifts (this VM's switches between ~33 and ~55 GB/s for seconds at a
     // time), so each repeat is set against the probes on either side of it, the roofline of the
     // table uses the median of all probes, and the report gives their range.
-    std::vector<ReadBandwidth> probes;
-    auto probe = [&] { probes.push_back(measure_read_bandwidth(p.model->device(), report.fast_pass_bytes, report.fast_passes)); };
-    std::vector<std::vector<std::pair<ReadBandwidth, ReadBandwidth>>> around(n);  // per arm, per repeat
+    // Each arm's fast-stack pass in its own weight format (the quantized arms' weights are made
+    // here, once, and kept for the run), and every probe measures the re-reads of each size: a
+    // smaller pass re-reads faster, and an arm's roofline is the one of the bytes it reads.
     ArmModel::Spares quantized_models;  // the ":int8" and ":int4" arms' weights (ArmModel)
+    std::vector<int64_t> pass_sizes{report.fast_pass_bytes};  // [0]: the loaded weights' pass
+    std::vector<size_t> arm_size(n, 0);                      // arm -> its index in pass_sizes
+    for (size_t i = 0; i < n; ++i) attempt(i, [&] {
+        const ArmModel weights(p, quantized_models, report.arms[i].arm);
+        const int64_t pass = p.model->fast_pass_bytes();
+        const auto at = std::find(pass_sizes.begin(), pass_sizes.end(), pass);
+        arm_size[i] = size_t(at - pass_sizes.begin());
+        if (at == pass_sizes.end()) pass_sizes.push_back(pass);
+    });
+    std::vector<ReadBandwidths> probes;
+    auto probe = [&] { probes.push_back(measure_read_bandwidths(p.model->device(), pass_sizes, report.fast_passes)); };
+    std::vector<std::vector<std::pair<ReadBandwidth, ReadBandwidth>>> around(n);  // per arm, per repeat, at its size
     std::vector<std::vector<FrameSample>> frames(n);
     const std::unique_ptr<MemoryProbe> frame_probe =
         req.frame_probes ? std::make_unique<MemoryProbe>(p.model->device()) : nullptr;
@@ -332,18 +344,24 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
             });
             if (fps[i].size() == ran) continue;  // failed: the arm's error says why
             probe();
-            around[i].emplace_back(probes[probes.size() - 2], probes.back());
+            around[i].emplace_back(probes[probes.size() - 2].at(arm_size[i]), probes.back().at(arm_size[i]));
         }
     }
-    ReadBandwidth bw;
-    std::vector<double> memory, reread;
-    for (const ReadBandwidth& b : probes) memory.push_back(b.memory_gbps), reread.push_back(b.reread_gbps);
-    bw.memory_gbps = median(memory);
-    bw.reread_gbps = std::max(median(reread), bw.memory_gbps);
+    // the medians over all probes, the re-reads per size: bw_at(k) for pass_sizes[k]
+    std::vector<double> memory;
+    std::vector<std::vector<double>> reread_probes(pass_sizes.size());
+    for (const ReadBandwidths& b : probes) {
+        memory.push_back(b.memory_gbps);
+        for (size_t k = 0; k < pass_sizes.size(); ++k) reread_probes[k].push_back(b.reread_gbps[k]);
+    }
+    auto bw_at = [&](size_t k) {
+        return ReadBandwidth{median(memory), std::max(median(reread_probes[k]), median(memory))};
+    };
+    const ReadBandwidth bw = bw_at(0);
     report.read_bandwidth_gbps = bw.memory_gbps;
     report.reread_bandwidth_gbps = bw.reread_gbps;
     report.read_bandwidth_probes = memory;
-    report.reread_bandwidth_probes = reread;
+    report.reread_bandwidth_probes = reread_probes[0];
     for (size_t i = 0; i < n; ++i) {
         ArmResult& a = report.arms[i];
         if (!a.error.empty()) continue;
@@ -360,13 +378,17 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         a.warm_frames_per_s = median(fps[i]);
         a.prefill_ms = median(prefill[i]);
         if (a.bytes_per_frame > 0 && bw.memory_gbps > 0) {
-            // the fast stack's bytes in this arm's own weight format (int8 arms read fewer)
-            const int64_t pass = a.fast_pass_bytes > 0 ? a.fast_pass_bytes : report.fast_pass_bytes;
+            // the fast stack's bytes in this arm's own weight format (quantized arms read fewer), at
+            // the re-read bandwidth probed for that size
+            const int64_t pass = pass_sizes[arm_size[i]];
             const int64_t reread = report.fast_passes * pass;
+            const ReadBandwidth arm_bw = bw_at(arm_size[i]);
+            a.reread_bandwidth_gbps = arm_bw.reread_gbps;
+            a.reread_bandwidth_probes = reread_probes[arm_size[i]];
             auto limit = [&](const ReadBandwidth& b) {
                 return roofline_frames_per_s(b, a.bytes_per_frame - reread, pass, report.fast_passes);
             };
-            a.roofline_frames_per_s = limit(bw);
+            a.roofline_frames_per_s = limit(arm_bw);
             a.repeat_frames_per_s = fps[i];
             for (size_t r = 0; r < around[i].size(); ++r) {
                 const auto& [before, after] = around[i][r];
@@ -377,7 +399,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
             }
             a.roofline_fraction = median(a.repeat_roofline_fractions);
             // per frame: the re-read bandwidth as the repeat probes' ratio to the read bandwidth
-            const double ratio = bw.reread_gbps / bw.memory_gbps;
+            const double ratio = arm_bw.reread_gbps / arm_bw.memory_gbps;
             for (const FrameSample& f : frames[i]) {
                 ReadBandwidth at_frame;
                 at_frame.memory_gbps = f.memory_gbps;

@@ -29,35 +29,49 @@ at::Tensor probe_buffer(int64_t bytes, const at::TensorOptions& opts) {
 
 }  // namespace
 
-ReadBandwidth measure_read_bandwidth(at::Device device, int64_t reread_bytes, int passes) {
-    REEF_CHECK(reread_bytes >= 0 && passes >= 0, "bandwidth probe: bad sizes");
+ReadBandwidths measure_read_bandwidths(at::Device device, const std::vector<int64_t>& reread_bytes, int passes) {
+    REEF_CHECK(passes >= 0 && std::all_of(reread_bytes.begin(), reread_bytes.end(), [](int64_t b) { return b >= 0; }),
+               "bandwidth probe: bad sizes");
     constexpr int64_t kLarge = int64_t(512) << 20;
-    // Below ~1 MiB a sum times its own launch, not the memory it reads.
-    const int64_t small_bytes = std::clamp<int64_t>(reread_bytes, int64_t(1) << 20, kLarge);
     const auto opts = at::TensorOptions().dtype(at::kFloat).device(device);
     const at::Tensor large = probe_buffer(kLarge, opts);
-    const at::Tensor small = probe_buffer(small_bytes, opts);
-    double best_large = 1e30, best_small = 1e30;
-    for (int i = 0; i < 6; ++i) {  // the first round is an untimed warm-up
+    // Below ~1 MiB a sum times its own launch, not the memory it reads.
+    std::vector<size_t> order(reread_bytes.size());  // largest first
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return reread_bytes[a] > reread_bytes[b]; });
+    std::vector<int64_t> small_bytes(reread_bytes.size());
+    std::vector<at::Tensor> small(reread_bytes.size());
+    for (size_t i = 0; i < small.size(); ++i) {
+        small_bytes[i] = std::clamp<int64_t>(reread_bytes[i], int64_t(1) << 20, kLarge);
+        small[i] = probe_buffer(small_bytes[i], opts);
+    }
+    double best_large = 1e30;
+    std::vector<double> best_small(small.size(), 1e30);
+    for (int round = 0; round < 6; ++round) {  // the first round is an untimed warm-up
         // One frame's pattern: the large pass streams from memory and leaves the caches holding
         // only its tail, then the fast stack's passes follow. item() waits for a GPU.
         auto t0 = std::chrono::steady_clock::now();
         REEF_CHECK(large.sum().item<double>() > 0, "bandwidth probe: the buffer sum is wrong");
         const double dt_large = seconds_since(t0);
-        t0 = std::chrono::steady_clock::now();
-        at::Tensor total = at::zeros({}, opts);
-        for (int p = 0; p < passes; ++p) total.add_(small.sum());
-        REEF_CHECK(passes == 0 || total.item<double>() > 0, "bandwidth probe: the buffer sum is wrong");
-        const double dt_small = seconds_since(t0);
-        if (i == 0) continue;
-        best_large = std::min(best_large, dt_large);
-        best_small = std::min(best_small, dt_small);
+        if (round > 0) best_large = std::min(best_large, dt_large);
+        for (size_t i : order) {
+            t0 = std::chrono::steady_clock::now();
+            at::Tensor total = at::zeros({}, opts);
+            for (int p = 0; p < passes; ++p) total.add_(small[i].sum());
+            REEF_CHECK(passes == 0 || total.item<double>() > 0, "bandwidth probe: the buffer sum is wrong");
+            if (round > 0) best_small[i] = std::min(best_small[i], seconds_since(t0));
+        }
     }
-    ReadBandwidth bw;
+    ReadBandwidths bw;
     bw.memory_gbps = double(kLarge) / best_large / 1e9;
-    bw.reread_gbps = passes > 0 ? std::max(bw.memory_gbps, double(passes) * double(small_bytes) / best_small / 1e9)
-                                : bw.memory_gbps;
+    for (size_t i = 0; i < small.size(); ++i)
+        bw.reread_gbps.push_back(passes > 0 ? std::max(bw.memory_gbps, double(passes) * double(small_bytes[i]) / best_small[i] / 1e9)
+                                            : bw.memory_gbps);
     return bw;
+}
+
+ReadBandwidth measure_read_bandwidth(at::Device device, int64_t reread_bytes, int passes) {
+    return measure_read_bandwidths(device, {reread_bytes}, passes).at(0);
 }
 
 MemoryProbe::MemoryProbe(at::Device device)

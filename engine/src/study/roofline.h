@@ -13,6 +13,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "reef/engine_types.h"
 #include "text2semantic/model_config.h"
@@ -30,6 +31,19 @@ struct ReadBandwidth {
 
 // ~0.5 s on a CPU. reread_bytes: one fast-stack pass (at least 1 MiB is probed); passes: N.
 ReadBandwidth measure_read_bandwidth(at::Device device, int64_t reread_bytes, int passes);
+
+// The same probe for several fast-stack sizes at once: the arms of one bench read different ones
+// (an int4 fast stack is a quarter of a bf16 one), and a smaller pass re-reads from the caches
+// faster (this Xeon VM: ~1.4x at 29 MB against 109 MB), so each arm's roofline takes the re-read
+// bandwidth of its own size. Each round: the large pass, then the sizes largest first, `passes`
+// passes each (each smaller buffer starts where the larger one before it left the caches).
+// -> reread_gbps[i] for reread_bytes[i], in the order given.
+struct ReadBandwidths {
+    double memory_gbps = 0;
+    std::vector<double> reread_gbps;
+    ReadBandwidth at(size_t i) const { return {memory_gbps, reread_gbps.at(i)}; }
+};
+ReadBandwidths measure_read_bandwidths(at::Device device, const std::vector<int64_t>& reread_bytes, int passes);
 
 // One pass over a 512 MiB buffer (allocated once) -> GB/s: the bench's probe between frames
 // (~15 ms on a CPU), where the full probe's rounds and re-read passes would take ~0.5 s.
