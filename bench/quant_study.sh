@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue #44: weight-only int8 and int4 against the loaded precision, on one machine, in one run.
 #   bench/quant_study.sh MODEL_DIR [OUT_DIR]        (default OUT_DIR: bench/results/cpu/quant)
-# 1. speed: `reef-cli bench` with the arms eager:auto, eager:auto:int8 and eager:auto:int4[-gN] (the
+# 1. speed: `reef-cli bench` with the arms eager:<sdpa>, eager:<sdpa>:int8 and eager:<sdpa>:int4[-gN] (the
 #    same weights, quantized in memory), each also with the kernels forced to AVX2 where this CPU
 #    runs AVX2, medians of REEF_STUDY_REPEATS interleaved repeats -> quant-bench.{md,json};
 # 2. memory: `reef-cli quantize MODEL_DIR` into scratch folders, int8 and int4 (REEF_STUDY_WORK,
@@ -15,7 +15,8 @@
 #      REEF_STUDY_FRAMES (64), REEF_STUDY_REPEATS (3), REEF_STUDY_SYNTH_FRAMES (8), REEF_STUDY_CGROUP_GB,
 #      REEF_STUDY_INT4_GROUP (128; the tiny demo model needs 32), REEF_STUDY_BENCH (1; 0: memory only,
 #      for models whose three copies would not fit the machine at once, as the bench holds them),
-#      REEF_STUDY_EMBEDDINGS (0; 1: the quantized folders quantize the embedding tables too).
+#      REEF_STUDY_EMBEDDINGS (0; 1: the quantized folders quantize the embedding tables too),
+#      REEF_STUDY_SDPA (auto; the bench arms' SDPA policy, e.g. reef: Reef's own CPU decode attention).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 MODEL="${1:?usage: bench/quant_study.sh MODEL_DIR [OUT_DIR]}"
@@ -31,8 +32,9 @@ WORK="${REEF_STUDY_WORK:-$(mktemp -d)}"
 mkdir -p "$WORK" && rm -rf "$WORK/model-int8" "$WORK/model-int4"
 
 int4=":int4"; [[ $GROUP == 128 ]] || int4=":int4-g$GROUP"
-arms="eager:auto,eager:auto:int8,eager:auto$int4"
-grep -qw avx2 /proc/cpuinfo 2>/dev/null && arms+=",eager:auto@avx2,eager:auto:int8@avx2,eager:auto$int4@avx2"
+SDPA="${REEF_STUDY_SDPA:-auto}"
+arms="eager:$SDPA,eager:$SDPA:int8,eager:$SDPA$int4"
+grep -qw avx2 /proc/cpuinfo 2>/dev/null && arms+=",eager:$SDPA@avx2,eager:$SDPA:int8@avx2,eager:$SDPA$int4@avx2"
 if [[ ${REEF_STUDY_BENCH:-1} != 0 ]]; then
   "$CLI" bench -m "$MODEL" --precision "$PRECISION" --threads "$THREADS" --arms "$arms" --frames "$FRAMES" \
     --repeats "$REPEATS" --no-audio --md "$OUT/quant-bench.md" --json "$OUT/quant-bench.json" >"$OUT/quant-bench.log" 2>&1
@@ -75,9 +77,9 @@ if [[ -n ${REEF_STUDY_CGROUP_GB:-} ]]; then
   fi
 fi
 
-python3 - "$OUT" "$MODEL" "$PRECISION" "$THREADS" "$cg" "$int4" <<'PY'
+python3 - "$OUT" "$MODEL" "$PRECISION" "$THREADS" "$cg" "$int4" "$SDPA" <<'PY'
 import json, os, platform, re, sys
-out, model, precision, threads, cg, int4 = sys.argv[1:]
+out, model, precision, threads, cg, int4, sdpa = sys.argv[1:]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
 flags = next((l for l in open("/proc/cpuinfo") if l.startswith("flags")), "")
 isa = ", ".join(f for f in ("avx2", "avx512f", "avx512_bf16", "avx512_vnni", "amx_tile") if re.search(rf"\b{f}\b", flags))
@@ -87,12 +89,13 @@ arms = {a["arm"]: a for a in bench["arms"]}
 def fps(name): return arms[name]["warm_frames_per_s"] if arms.get(name, {}).get("ran") else None
 formats = {"int8": ":int8", "int4": int4}
 speed = {}
-for base in ("eager:auto", "eager:auto@avx2"):
+plain = f"eager:{sdpa}"
+for base in (plain, plain + "@avx2"):
     if not fps(base): continue
     row = {"float_fps": fps(base), "float_roofline": arms[base]["roofline_fraction"],
            "float_bytes_per_frame": arms[base]["bytes_per_frame"], "kernels": arms[base]["cpu_kernels"]}
     for fmt, suffix in formats.items():
-        q = base.replace("eager:auto", "eager:auto" + suffix)
+        q = base.replace(plain, plain + suffix)
         if fps(q):
             row[fmt] = {"fps": fps(q), "ratio": fps(q) / fps(base), "roofline": arms[q]["roofline_fraction"],
                         "bytes_per_frame": arms[q]["bytes_per_frame"], "kernels": arms[q]["cpu_kernels"],
