@@ -28,7 +28,9 @@ void EngineFlags::add_to(CLI::App* cmd, bool model_required) {
     cmd->add_option("--precision", precision, "fp32 | bf16 | fp16")->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads for libtorch (0 = default)");
     cmd->add_option("--compile", compile, "eager | cuda-graph | aot-inductor")->capture_default_str();
-    cmd->add_option("--sdpa", sdpa, "auto | math | flash | efficient | cudnn | fish-speech")->capture_default_str();
+    cmd->add_option("--sdpa", sdpa,
+                    "auto | math | flash | efficient | cudnn | fish-speech | reef (default: reef, Reef's own decode "
+                    "attention, for eager decoding on a CPU; auto elsewhere)");
     cmd->add_option("--kv", kv, "active (attend over the filled prefix) | full (whole cache + mask)")->capture_default_str();
     cmd->add_option("--codec-worker", codec_worker,
                     "on: streamed audio decodes on its own thread | off: between frames | auto: on with a GPU or a "
@@ -58,7 +60,7 @@ EngineConfig EngineFlags::to_config() const {
     c.device_index = spec.index;
     c.precision = need(parse_precision(precision), "--precision", precision);
     c.compile_mode = need(parse_compile_mode(compile), "--compile", compile);
-    c.sdpa_policy = need(parse_sdpa_policy(sdpa), "--sdpa", sdpa);
+    c.sdpa_policy = sdpa.empty() ? default_sdpa_policy(c.device, c.compile_mode) : need(parse_sdpa_policy(sdpa), "--sdpa", sdpa);
     c.kv_mode = need(parse_kv_mode(kv), "--kv", kv);
     refuse_unrunnable(c);
     return c;

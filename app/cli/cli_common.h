@@ -26,7 +26,7 @@ void register_quantize(CLI::App& app);
 // The flags every engine-loading command shares (--model --device --precision --threads
 // --compile --sdpa --kv); filled into an EngineConfig after parsing.
 struct EngineFlags {
-    std::string model_dir, device = "cpu", precision = "fp32", compile = "eager", sdpa = "auto", kv = "active";
+    std::string model_dir, device = "cpu", precision = "fp32", compile = "eager", sdpa, kv = "active";  // sdpa "": default_sdpa_policy
     int threads = 0;
     std::string codec_worker = "auto", codec_priority = "idle";
     int codec_threads = 0;

@@ -43,6 +43,8 @@ void register_compile(CLI::App& app) {
         Engine engine;
         EngineConfig config = flags->to_config();
         config.compile_mode = CompileMode::AotInductor;
+        // no --sdpa: the compiled mode's default (auto), not the eager CPU one (reef cannot be compiled in)
+        if (flags->sdpa.empty()) config.sdpa_policy = default_sdpa_policy(config.device, config.compile_mode);
         config.load_codec = false;
         refuse_unrunnable(config);   // no Python to compile with: the one-step fix, before the model loads
         load_or_fail(engine, config);

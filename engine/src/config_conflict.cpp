@@ -25,4 +25,13 @@ ConfigConflict config_conflict(CompileMode mode, SdpaPolicy policy, DeviceKind d
     return {};
 }
 
+SdpaPolicy default_sdpa_policy(DeviceKind device, CompileMode mode) {
+#ifdef REEF_HAVE_KERNELS
+    if (device == DeviceKind::Cpu && mode == CompileMode::Eager) return SdpaPolicy::Reef;
+#else
+    (void)device, (void)mode;
+#endif
+    return SdpaPolicy::Auto;
+}
+
 }  // namespace reef

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "fake_backend.h"
+#include "reef/engine.h"
 #include "qt/batch_table_model.h"
 #include "qt/bench_table_model.h"
 #include "qt/perf_history_model.h"
@@ -107,6 +108,40 @@ private Q_SLOTS:
         QCOMPARE(c.kv_margin, d.kv_margin);
         QVERIFY(sameSampling(s.sampling(), ds));
         QCOMPARE(s.streamChunkFrames(), 16);
+    }
+
+    // An unset SDPA policy is the config's default: Reef's decode attention for eager decoding on
+    // the CPU (in a build with the kernels), libtorch's 'auto' once stored on a GPU or with
+    // aot-inductor; a default follows such a change, a chosen policy does not.
+    void anUnsetSdpaPolicyFollowsDeviceAndCompileMode() {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("reef.ini"));
+        const bool kernels = Engine::capabilities(DeviceKind::Cpu).sdpa_policies.at("reef").available;
+        const SdpaPolicy cpuEager = kernels ? SdpaPolicy::Reef : SdpaPolicy::Auto;
+        {
+            Settings s(ini);
+            QCOMPARE(s.engineConfig().sdpa_policy, cpuEager);
+            EngineConfig c = s.engineConfig();
+            c.compile_mode = CompileMode::AotInductor;
+            s.setEngineConfig(c);
+            QCOMPARE(s.engineConfig().sdpa_policy, SdpaPolicy::Auto);   // reef cannot run compiled
+            c = s.engineConfig();
+            c.compile_mode = CompileMode::Eager;
+            s.setEngineConfig(c);
+            QCOMPARE(s.engineConfig().sdpa_policy, cpuEager);
+            c.device = DeviceKind::Cuda;   // stored, not loaded: no GPU needed
+            s.setEngineConfig(c);
+            QCOMPARE(s.engineConfig().sdpa_policy, SdpaPolicy::Auto);
+            c = s.engineConfig();
+            c.device = DeviceKind::Cpu;
+            c.sdpa_policy = SdpaPolicy::Math;   // chosen: kept through a compile-mode change
+            s.setEngineConfig(c);
+            c.compile_mode = CompileMode::AotInductor;
+            s.setEngineConfig(c);
+            QCOMPARE(s.engineConfig().sdpa_policy, SdpaPolicy::Math);
+        }
+        Settings again(ini);   // what was stored reads back
+        QCOMPARE(again.engineConfig().sdpa_policy, SdpaPolicy::Math);
     }
 
     void settingsSignalOnlyOnRealChange() {

@@ -131,13 +131,24 @@ private Q_SLOTS:
         QComboBox* compile = panel().compileCombo();
         QComboBox* sdpa = panel().sdpaCombo();
         QVERIFY(itemEnabled(sdpa, "reef"));   // eager: Reef's kernel runs
+        // Left unset, the policy is the CPU's eager default, reef, and it follows the compile mode:
+        // aot-inductor stays selectable and takes 'auto' (reef cannot run in its package)...
+        QCOMPARE(m_settings->engineConfig().sdpa_policy, SdpaPolicy::Reef);
+        QVERIFY(itemEnabled(compile, "aot-inductor"));
         select(compile, "aot-inductor");
+        QCOMPARE(m_settings->engineConfig().sdpa_policy, SdpaPolicy::Auto);
+        QCOMPARE(sdpa->currentData().toString(), QStringLiteral("auto"));
         QVERIFY(!itemEnabled(sdpa, "reef"));
         QVERIFY2(itemToolTip(sdpa, "reef").contains(QStringLiteral("eager")), qPrintable(itemToolTip(sdpa, "reef")));
-        select(compile, "eager");
+        select(compile, "eager");   // ... and back
+        QCOMPARE(m_settings->engineConfig().sdpa_policy, SdpaPolicy::Reef);
         QVERIFY(itemEnabled(sdpa, "reef"));
-        select(sdpa, "reef");
-        QVERIFY(!itemEnabled(compile, "aot-inductor"));
+        // A policy chosen over the default stays through a compile-mode change.
+        select(sdpa, "math");
+        select(compile, "aot-inductor");
+        QCOMPARE(m_settings->engineConfig().sdpa_policy, SdpaPolicy::Math);
+        select(compile, "eager");
+        QCOMPARE(m_settings->engineConfig().sdpa_policy, SdpaPolicy::Math);
         select(sdpa, "auto");
         QVERIFY(itemEnabled(sdpa, "reef"));
 

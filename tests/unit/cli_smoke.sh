@@ -12,6 +12,15 @@ ok "$CLI" demo-model "$T/tiny" --preset tiny; has "random"
 bad "$CLI" demo-model "$T/tiny";             has "not empty"
 ok "$CLI" synth -m "$T/tiny" -t "Hello there." --temperature 0 --max-new-frames 8 -o "$T/a.wav" --codes-out "$T/a.npy"
 has "wrote"
+# Without --sdpa, eager CPU decoding runs Reef's own decode attention where the build has the CPU
+# kernels (the backend the engine saw run, per call site); --sdpa auto keeps libtorch's choice.
+if "$CLI" --version | grep -q "CPU kernels: not built"; then
+  has "slow-decode   flash"
+else
+  has "slow-decode   reef"; has "fast-decode   reef"
+  ok "$CLI" synth -m "$T/tiny" -t "Hello there." --temperature 0 --max-new-frames 4 -o "$T/auto.wav" --sdpa auto
+  has "slow-decode   flash"
+fi
 ok test -s "$T/a.wav"
 # quantize: an int8 folder that synthesizes; refusals name the problem
 ok "$CLI" quantize "$T/tiny" "$T/tiny-int8" --quiet; has "linear weights in int8"

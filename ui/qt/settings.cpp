@@ -125,7 +125,8 @@ void Settings::reload() {
     c.precision = readEnum(s, "engine/precision", d.precision, &parse_precision);
     c.cpu_threads = readInt(s, "engine/cpu_threads", d.cpu_threads, 0, 1024);
     c.compile_mode = readEnum(s, "engine/compile_mode", d.compile_mode, &parse_compile_mode);
-    c.sdpa_policy = readEnum(s, "engine/sdpa_policy", d.sdpa_policy, &parse_sdpa_policy);
+    // unset (or unreadable): the device's and compile mode's default (reef for eager CPU decoding)
+    c.sdpa_policy = readEnum(s, "engine/sdpa_policy", default_sdpa_policy(c.device, c.compile_mode), &parse_sdpa_policy);
     c.kv_mode = readEnum(s, "engine/kv_mode", d.kv_mode, &parse_kv_mode);
     c.kv_margin = readInt(s, "engine/kv_margin", d.kv_margin, 0, 65536);
 
@@ -321,8 +322,16 @@ void Settings::writeSampling() {
     s.setValue(QStringLiteral("sampling/seed"), QString::number(m_sampling.seed));
 }
 
-void Settings::setEngineConfig(const EngineConfig& config) {
+void Settings::setEngineConfig(const EngineConfig& wanted) {
     assertThread();
+    // The default SDPA policy follows the device and the compile mode (reef for eager CPU decoding,
+    // auto elsewhere, reef/engine_types.h): a policy left at the old config's default moves to the
+    // new one's, so switching to aot-inductor or a GPU never leaves an attention kernel that cannot
+    // run there. A policy chosen over the default stays.
+    EngineConfig config = wanted;
+    if (config.sdpa_policy == m_config.sdpa_policy &&
+        m_config.sdpa_policy == default_sdpa_policy(m_config.device, m_config.compile_mode))
+        config.sdpa_policy = default_sdpa_policy(config.device, config.compile_mode);
     if (sameConfig(config, m_config))
         return;
     const bool dirChanged = config.model_dir != m_config.model_dir;

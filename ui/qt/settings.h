@@ -51,6 +51,8 @@ public:
     ServerProfile serverProfile() const;   // the key included
     QString serverKey() const { return m_serverKey; }
 
+    // An SDPA policy left at the old config's default (reef::default_sdpa_policy) follows a new
+    // device or compile mode to that one's default; a chosen policy is kept as given.
     void setEngineConfig(const EngineConfig& config);
     void setModelDir(const QString& dir);
     void setSampling(const SamplingParams& sampling);

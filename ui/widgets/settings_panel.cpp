@@ -409,7 +409,7 @@ void SettingsPanel::pushEngineConfig() {
     c.precision = currentEnum(m_precision, &parse_precision, c.precision);
     c.cpu_threads = m_threads->value();
     c.compile_mode = currentEnum(m_compile, &parse_compile_mode, c.compile_mode);
-    c.sdpa_policy = currentEnum(m_sdpa, &parse_sdpa_policy, c.sdpa_policy);
+    c.sdpa_policy = currentEnum(m_sdpa, &parse_sdpa_policy, c.sdpa_policy);  // a default follows (Settings)
     c.kv_mode = currentEnum(m_kvMode, &parse_kv_mode, c.kv_mode);
     c.kv_margin = m_kvMargin->value();
     m_settings.setEngineConfig(c);
@@ -520,10 +520,14 @@ void SettingsPanel::applyEngineAvailability() {
         }
         applyCapabilities(combo, merged);
     };
+    // a policy at its default follows a new compile mode (Settings::setEngineConfig): it rules nothing out
+    const bool defaultPolicy = c.sdpa_policy == default_sdpa_policy(c.device, c.compile_mode);
     withConflicts(m_compile, m_caps.compile_modes, [&](const std::string& name) {
         const auto mode = parse_compile_mode(name);
         // cuda-graph's own reason is the caps' (device-wide); here only what the SDPA policy rules out
-        return mode && *mode != CompileMode::CudaGraph ? config_conflict(*mode, c.sdpa_policy, c.device) : ConfigConflict{};
+        if (!mode || *mode == CompileMode::CudaGraph)
+            return ConfigConflict{};
+        return config_conflict(*mode, defaultPolicy ? default_sdpa_policy(c.device, *mode) : c.sdpa_policy, c.device);
     });
     withConflicts(m_sdpa, m_caps.sdpa_policies, [&](const std::string& name) {
         const auto policy = parse_sdpa_policy(name);

@@ -89,6 +89,14 @@ struct ConfigConflict {
 };
 ConfigConflict config_conflict(CompileMode mode, SdpaPolicy policy, DeviceKind device);
 
+// The SDPA policy a config gets when none is chosen (reef-cli without --sdpa, the studio before
+// Settings → SDPA policy is set, and after a device or compile-mode change while it was unchanged):
+// 'reef', Reef's own decode attention, for eager decoding on a CPU in a build with the CPU kernels
+// (the AMX Xeon, bf16 s1-mini: batch 8 +14-17 %, batch 1 +9-18 % against libtorch's flash kernel,
+// fp32 greedy codes identical; bench/results/cpu/batch-amx-reef-attention.md); 'auto' (libtorch's
+// own choice) everywhere else. EngineConfig's own default stays 'auto'.
+SdpaPolicy default_sdpa_policy(DeviceKind device, CompileMode mode);
+
 struct SamplingParams {
     float temperature = 0.8f;   // 0 = greedy
     float top_p = 0.8f;
