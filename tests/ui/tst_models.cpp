@@ -142,6 +142,26 @@ private Q_SLOTS:
         }
         Settings again(ini);   // what was stored reads back
         QCOMPARE(again.engineConfig().sdpa_policy, SdpaPolicy::Math);
+        // A file of an earlier Reef holds 'auto', its default then, written with every engine
+        // setting: an upgrade reads it as unset; an 'auto' stored since is a choice and stays.
+        const QString old = dir.filePath(QStringLiteral("old.ini"));
+        {
+            QSettings raw(old, QSettings::IniFormat);
+            raw.setValue(QStringLiteral("engine/device"), QStringLiteral("cpu"));
+            raw.setValue(QStringLiteral("engine/compile_mode"), QStringLiteral("eager"));
+            raw.setValue(QStringLiteral("engine/sdpa_policy"), QStringLiteral("auto"));
+        }
+        {
+            Settings upgraded(old);
+            QCOMPARE(upgraded.engineConfig().sdpa_policy, cpuEager);
+            EngineConfig c = upgraded.engineConfig();
+            c.sdpa_policy = SdpaPolicy::Math;
+            upgraded.setEngineConfig(c);
+            c.sdpa_policy = SdpaPolicy::Auto;   // chosen now
+            upgraded.setEngineConfig(c);
+        }
+        Settings chosen(old);
+        QCOMPARE(chosen.engineConfig().sdpa_policy, SdpaPolicy::Auto);
     }
 
     void settingsSignalOnlyOnRealChange() {

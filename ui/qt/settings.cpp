@@ -13,6 +13,9 @@
 namespace reef::ui {
 namespace {
 
+// Present in files written since 'reef' became the CPU's default SDPA policy (Settings::reload).
+constexpr const char* kSdpaDefaultKey = "engine/sdpa_default_rule";
+
 // Reads an enum stored by its to_string name; unknown or missing -> fallback.
 template <class T>
 T readEnum(const QSettings& s, const char* key, T fallback, std::optional<T> (*parse)(const std::string&)) {
@@ -125,8 +128,13 @@ void Settings::reload() {
     c.precision = readEnum(s, "engine/precision", d.precision, &parse_precision);
     c.cpu_threads = readInt(s, "engine/cpu_threads", d.cpu_threads, 0, 1024);
     c.compile_mode = readEnum(s, "engine/compile_mode", d.compile_mode, &parse_compile_mode);
-    // unset (or unreadable): the device's and compile mode's default (reef for eager CPU decoding)
-    c.sdpa_policy = readEnum(s, "engine/sdpa_policy", default_sdpa_policy(c.device, c.compile_mode), &parse_sdpa_policy);
+    // unset (or unreadable): the device's and compile mode's default (reef for eager CPU decoding).
+    // Files written before that default wrote 'auto', the old default, whether chosen or not (every
+    // engine setting is written at once): read as unset, so an upgrade gets the new default.
+    const SdpaPolicy sdpaDefault = default_sdpa_policy(c.device, c.compile_mode);
+    c.sdpa_policy = readEnum(s, "engine/sdpa_policy", sdpaDefault, &parse_sdpa_policy);
+    if (!s.contains(QLatin1String(kSdpaDefaultKey)) && c.sdpa_policy == SdpaPolicy::Auto)
+        c.sdpa_policy = sdpaDefault;
     c.kv_mode = readEnum(s, "engine/kv_mode", d.kv_mode, &parse_kv_mode);
     c.kv_margin = readInt(s, "engine/kv_margin", d.kv_margin, 0, 65536);
 
@@ -308,6 +316,7 @@ void Settings::writeConfig() {
     s.setValue(QStringLiteral("engine/cpu_threads"), m_config.cpu_threads);
     s.setValue(QStringLiteral("engine/compile_mode"), QLatin1String(to_string(m_config.compile_mode)));
     s.setValue(QStringLiteral("engine/sdpa_policy"), QLatin1String(to_string(m_config.sdpa_policy)));
+    s.setValue(QLatin1String(kSdpaDefaultKey), 2);   // written under default_sdpa_policy: a stored 'auto' was chosen
     s.setValue(QStringLiteral("engine/kv_mode"), QLatin1String(to_string(m_config.kv_mode)));
     s.setValue(QStringLiteral("engine/kv_margin"), m_config.kv_margin);
 }
