@@ -331,6 +331,12 @@ void Settings::writeSampling() {
     s.setValue(QStringLiteral("sampling/seed"), QString::number(m_sampling.seed));
 }
 
+SdpaPolicy sdpa_policy_after(const EngineConfig& current, const EngineConfig& next) {
+    const bool followed = next.sdpa_policy == current.sdpa_policy &&
+                          current.sdpa_policy == default_sdpa_policy(current.device, current.compile_mode);
+    return followed ? default_sdpa_policy(next.device, next.compile_mode) : next.sdpa_policy;
+}
+
 void Settings::setEngineConfig(const EngineConfig& wanted) {
     assertThread();
     // The default SDPA policy follows the device and the compile mode (reef for eager CPU decoding,
@@ -338,9 +344,7 @@ void Settings::setEngineConfig(const EngineConfig& wanted) {
     // new one's, so switching to aot-inductor or a GPU never leaves an attention kernel that cannot
     // run there. A policy chosen over the default stays.
     EngineConfig config = wanted;
-    if (config.sdpa_policy == m_config.sdpa_policy &&
-        m_config.sdpa_policy == default_sdpa_policy(m_config.device, m_config.compile_mode))
-        config.sdpa_policy = default_sdpa_policy(config.device, config.compile_mode);
+    config.sdpa_policy = sdpa_policy_after(m_config, wanted);
     if (sameConfig(config, m_config))
         return;
     const bool dirChanged = config.model_dir != m_config.model_dir;

@@ -15,6 +15,10 @@ class QSettings;
 namespace reef::ui {
 
 bool sameConfig(const EngineConfig& a, const EngineConfig& b);
+// The SDPA policy `next` runs with after a change from `current`: next's own where it chose one
+// (differs from current's) or where current's was chosen; the default of next's device and compile
+// mode (reef::default_sdpa_policy) where current's was its default and next kept it.
+SdpaPolicy sdpa_policy_after(const EngineConfig& current, const EngineConfig& next);
 // What a load of `wanted` would change in the model loaded with `loaded`, one phrase per setting
 // ("SDPA policy math (loaded: auto)"); empty when a reload would change nothing.
 QStringList configChanges(const EngineConfig& loaded, const EngineConfig& wanted);
@@ -51,8 +55,8 @@ public:
     ServerProfile serverProfile() const;   // the key included
     QString serverKey() const { return m_serverKey; }
 
-    // An SDPA policy left at the old config's default (reef::default_sdpa_policy) follows a new
-    // device or compile mode to that one's default; a chosen policy is kept as given.
+    // An SDPA policy left at the old config's default follows a new device or compile mode to that
+    // one's default (sdpa_policy_after); a chosen policy is kept as given.
     void setEngineConfig(const EngineConfig& config);
     void setModelDir(const QString& dir);
     void setSampling(const SamplingParams& sampling);

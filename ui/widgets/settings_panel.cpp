@@ -520,14 +520,15 @@ void SettingsPanel::applyEngineAvailability() {
         }
         applyCapabilities(combo, merged);
     };
-    // a policy at its default follows a new compile mode (Settings::setEngineConfig): it rules nothing out
-    const bool defaultPolicy = c.sdpa_policy == default_sdpa_policy(c.device, c.compile_mode);
     withConflicts(m_compile, m_caps.compile_modes, [&](const std::string& name) {
         const auto mode = parse_compile_mode(name);
         // cuda-graph's own reason is the caps' (device-wide); here only what the SDPA policy rules out
         if (!mode || *mode == CompileMode::CudaGraph)
             return ConfigConflict{};
-        return config_conflict(*mode, defaultPolicy ? default_sdpa_policy(c.device, *mode) : c.sdpa_policy, c.device);
+        // with the policy the mode would run (a default follows it: Settings::setEngineConfig)
+        EngineConfig next = c;
+        next.compile_mode = *mode;
+        return config_conflict(*mode, sdpa_policy_after(c, next), c.device);
     });
     withConflicts(m_sdpa, m_caps.sdpa_policies, [&](const std::string& name) {
         const auto policy = parse_sdpa_policy(name);
