@@ -141,7 +141,6 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
         a.prompt_tokens = res.metrics.prompt_tokens;
         trace = {std::move(cap.logits), std::move(cap.main_tokens), res.codes};
         a.weights = p.model->quantized() ? p.model->weight_format().name() : std::string(c10::toString(p.model->dtype()));
-        a.fast_pass_bytes = p.model->fast_pass_bytes();
         a.greedy_tokens = trace.main_tokens;
     }
     fps.push_back(res.metrics.warm_frames_per_s);
@@ -318,7 +317,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     std::vector<size_t> arm_size(n, 0);                      // arm -> its index in pass_sizes
     for (size_t i = 0; i < n; ++i) attempt(i, [&] {
         const ArmModel weights(p, quantized_models, report.arms[i].arm);
-        const int64_t pass = p.model->fast_pass_bytes();
+        const int64_t pass = report.arms[i].fast_pass_bytes = p.model->fast_pass_bytes();
         const auto at = std::find(pass_sizes.begin(), pass_sizes.end(), pass);
         arm_size[i] = size_t(at - pass_sizes.begin());
         if (at == pass_sizes.end()) pass_sizes.push_back(pass);
@@ -354,9 +353,8 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         memory.push_back(b.memory_gbps);
         for (size_t k = 0; k < pass_sizes.size(); ++k) reread_probes[k].push_back(b.reread_gbps[k]);
     }
-    auto bw_at = [&](size_t k) {
-        return ReadBandwidth{median(memory), std::max(median(reread_probes[k]), median(memory))};
-    };
+    const double memory_median = median(memory);
+    auto bw_at = [&](size_t k) { return ReadBandwidth{memory_median, std::max(median(reread_probes[k]), memory_median)}; };
     const ReadBandwidth bw = bw_at(0);
     report.read_bandwidth_gbps = bw.memory_gbps;
     report.reread_bandwidth_gbps = bw.reread_gbps;
@@ -380,7 +378,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         if (a.bytes_per_frame > 0 && bw.memory_gbps > 0) {
             // the fast stack's bytes in this arm's own weight format (quantized arms read fewer), at
             // the re-read bandwidth probed for that size
-            const int64_t pass = pass_sizes[arm_size[i]];
+            const int64_t pass = a.fast_pass_bytes;  // pass_sizes[arm_size[i]]
             const int64_t reread = report.fast_passes * pass;
             const ReadBandwidth arm_bw = bw_at(arm_size[i]);
             a.reread_bandwidth_gbps = arm_bw.reread_gbps;
