@@ -10,6 +10,7 @@ reef_add_test(tst_static_step SOURCES tst_static_step.cpp LIBS reef_engine LABEL
 reef_add_test(tst_gemv SOURCES tst_gemv.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_gemv_team SOURCES tst_gemv_team.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
 reef_add_test(tst_reef_attention SOURCES tst_reef_attention.cpp LIBS reef_engine LABELS unit TORCH ENV OMP_NUM_THREADS=1)
+reef_add_test(tst_decode_block SOURCES tst_decode_block.cpp LIBS reef_engine LABELS unit TORCH)
 # Not a test: the timing harness of the team's split decode attention (bench/attention_split_timing.cpp),
 # built here so it keeps compiling.
 add_executable(attention_split_timing ${CMAKE_SOURCE_DIR}/bench/attention_split_timing.cpp)

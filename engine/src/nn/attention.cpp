@@ -15,15 +15,7 @@
 namespace reef {
 namespace {
 
-std::string describe(const at::Tensor& q, const at::Tensor& k) {
-    std::string s = "q";
-    s += shape_string(q);
-    s += " k";
-    s += shape_string(k);
-    s += ' ';
-    s += c10::toString(q.scalar_type());
-    return s;
-}
+std::string describe(const at::Tensor& q, const at::Tensor& k) { return describe_call(q.sizes(), k.sizes(), q.scalar_type()); }
 
 // The attention call in flight on this thread: the dispatcher's RecordFunction names the SDPA
 // kernel that SDPA itself chose, and on_op_start records it against this call's site.
@@ -85,13 +77,25 @@ SdpaBackend backend_from_op_name(const char* name) {
 }
 
 // Appends in place: `literal + std::string&&` here draws GCC 12's false -Wstringop-overflow.
-std::string shape_string(const at::Tensor& t) {
+std::string shape_string(at::IntArrayRef sizes) {
     std::string s = "[";
-    for (int64_t i = 0; i < t.dim(); ++i) {
+    for (size_t i = 0; i < sizes.size(); ++i) {
         if (i) s += ',';
-        s += std::to_string(t.size(i));
+        s += std::to_string(sizes[i]);
     }
     s += ']';
+    return s;
+}
+
+std::string shape_string(const at::Tensor& t) { return shape_string(t.sizes()); }
+
+std::string describe_call(at::IntArrayRef q, at::IntArrayRef k, at::ScalarType dtype) {
+    std::string s = "q";
+    s += shape_string(q);
+    s += " k";
+    s += shape_string(k);
+    s += ' ';
+    s += c10::toString(dtype);
     return s;
 }
 
@@ -197,12 +201,16 @@ BackendRecorder::Entry* BackendRecorder::find(CallSite site, SdpaBackend backend
 }
 
 void BackendRecorder::record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k) {
-    const int64_t kv_len = k.size(2);  // k: [B, Hkv, Lk, D]
+    record(site, backend, k.size(2), [&] { return describe(q, k); });  // k: [B, Hkv, Lk, D]
+}
+
+void BackendRecorder::record(CallSite site, SdpaBackend backend, int64_t kv_len,
+                             const std::function<std::string()>& shape) {
     if (Entry* e = find(site, backend, false, kv_len, 1)) {
-        if (e->calls % 64 == 1) e->shape = describe(q, k);  // keep the string cost off most steps
+        if (e->calls % 64 == 1) e->shape = shape();  // keep the string cost off most steps
         return;
     }
-    m_sites[size_t(site)].push_back({backend, 1, describe(q, k), kv_len, kv_len, false});
+    m_sites[size_t(site)].push_back({backend, 1, shape(), kv_len, kv_len, false});
 }
 
 void BackendRecorder::record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len,

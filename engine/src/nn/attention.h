@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,11 +44,17 @@ SdpaBackend backend_from_op_name(const char* name);
 
 // "[1,32,1,128]": a tensor's sizes, for backend reports and error messages.
 std::string shape_string(const at::Tensor& t);
+std::string shape_string(at::IntArrayRef sizes);
+// "q[1,32,1,128] k[1,8,300,128] BFloat16": an attention call as the backend report names it
+std::string describe_call(at::IntArrayRef q, at::IntArrayRef k, at::ScalarType dtype);
 
 // Records which backend each call site used. One recorder per engine thread (generation, codec worker).
 class BackendRecorder {
 public:
     void record(CallSite site, SdpaBackend backend, const at::Tensor& q, const at::Tensor& k);
+    // The same for a call whose q and k were never made as tensors (the fused decode step): shape()
+    // gives describe(q, k)'s string, called only when the entry keeps a new one.
+    void record(CallSite site, SdpaBackend backend, int64_t kv_len, const std::function<std::string()>& shape);
     // `calls` attention calls inside one call of compiled code (one per layer), whose backend was
     // read from its package: shape as in record(), kv_len = key rows attended.
     void record_compiled(CallSite site, SdpaBackend backend, const std::string& shape, int64_t kv_len, int64_t calls);

@@ -141,19 +141,25 @@ bool gemv_supported(at::ScalarType dtype) {
 
 at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b) {
     // x: [..., K] one row, w: [N, K] -> [..., N]
+    auto out_sizes = x_in.sizes().vec();
+    out_sizes.back() = w.size(0);
+    at::Tensor y = at::empty(out_sizes, x_in.options().memory_format(at::MemoryFormat::Contiguous));
+    gemv_into(x_in, w, b, y);
+    return y;
+}
+
+void gemv_into(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b, at::Tensor& y) {
     const at::ScalarType dtype = w.scalar_type();
     REEF_CHECK(gemv_supported(dtype), "gemv: needs bf16 or fp32 weights and a build with the SIMD kernels");
     const int64_t n = w.size(0), k = w.size(1);
     REEF_CHECK(x_in.scalar_type() == dtype && w.is_contiguous() && w.device().is_cpu() && x_in.numel() == k &&
                    k % kStep == 0 && (!b.defined() || (b.numel() == n && b.scalar_type() == dtype)),
                "gemv: needs one row x [.., K] and a contiguous [N, K] weight of its dtype, K a multiple of 32");
+    REEF_CHECK(y.scalar_type() == dtype && y.numel() == n && y.is_contiguous() && y.device().is_cpu(),
+               "gemv: needs an output of N contiguous values of the weight's dtype");
     const at::Tensor x = x_in.contiguous();
     const at::Tensor bias = b.defined() ? b.contiguous() : b;
-    auto out_sizes = x_in.sizes().vec();
-    out_sizes.back() = n;
-    at::Tensor y = at::empty(out_sizes, x.options());
     run_rows(w, x, bias, y, 1);
-    return y;
 }
 
 bool gemv_int8_supported() {
@@ -217,18 +223,31 @@ bool float_dtype(const at::Tensor& t) {
     return t.scalar_type() == at::kFloat || t.scalar_type() == at::kBFloat16 || t.scalar_type() == at::kHalf;
 }
 
+// y holds the quantized kernels' [M, N] result for x: contiguous, x's dtype, on the CPU
+bool output_fits(const at::Tensor& y, const at::Tensor& x, int64_t numel) {
+    return y.scalar_type() == x.scalar_type() && y.numel() == numel && y.is_contiguous() && y.device().is_cpu();
+}
+
 }  // namespace
 
 at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b,
                      bool exact_input) {
     // x: [M, K] fp32/bf16/fp16, w: [N, K] int8, s: [N] fp32 -> [M, N] in x's dtype
+    REEF_CHECK(x.dim() == 2 && w.dim() == 2, "gemv_int8: needs x [M, K] and w [N, K]");
+    at::Tensor y = at::empty({x.size(0), w.size(0)}, x.options().memory_format(at::MemoryFormat::Contiguous));
+    gemv_int8_into(x, w, s, b, exact_input, y);
+    return y;
+}
+
+void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b,
+                    bool exact_input, at::Tensor& y) {
     REEF_CHECK(gemv_int8_supported(), "gemv_int8: needs a build with the SIMD kernels");
     REEF_CHECK(x.dim() == 2 && w.dim() == 2 && x.size(1) == w.size(1) && float_dtype(x) && x.device().is_cpu() &&
                    w.scalar_type() == at::kChar && w.is_contiguous() && w.device().is_cpu() && s.numel() == w.size(0) &&
                    s.scalar_type() == at::kFloat && (!b.defined() || (b.numel() == w.size(0) && float_dtype(b))),
                "gemv_int8: needs x [M, K] (fp32, bf16 or fp16), a contiguous int8 w [N, K], fp32 scales [N] (and bias [N])");
     const int64_t m = x.size(0), n = w.size(0), k = w.size(1);
-    at::Tensor y = at::empty({m, n}, x.options());
+    REEF_CHECK(output_fits(y, x, m * n), "gemv_int8: needs an output of M·N contiguous values of x's dtype");
 #ifdef REEF_HAVE_KERNELS
     // the engine thread's scratch, kept between calls; the rows run on other threads, so they get
     // pointers, not the names (theirs are other, empty thread_local vectors)
@@ -258,7 +277,6 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
         });
     }
 #endif
-    return y;
 }
 
 int64_t int4_kernel_max_groups() {
@@ -272,6 +290,14 @@ int64_t int4_kernel_max_groups() {
 at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b) {
     // x: [M, K] fp32/bf16/fp16, w: [N, K/2] uint8, s, z: [N, G] bf16 -> [M, N] in x's dtype
+    REEF_CHECK(x.dim() == 2 && w.dim() == 2, "gemv_int4: needs x [M, K] and w [N, K/2]");
+    at::Tensor y = at::empty({x.size(0), w.size(0)}, x.options().memory_format(at::MemoryFormat::Contiguous));
+    gemv_int4_into(x, w, s, z, b, y);
+    return y;
+}
+
+void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
+                    const at::Tensor& b, at::Tensor& y) {
     REEF_CHECK(gemv_int8_supported(), "gemv_int4: needs a build with the SIMD kernels");
     REEF_CHECK(x.dim() == 2 && w.dim() == 2 && x.size(1) == 2 * w.size(1) && float_dtype(x) && x.device().is_cpu() &&
                    w.scalar_type() == at::kByte && w.is_contiguous() && w.device().is_cpu() && s.dim() == 2 &&
@@ -284,7 +310,7 @@ at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
     REEF_CHECK(k % groups == 0 && int4_group_supported(group) &&
                    groups <= int4_kernel_max_groups(),
                "gemv_int4: group size must be 32, 64, 128 or 256, and a row at most int4_kernel_max_groups() groups");
-    at::Tensor y = at::empty({m, n}, x.options());
+    REEF_CHECK(output_fits(y, x, m * n), "gemv_int4: needs an output of M·N contiguous values of x's dtype");
 #ifdef REEF_HAVE_KERNELS
     // [m, K] and [m, G] twice, prepared once per call and read by every thread (see gemv_int8)
     thread_local std::vector<float> x_scratch, b_scratch, y_scratch;
@@ -308,7 +334,6 @@ at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
         out.round(m, n, r0, r1);
     });
 #endif
-    return y;
 }
 
 void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z, int64_t r0, at::Tensor& out) {

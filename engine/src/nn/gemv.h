@@ -19,6 +19,11 @@ bool gemv_supported(at::ScalarType dtype);
 // GEMM). -> [..., N]. Requires gemv_supported(dtype).
 at::Tensor gemv(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
+// The _into forms write the same values into y (N, or M·N, contiguous values of x's dtype on the
+// CPU) instead of a new tensor: a fused decode step (text2semantic/decode_block.h) reuses its
+// buffers and dispatches no ATen op per projection.
+void gemv_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b, at::Tensor& y);
+
 // Weight-only int8 (issue #44, nn/linear.h): the build has the SIMD kernels and REEF_GEMV=0 is not set.
 bool gemv_int8_supported();
 
@@ -31,6 +36,8 @@ bool gemv_int8_supported();
 // input's own rounding); true: fp32 products of the fp32 x, quantize.py's arithmetic.
 at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b = {},
                      bool exact_input = true);
+void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& b,
+                    bool exact_input, at::Tensor& y);
 
 // Weight-only int4 (issue #44, kernels/gemv_int4.h): y = Σ_g over x·((q − 8)·s + z) (+ b), x [M, K]
 // fp32, bf16 or fp16 (M small, each row bit-identical to M = 1's), w [N, K/2] uint8 (two weights a
@@ -41,6 +48,8 @@ at::Tensor gemv_int8(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
 // Requires gemv_int8_supported() (the same build and switch).
 at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b = {});
+void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
+                    const at::Tensor& b, at::Tensor& y);
 int64_t int4_kernel_max_groups();
 
 // Rows r0..r0+out.size(0) of the int4 matrix (w, s, z as gemv_int4 takes them) dequantized into out

@@ -117,6 +117,37 @@ at::Tensor project(const at::Tensor& x, const Linear& l) {
     return l.bias.defined() ? y + l.bias : y;
 }
 
+bool project_row_into_apply(const Linear& l, at::ScalarType dtype) {
+    // the conditions under which project() of one CPU row takes the kernel that project_row_into calls
+    if (!l.weight.device().is_cpu() || gemv_paused() || (dtype != at::kFloat && dtype != at::kBFloat16)) return false;
+    if (l.bias.defined() && l.bias.scalar_type() != dtype) return false;
+    const int64_t k = l.in_features();
+    if (l.int4())
+        return gemv_int8_supported() && l.scales.size(1) <= int4_kernel_max_groups() && k % l.scales.size(1) == 0 &&
+               int4_group_supported(k / l.scales.size(1));
+    if (l.int8()) return gemv_int8_supported();
+    return l.weight.scalar_type() == dtype && gemv_supported(dtype) && l.weight.dim() == 2 && k % 32 == 0 &&
+           l.weight.is_contiguous();
+}
+
+void project_row_into(const at::Tensor& x, const Linear& l, at::Tensor& out) {
+    // x: [1, K] -> out [N] (x already 2-d: a view would be an op)
+    const int64_t k = l.in_features();
+    REEF_CHECK(project_row_into_apply(l, x.scalar_type()) && x.dim() == 2 && x.size(0) == 1 && x.size(1) == k &&
+                   x.is_contiguous(),
+               "project_row_into: needs one contiguous CPU row [1, K] that the kernels take");
+    if (l.int4()) {
+        RECORD_FUNCTION("reef::gemv_int4", std::vector<c10::IValue>());
+        gemv_int4_into(x, l.weight, l.scales, l.zeros, l.bias, out);
+    } else if (l.int8()) {
+        RECORD_FUNCTION("reef::gemv_int8", std::vector<c10::IValue>());
+        gemv_int8_into(x, l.weight, l.scales, l.bias, x.scalar_type() == at::kFloat, out);
+    } else {
+        RECORD_FUNCTION("reef::gemv", std::vector<c10::IValue>());
+        gemv_into(x, l.weight, l.bias, out);
+    }
+}
+
 at::Tensor project_rows(const at::Tensor& x, const Linear& l) {
     // x: [M, 1, K] -> [M, 1, N]; the int8 and int4 kernels give each row the bits they give it alone
     if (!l.quantized()) return project_rows(x, l.weight, l.bias);

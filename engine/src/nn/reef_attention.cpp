@@ -23,6 +23,22 @@ std::atomic<bool> g_on{false};
 at::Tensor mask_rows(const at::Tensor& mask, int64_t lk) {
     return mask.reshape({-1, lk}).contiguous();
 }
+
+// head(i) for i in [0, items): on the intra-op threads, or inside a team step (where libtorch's ops
+// run on this thread alone) on the team's threads. Each item is computed alone: the same bits either way.
+template <typename Head>
+void for_each_head(int64_t items, const Head& head) {
+    if (GemvTeam::State* team = gemv_team::active()) {
+        const int64_t parts = gemv_team::threads(*team);
+        gemv_team::run_each(*team, [&](int t) {
+            for (int64_t i = items * t / parts; i < items * (t + 1) / parts; ++i) head(i);
+        });
+    } else {
+        at::parallel_for(0, items, 1, [&](int64_t i0, int64_t i1) {
+            for (int64_t i = i0; i < i1; ++i) head(i);
+        });
+    }
+}
 #endif
 
 }  // namespace
@@ -92,19 +108,34 @@ at::Tensor reef_decode_attention(const at::Tensor& q, const at::Tensor& k, const
                 scale, op);
         }
     };
-    const int64_t items = b * h;
-    if (GemvTeam::State* team = gemv_team::active()) {
-        // inside a team step libtorch's ops run on this thread alone: the team's threads take the heads
-        const int64_t parts = gemv_team::threads(*team);
-        gemv_team::run_each(*team, [&](int t) {
-            for (int64_t i = items * t / parts; i < items * (t + 1) / parts; ++i) head(i);
-        });
-    } else {
-        at::parallel_for(0, items, 1, [&](int64_t i0, int64_t i1) {
-            for (int64_t i = i0; i < i1; ++i) head(i);
-        });
-    }
+    for_each_head(b * h, head);
     return bf16 ? out.to(at::kBFloat16) : out;  // one rounding, to nearest even
+#endif
+}
+
+void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows& kv, float* out) {
+#ifndef REEF_HAVE_KERNELS
+    (void)q, (void)hkv, (void)g, (void)d, (void)kv, (void)out;
+    throw ReefError(ErrorCode::BackendUnavailable, "Reef's decode attention: this build has no CPU kernels");
+#else
+    REEF_CHECK(kv.len >= 1 && d >= 2 && d % 2 == 0 && kv.row_stride >= d, "reef_decode_attention_rows: bad shape");
+    const float scale = 1.0f / std::sqrt(float(d));  // as reef_decode_attention
+    for_each_head(hkv, [&](int64_t j) {
+        const int64_t o = j * kv.head_stride;
+        if (kv.bf16) {
+            const auto* kb = static_cast<const uint16_t*>(kv.k) + o;
+            const auto* vb = static_cast<const uint16_t*>(kv.v) + o;
+            kernels::decode_attention_head(q + j * g * d, g, d,
+                                           kernels::KvRows<uint16_t>{kb, vb, kv.row_stride, kv.row_stride, kv.len, kv.keep},
+                                           scale, out + j * g * d);
+        } else {
+            const auto* kf = static_cast<const float*>(kv.k) + o;
+            const auto* vf = static_cast<const float*>(kv.v) + o;
+            kernels::decode_attention_head(q + j * g * d, g, d,
+                                           kernels::KvRows<float>{kf, vf, kv.row_stride, kv.row_stride, kv.len, kv.keep},
+                                           scale, out + j * g * d);
+        }
+    });
 #endif
 }
 

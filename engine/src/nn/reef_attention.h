@@ -27,6 +27,20 @@ at::Tensor reef_decode_attention(const at::Tensor& q, const at::Tensor& k, const
 
 // Whether attention() sends decode calls here: set by SdpaPolicyGuard for the "reef" policy
 // (engine thread); returns the previous setting.
+// One sequence's decode query already folded and widened: q [Hkv, G, D] fp32 (query head h = j·G + i
+// is row i of KV head j), KV head j's row r of keys at k + j·head_stride + r·row_stride (values
+// likewise at v), `len` rows, keep = len flags (1 = attend) or null -> out [Hkv, G, D] fp32: the
+// kernel reef_decode_attention runs, with its bits, without an ATen op (the fused decode step,
+// text2semantic/decode_block.h). k and v are bf16 (bf16 = true) or fp32.
+struct DecodeKvRows {
+    const void* k = nullptr;
+    const void* v = nullptr;
+    int64_t head_stride = 0, row_stride = 0, len = 0;
+    const uint8_t* keep = nullptr;
+    bool bf16 = false;
+};
+void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows& kv, float* out);
+
 bool set_reef_decode_attention(bool on);
 bool reef_decode_attention_on();
 

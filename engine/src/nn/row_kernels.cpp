@@ -239,13 +239,22 @@ bool qkv_to_cache_apply(const at::Tensor& qkv, const QkvHeads& heads, const at::
 at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
                         const at::Tensor& k_norm, double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache,
                         const at::Tensor& v_cache, int64_t pos) {
+    at::Tensor q = at::empty({1, heads.n_head, 1, heads.head_dim}, qkv.options());  // [1, H, 1, D]: the layout of [1, 1, H, D]
+    qkv_to_cache_into(qkv, heads, q_norm, k_norm, eps, freqs_cis, k_cache, v_cache, pos, q);
+    return q;
+}
+
+void qkv_to_cache_into(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
+                       const at::Tensor& k_norm, double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache,
+                       const at::Tensor& v_cache, int64_t pos, at::Tensor& q) {
     RECORD_FUNCTION("reef::qkv_to_cache", std::vector<c10::IValue>());
     REEF_CHECK(qkv_to_cache_apply(qkv, heads, q_norm, freqs_cis, k_cache, v_cache) && pos >= 0 &&
                    pos < k_cache.size(2) && q_norm.defined() == k_norm.defined() &&
                    (!k_norm.defined() || k_norm.sizes() == q_norm.sizes()),
                "qkv_to_cache: needs one contiguous CPU qkv row, its RoPE row and contiguous caches with room at pos");
     const int64_t h = heads.n_head, hkv = heads.n_kv_head, d = heads.head_dim, cap = k_cache.size(2);
-    at::Tensor q = at::empty({1, h, 1, d}, qkv.options());  // [1, H, 1, D]: the layout of [1, 1, H, D]
+    REEF_CHECK(q.scalar_type() == qkv.scalar_type() && q.numel() == h * d && q.is_contiguous() && q.device().is_cpu(),
+               "qkv_to_cache: q must hold H·D contiguous values of qkv's dtype");
 #ifdef REEF_HAVE_KERNELS
     with_type(qkv.scalar_type(), [&](auto tag) {
         using T = decltype(tag);
@@ -277,7 +286,6 @@ at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::
         }
     });
 #endif
-    return q;
 }
 
 }  // namespace reef

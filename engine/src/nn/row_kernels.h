@@ -53,5 +53,9 @@ bool qkv_to_cache_apply(const at::Tensor& qkv, const QkvHeads& heads, const at::
 at::Tensor qkv_to_cache(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
                         const at::Tensor& k_norm, double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache,
                         const at::Tensor& v_cache, int64_t pos);
+// The same, q written into q (H·D contiguous values of qkv's dtype) instead of a new tensor
+void qkv_to_cache_into(const at::Tensor& qkv, const QkvHeads& heads, const at::Tensor& q_norm,
+                       const at::Tensor& k_norm, double eps, const at::Tensor& freqs_cis, const at::Tensor& k_cache,
+                       const at::Tensor& v_cache, int64_t pos, at::Tensor& q);
 
 }  // namespace reef

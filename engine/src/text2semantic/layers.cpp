@@ -5,6 +5,7 @@
 #include "nn/attention.h"
 #include "nn/row_kernels.h"
 #include "base/weight_memory.h"
+#include "text2semantic/decode_block.h"
 #include "text2semantic/rope.h"
 
 namespace reef {
@@ -90,6 +91,7 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
 
 at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
                          const at::Tensor& freqs_cis, const CacheSlot& slot) {
+    if (decode_block_apply(x, w, dims, freqs_cis, slot)) return decode_block(x, w, dims, freqs_cis, slot);  // CPU decode: the same, fused
     const at::Tensor h = x + attention_forward(rms_norm(x, w.attention_norm, dims.norm_eps), w.attention, dims,
                                                freqs_cis, slot);
     return h + feed_forward(rms_norm(h, w.ffn_norm, dims.norm_eps), w.feed_forward);

@@ -5,6 +5,7 @@ target_sources(reef_engine PRIVATE
   src/text2semantic/model_weights.cpp
   src/text2semantic/rope.cpp
   src/text2semantic/layers.cpp
+  src/text2semantic/decode_block.cpp
   src/text2semantic/kv_cache.cpp
   src/text2semantic/prefix_kv_store.cpp
   src/text2semantic/dual_ar_model.cpp

@@ -1,0 +1,147 @@
+// The fused CPU decode block (text2semantic/decode_block.h) against block_forward's own ops: the
+// same greedy codes and bit-identical logits over whole generations, for both layouts, fp32 and
+// bf16, float, int8 and int4 weights, the active-prefix cache and the full cache with its mask, and
+// inside a GEMV team step. That the fused path ran (and where it must not: another SDPA policy, a
+// GemvPause) is seen by a global RecordFunction callback counting its "reef::decode_block" scope,
+// not by asking the code under test.
+#include <ATen/ATen.h>
+#include <ATen/record_function.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "check.h"
+#include "nn/gemv.h"
+#include "nn/gemv_team.h"
+#include "nn/sdpa_policy.h"
+#include "quantize_test_util.h"
+#include "t2s_fixtures.h"
+#include "text2semantic/decode_block.h"
+#include "text2semantic/quantize_int4.h"
+#include "text2semantic/quantize_int8.h"
+
+using namespace reef;
+using namespace t2s_test;
+using namespace quantize_test;
+
+namespace {
+
+std::atomic<int> g_fused{0};
+std::unique_ptr<at::ObserverContext> count_fused(const at::RecordFunction& fn) {
+    if (std::strcmp(fn.name(), "reef::decode_block") == 0) ++g_fused;
+    return nullptr;
+}
+// Fused blocks run (any thread) while one is alive.
+struct FusedCounter {
+    at::CallbackHandle handle =
+        at::addGlobalCallback(at::RecordFunctionCallback(&count_fused).scopes({at::RecordScope::FUNCTION}));
+    FusedCounter() { g_fused = 0; }
+    ~FusedCounter() { at::removeCallback(handle); }
+};
+
+enum class Weights { Float, Int8, Int4 };
+const char* name_of(Weights w) { return w == Weights::Float ? "float" : w == Weights::Int8 ? "int8" : "int4-g32"; }
+
+TensorMap weights_as(const DualArConfig& c, TensorMap w, Weights format) {
+    if (format == Weights::Float) return w;
+    for (const std::string& key : linear_weight_keys(c)) {
+        const std::string stem = key.substr(0, key.size() - 6);
+        if (format == Weights::Int8) {
+            Int8Weight q = quantize_per_channel_int8(w.at(key));
+            w[key] = q.weight;
+            w[stem + "scales"] = q.scales;
+        } else {
+            Int4Weight q = quantize_group_int4(w.at(key), 32);
+            w[key] = q.weight;
+            w[stem + "scales"] = q.scales;
+            w[stem + "zeros"] = q.zeros;
+        }
+    }
+    return w;
+}
+
+struct Run {
+    at::Tensor codes;
+    GenerateStats stats;
+    int fused = 0;
+};
+
+Run run(const DualArModel& m, const at::Tensor& prompt, bool fused, KvMode kv, bool team = false) {
+    const bool before = set_decode_block(fused);
+    GenerateOptions o = greedy(24, 24);
+    o.kv_mode = kv;
+    Run r;
+    {
+        FusedCounter counter;
+        GemvTeamOn on(team);
+        r.codes = codes_of_run(m, prompt, o, r.stats);
+        r.fused = g_fused.load();
+    }
+    set_decode_block(before);
+    return r;
+}
+
+bool kernels_built() { return gemv_supported(at::kFloat); }
+
+}  // namespace
+
+TEST_CASE(fused_block_gives_block_forwards_bits) {
+    const SdpaPolicyGuard reef(SdpaPolicy::Reef, CompileMode::Eager);
+    for (ModelLayout layout : {ModelLayout::S1, ModelLayout::S2})
+        for (at::ScalarType dtype : {at::kFloat, at::kBFloat16})
+            for (Weights format : {Weights::Float, Weights::Int8, Weights::Int4})
+                for (KvMode kv : {KvMode::ActivePrefix, KvMode::Full}) {
+                    const DualArConfig c = small_config(layout);
+                    auto m = make_dual_ar_model(c, weights_as(c, random_weights(c, 11), format), at::kCPU, dtype);
+                    const at::Tensor prompt = make_prompt(c, 12, 3, 5);
+                    const Run ops = run(*m, prompt, false, kv), fused = run(*m, prompt, true, kv);
+                    const double worst = worst_logit_diff(ops.stats, fused.stats);
+                    std::printf("%s %s %s %s: %d fused blocks, codes %s, worst logit |d| %g\n",
+                                layout == ModelLayout::S1 ? "S1" : "S2", dtype == at::kFloat ? "fp32" : "bf16",
+                                name_of(format), kv == KvMode::Full ? "full" : "active", fused.fused,
+                                at::equal(ops.codes, fused.codes) ? "equal" : "DIFFER", worst);
+                    CHECK(ops.fused == 0);
+                    // every decode block of every frame: (slow + fast layers · codebooks) per frame
+                    CHECK(fused.fused > 0 || !kernels_built());
+                    CHECK(ops.codes.size(1) == 24);
+                    CHECK(at::equal(ops.codes, fused.codes));
+                    CHECK(worst == 0.0);
+                }
+}
+
+TEST_CASE(fused_block_in_a_team_step_gives_the_pools_bits) {
+    const SdpaPolicyGuard reef(SdpaPolicy::Reef, CompileMode::Eager);
+    for (at::ScalarType dtype : {at::kFloat, at::kBFloat16}) {
+        const DualArConfig c = small_config(ModelLayout::S2);
+        auto m = make_dual_ar_model(c, weights_as(c, random_weights(c, 13), Weights::Int4), at::kCPU, dtype);
+        const at::Tensor prompt = make_prompt(c, 10, 2, 9);
+        const Run ops = run(*m, prompt, false, KvMode::ActivePrefix);
+        const Run team = run(*m, prompt, true, KvMode::ActivePrefix, true);
+        CHECK(team.fused > 0 || !kernels_built());
+        CHECK(at::equal(ops.codes, team.codes));
+        CHECK(worst_logit_diff(ops.stats, team.stats) == 0.0);
+    }
+}
+
+// The fused block is Reef's attention and Reef's kernels; elsewhere the blocks keep their ops.
+TEST_CASE(fused_block_runs_only_where_its_kernels_would) {
+    const DualArConfig c = small_config(ModelLayout::S2);
+    auto m = make_dual_ar_model(c, random_weights(c, 17), at::kCPU, at::kFloat);
+    const at::Tensor prompt = make_prompt(c, 10, 2, 3);
+    {
+        const SdpaPolicyGuard math(SdpaPolicy::Math, CompileMode::Eager);
+        CHECK(run(*m, prompt, true, KvMode::ActivePrefix).fused == 0);
+    }
+    const SdpaPolicyGuard reef(SdpaPolicy::Reef, CompileMode::Eager);
+    {
+        GemvPause pause(true);  // libtorch's linear: no kernel for the projections
+        CHECK(run(*m, prompt, true, KvMode::ActivePrefix).fused == 0);
+    }
+    const Run fused = run(*m, prompt, true, KvMode::ActivePrefix);
+    // prefill (several positions a call) stays with the ops: fewer fused blocks than block calls
+    CHECK(fused.fused > 0 || !kernels_built());
+}
+
+TEST_MAIN()
