@@ -18,6 +18,7 @@
 #include "nn/sdpa_policy.h"
 #include "quantize_test_util.h"
 #include "t2s_fixtures.h"
+#include "text2semantic/batch_generator.h"
 #include "text2semantic/decode_block.h"
 #include "text2semantic/quantize_int4.h"
 #include "text2semantic/quantize_int8.h"
@@ -123,6 +124,53 @@ TEST_CASE(fused_block_in_a_team_step_gives_the_pools_bits) {
         CHECK(at::equal(ops.codes, team.codes));
         CHECK(worst_logit_diff(ops.stats, team.stats) == 0.0);
     }
+}
+
+// Batched decode: the projections once for all rows, the rest per sequence; every member's codes
+// and logits those of the ops' batch. Prompts of different lengths (positions differ in every
+// batch frame), frame limits that differ (members leave, the batch shrinks), sampled and greedy.
+TEST_CASE(fused_batch_gives_block_forward_batchs_bits) {
+    const SdpaPolicyGuard reef(SdpaPolicy::Reef, CompileMode::Eager);
+    for (at::ScalarType dtype : {at::kFloat, at::kBFloat16})
+        for (Weights format : {Weights::Float, Weights::Int8, Weights::Int4})
+            for (int n : {4, 8}) {
+                const DualArConfig c = small_config(n == 4 ? ModelLayout::S1 : ModelLayout::S2);
+                auto m = make_dual_ar_model(c, weights_as(c, random_weights(c, 19), format), at::kCPU, dtype);
+                std::vector<BatchItem> items;
+                for (int i = 0; i < n; ++i) {
+                    BatchItem it;
+                    it.id = i;
+                    it.prompt = make_prompt(c, 5 + 3 * i, i % 3, uint64_t(11 + i));
+                    it.opts = greedy(6 + 2 * (i % 4), 12);
+                    if (i % 2) it.opts.knobs = SampleKnobs{0.8, 0.8, 30};
+                    it.seed = uint64_t(1000 + 7 * i);
+                    items.push_back(std::move(it));
+                }
+                auto batch = [&](bool fused, int& blocks) {
+                    const bool before = set_decode_block(fused);
+                    FusedCounter counter;
+                    auto results = generate_batch(*m, token_ids(*m), items, n);
+                    blocks = g_fused.load();
+                    set_decode_block(before);
+                    return results;
+                };
+                int ops_blocks = 0, fused_blocks = 0;
+                const auto ops = batch(false, ops_blocks), fused = batch(true, fused_blocks);
+                bool same = ops.size() == fused.size();
+                double worst = 0;
+                for (size_t i = 0; same && i < ops.size(); ++i) {
+                    same = at::equal(ops[i].codes, fused[i].codes) && ops[i].max_batch_seen == fused[i].max_batch_seen;
+                    worst = std::max(worst, worst_logit_diff(ops[i].stats, fused[i].stats));
+                }
+                std::printf("batch %d %s %s: %d fused blocks, codes %s, worst logit |d| %g\n", n,
+                            dtype == at::kFloat ? "fp32" : "bf16", name_of(format), fused_blocks, same ? "equal" : "DIFFER",
+                            worst);
+                CHECK(ops_blocks == 0);
+                CHECK(fused_blocks > 0 || !kernels_built());
+                CHECK(same);
+                CHECK(worst == 0.0);
+                CHECK(!ops.empty() && ops[0].max_batch_seen == n);  // they did decode together
+            }
 }
 
 // The fused block is Reef's attention and Reef's kernels; elsewhere the blocks keep their ops.

@@ -149,17 +149,19 @@ at::Tensor gemv(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b
 }
 
 void gemv_into(const at::Tensor& x_in, const at::Tensor& w, const at::Tensor& b, at::Tensor& y) {
+    // x: M rows of K values (M·K contiguous), w: [N, K] -> y: M·N values; M = 1 is gemv(), more are
+    // project_rows()'s batched kernel (each row's bits those it gets alone)
     const at::ScalarType dtype = w.scalar_type();
     REEF_CHECK(gemv_supported(dtype), "gemv: needs bf16 or fp32 weights and a build with the SIMD kernels");
-    const int64_t n = w.size(0), k = w.size(1);
-    REEF_CHECK(x_in.scalar_type() == dtype && w.is_contiguous() && w.device().is_cpu() && x_in.numel() == k &&
+    const int64_t n = w.size(0), k = w.size(1), m = k > 0 ? x_in.numel() / k : 0;
+    REEF_CHECK(x_in.scalar_type() == dtype && w.is_contiguous() && w.device().is_cpu() && m >= 1 && x_in.numel() == m * k &&
                    k % kStep == 0 && (!b.defined() || (b.numel() == n && b.scalar_type() == dtype)),
-               "gemv: needs one row x [.., K] and a contiguous [N, K] weight of its dtype, K a multiple of 32");
-    REEF_CHECK(y.scalar_type() == dtype && y.numel() == n && y.is_contiguous() && y.device().is_cpu(),
-               "gemv: needs an output of N contiguous values of the weight's dtype");
+               "gemv: needs rows x [.., K] and a contiguous [N, K] weight of their dtype, K a multiple of 32");
+    REEF_CHECK(y.scalar_type() == dtype && y.numel() == m * n && y.is_contiguous() && y.device().is_cpu(),
+               "gemv: needs an output of M·N contiguous values of the weight's dtype");
     const at::Tensor x = x_in.contiguous();
     const at::Tensor bias = b.defined() ? b.contiguous() : b;
-    run_rows(w, x, bias, y, 1);
+    run_rows(w, x, bias, y, m);
 }
 
 bool gemv_int8_supported() {

@@ -19,9 +19,10 @@ bool gemv_supported(at::ScalarType dtype);
 // GEMM). -> [..., N]. Requires gemv_supported(dtype).
 at::Tensor gemv(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {});
 
-// The _into forms write the same values into y (N, or M·N, contiguous values of x's dtype on the
-// CPU) instead of a new tensor: a fused decode step (text2semantic/decode_block.h) reuses its
-// buffers and dispatches no ATen op per projection.
+// The _into forms write the same values into y (M·N contiguous values of x's dtype on the CPU)
+// instead of a new tensor: a fused decode step (text2semantic/decode_block.h) reuses its buffers
+// and dispatches no ATen op per projection. gemv_into takes M rows (M·K contiguous values): one is
+// gemv(), more project_rows()'s batched kernel, with its bits.
 void gemv_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b, at::Tensor& y);
 
 // Weight-only int8 (issue #44, nn/linear.h): the build has the SIMD kernels and REEF_GEMV=0 is not set.

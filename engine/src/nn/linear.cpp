@@ -130,12 +130,12 @@ bool project_row_into_apply(const Linear& l, at::ScalarType dtype) {
            l.weight.is_contiguous();
 }
 
-void project_row_into(const at::Tensor& x, const Linear& l, at::Tensor& out) {
-    // x: [1, K] -> out [N] (x already 2-d: a view would be an op)
+void project_rows_into(const at::Tensor& x, const Linear& l, at::Tensor& out) {
+    // x: [M, K] -> out [M, N] values (x already 2-d: a view would be an op)
     const int64_t k = l.in_features();
-    REEF_CHECK(project_row_into_apply(l, x.scalar_type()) && x.dim() == 2 && x.size(0) == 1 && x.size(1) == k &&
-                   x.is_contiguous(),
-               "project_row_into: needs one contiguous CPU row [1, K] that the kernels take");
+    REEF_CHECK(project_row_into_apply(l, x.scalar_type()) && x.dim() == 2 && x.size(0) >= 1 &&
+                   x.size(0) <= kKernelRows && x.size(1) == k && x.is_contiguous(),
+               "project_rows_into: needs 1-8 contiguous CPU rows [M, K] that the kernels take");
     if (l.int4()) {
         RECORD_FUNCTION("reef::gemv_int4", std::vector<c10::IValue>());
         gemv_int4_into(x, l.weight, l.scales, l.zeros, l.bias, out);
@@ -143,7 +143,7 @@ void project_row_into(const at::Tensor& x, const Linear& l, at::Tensor& out) {
         RECORD_FUNCTION("reef::gemv_int8", std::vector<c10::IValue>());
         gemv_int8_into(x, l.weight, l.scales, l.bias, x.scalar_type() == at::kFloat, out);
     } else {
-        RECORD_FUNCTION("reef::gemv", std::vector<c10::IValue>());
+        RECORD_FUNCTION(x.size(0) == 1 ? "reef::gemv" : "reef::gemv_batch", std::vector<c10::IValue>());
         gemv_into(x, l.weight, l.bias, out);
     }
 }

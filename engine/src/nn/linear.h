@@ -46,13 +46,13 @@ at::Tensor project(const at::Tensor& x, const Linear& l);
 // Batched decode x [M, 1, K] -> [M, 1, N], each row bit-identical to project() on that row alone.
 at::Tensor project_rows(const at::Tensor& x, const Linear& l);
 
-// One CPU row of dtype through l by the SIMD kernels, written into out: project() would run the
-// same kernel on it (bf16/fp32 weights of that dtype, int8, int4), so the values are project()'s.
-// x: [1, K] contiguous, out: [N] contiguous values of x's dtype. No ATen op is dispatched:
-// the fused decode step (text2semantic/decode_block.h) checks every projection of a block with
+// 1-8 CPU rows of dtype through l by the SIMD kernels, written into out: project_rows() would run
+// the same kernel on them (bf16/fp32 weights of that dtype, int8, int4), so the values are its own.
+// x: [M, K] contiguous, out: M·N contiguous values of x's dtype. No ATen op is dispatched: the
+// fused decode step (text2semantic/decode_block.h) checks every projection of a block with
 // project_row_into_apply before it writes anything.
 bool project_row_into_apply(const Linear& l, at::ScalarType dtype);
-void project_row_into(const at::Tensor& x, const Linear& l, at::Tensor& out);
+void project_rows_into(const at::Tensor& x, const Linear& l, at::Tensor& out);
 
 // The matrix [N, K] in `dtype`, int8 dequantized (w·s rounded once), int4 ((q − 8)·s + z in fp32,
 // rounded once): for consumers without quantized paths.

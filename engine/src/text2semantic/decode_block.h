@@ -10,9 +10,12 @@
 // (reef_decode_attention_rows), the SwiGLU gate (ATen's silu, as silu_mul_rows) and the residual
 // adds, so its output is block_forward's, bit for bit (tests/unit/tst_decode_block.cpp).
 //
-// It applies where every part would take that path anyway: a CPU fp32/bf16 row, the kernels for
-// all four projections, the "reef" attention policy, a cache written at `start` (not by index).
-// REEF_DECODE_BLOCK=0 (or set_decode_block(false)) sends every block through block_forward's ops.
+// It applies where every part would take that path anyway: CPU fp32/bf16 rows, the kernels for
+// all four projections, the "reef" attention policy, caches written at `start` (not by index).
+// Batched decode (block_forward_batch, up to kDecodeBlockMaxRows sequences) takes it too: the
+// projections once for all rows (the batched kernels), the rest per sequence, each row
+// block_forward_batch's bits. REEF_DECODE_BLOCK=0 (or set_decode_block(false)) sends every block
+// through the ops.
 #pragma once
 #include <ATen/ATen.h>
 
@@ -20,12 +23,16 @@
 
 namespace reef {
 
-// x: [1, 1, C]; the rest as block_forward takes them
-bool decode_block_apply(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor& freqs_cis,
-                        const CacheSlot& slot);
-// [1, 1, C] -> [1, 1, C], block_forward's values. Requires decode_block_apply. Engine thread.
-at::Tensor decode_block(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor& freqs_cis,
-                        const CacheSlot& slot);
+// The most sequences one fused call takes: the quantized kernels' rows per call (nn/linear.cpp).
+inline constexpr int64_t kDecodeBlockMaxRows = 8;
+
+// x: [B, 1, C], one RoPE row and one cache slot per sequence (B = 1: block_forward's arguments)
+bool decode_block_apply(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
+                        const CacheSlot* slots);
+// [B, 1, C] -> [B, 1, C]: block_forward's values for B = 1, block_forward_batch's for more.
+// Requires decode_block_apply. Engine thread.
+at::Tensor decode_block(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
+                        const CacheSlot* slots);
 
 // On by default (REEF_DECODE_BLOCK=0: off for the process); returns the previous setting. Tests
 // and A/B runs switch it within one process.
