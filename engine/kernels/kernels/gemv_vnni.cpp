@@ -5,9 +5,10 @@
 // - int4: per group, the exact integer dot Σ q·xq, now one vpdpbusd per 32 bytes of each nibble
 //   half (unsigned nibble · signed int8 input, four pairs summed into each int32 lane) where the
 //   AVX2 rows spend vpmaddubsw, an int16 add and, per group, vpmaddwd; then per lane the group's
-//   sum to fp32 times the group's factor, as before. 256-bit steps (32 packed bytes, 64 weights):
-//   one step never spans two groups at group >= 64, and on the Zen 4 that measured the AVX2 rows, a
-//   512-bit operation is two 256-bit ones anyway.
+//   sum to fp32 times the group's factor, as before. 256-bit steps (32 packed bytes, 64 weights) at
+//   group 64; 512-bit ones from group 128, whose 16 lanes are folded to the 256-bit steps' 8 in
+//   integers, so both give the same bits (checked against the 256-bit rows when they were added:
+//   every output of groups 64-256, K 512-3072, 1-8 inputs, identical).
 // - int8 against int16 inputs: one vpdpwssd per 32 weights (pairs of int16 products summed into
 //   each int32 lane) where the Highway rows spend vpmaddwd and an add. Integer sums: the same bits
 //   as every other target's rows.
@@ -43,6 +44,11 @@ namespace {
 #define REEF_AVX512_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,fma")))
 
 REEF_AVX512_VNNI inline __m256i bytes(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+
+// 16 int32 lanes -> 8: lane l + lane l + 8 (exact)
+REEF_AVX512_VNNI inline __m256i fold(__m512i v) {
+    return _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+}
 
 REEF_AVX512_VNNI inline float lane_sum(__m256 v) {
     const __m128 h = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -130,15 +136,48 @@ struct Int4 {
             fa = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sa), _mm256_broadcast_ss(ka + g), fa);
             fb = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sb), _mm256_broadcast_ss(kb + g), fb);
         };
+        // A group of 64 packed bytes or more a row (group >= 128) in 512-bit steps: half the
+        // instructions of the 256-bit ones per byte, which on the AMX Xeon is what bounds the rows
+        // once the weights are in the caches (a 1 MB int4 matrix on one thread: 18 GB/s in 256-bit
+        // steps, where a plain read gets 85). Lane l of a step covers bytes 4l..4l+3 of its 64; lanes l
+        // and l + 8 folded give lane l of the 256-bit steps (bytes 4l..4l+3 of each 32), the same
+        // integers, so the same bits.
+        const __m512i low512 = _mm512_set1_epi8(0x0F);
+        auto step64 = [&](int64_t i, __m512i& alo, __m512i& ahi, __m512i& blo, __m512i& bhi) REEF_AVX512_VNNI {
+            const __m512i e = _mm512_loadu_si512(xe + i), o = _mm512_loadu_si512(xo + i);
+            const __m512i va = _mm512_loadu_si512(wa + i), vb = _mm512_loadu_si512(wb + i);
+            alo = _mm512_dpbusd_epi32(alo, _mm512_and_si512(va, low512), e);
+            blo = _mm512_dpbusd_epi32(blo, _mm512_and_si512(vb, low512), e);
+            ahi = _mm512_dpbusd_epi32(ahi, _mm512_and_si512(_mm512_srli_epi16(va, 4), low512), o);
+            bhi = _mm512_dpbusd_epi32(bhi, _mm512_and_si512(_mm512_srli_epi16(vb, 4), low512), o);
+        };
+        auto group_dot64 = [&](int64_t g, __m256& fa, __m256& fb) REEF_AVX512_VNNI {
+            const __m512i zero = _mm512_setzero_si512();
+            __m512i a0 = zero, a1 = zero, b0 = zero, b1 = zero;
+            const int64_t end = (g + 1) * step;
+            for (int64_t p = g * step; p < end; p += 64) prefetch(wa + p, wb + p);
+            for (int64_t i = g * step; i < end; i += 64) step64(i, a0, a1, b0, b1);
+            const __m256i sa = fold(_mm512_add_epi32(a0, a1)), sb = fold(_mm512_add_epi32(b0, b1));
+            fa = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sa), _mm256_broadcast_ss(ka + g), fa);
+            fb = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sb), _mm256_broadcast_ss(kb + g), fb);
+        };
         // two fp32 accumulators per row, even and odd groups, named (an indexed pair would live in
         // memory): the adds do not wait on each other
         __m256 fa0 = _mm256_setzero_ps(), fa1 = fa0, fb0 = fa0, fb1 = fa0;
         int64_t g = 0;
-        for (; g + 2 <= n; g += 2) {
-            group_dot(g, fa0, fb0);
-            group_dot(g + 1, fa1, fb1);
+        if (step % 64 == 0) {
+            for (; g + 2 <= n; g += 2) {
+                group_dot64(g, fa0, fb0);
+                group_dot64(g + 1, fa1, fb1);
+            }
+            if (g < n) group_dot64(g, fa0, fb0);
+        } else {
+            for (; g + 2 <= n; g += 2) {
+                group_dot(g, fa0, fb0);
+                group_dot(g + 1, fa1, fb1);
+            }
+            if (g < n) group_dot(g, fa0, fb0);
         }
-        if (g < n) group_dot(g, fa0, fb0);
         return {lane_sum(_mm256_add_ps(fa0, fa1)) + za, lane_sum(_mm256_add_ps(fb0, fb1)) + zb};
     }
 };
