@@ -2,8 +2,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "check.h"
 #include "reef/bench_report.h"
@@ -125,6 +128,38 @@ TEST_CASE(frame_probes_give_every_warm_frame_a_share) {
     CHECK(!r->arms[0].gemv_team);  // what ran: the pool, unless asked
     CHECK(r->arms[1].gemv_team);
     CHECK(bench_report_markdown(*r).find("`eager:auto:team`") != std::string::npos);
+}
+
+// The fused CPU decode block (text2semantic/decode_block.h) and its ":ops" A/B: the `reef` arm runs
+// one fused block per slow layer of every decode frame after the first and per fast layer of every
+// codebook step, counted from the model's own config.json; ":ops" and the `auto` policy run none.
+TEST_CASE(ops_arms_turn_the_fused_decode_block_off) {
+    const CpuKernelInfo kernels = cpu_kernel_info();
+    if (!kernels.built) return reef_test::skip("built without the SIMD kernels");
+    const int frames = 10;
+    BenchRequest req = tiny_bench("bench_ops_model", "s2", {"eager:reef", "eager:reef:ops", "eager:auto"}, frames, 2, 2, 4);
+    req.decode_audio = false;
+    Engine engine;
+    auto r = engine.bench(req, {}, {});
+    CHECK(r.ok());
+    if (!r) return;
+    // fish-speech's S2 config.json: the slow stack in text_config, the fast one in audio_decoder_config
+    const auto config = nlohmann::json::parse(std::ifstream(std::filesystem::path(req.model_dir) / "config.json"));
+    const int slow = config["text_config"]["n_layer"], fast = config["audio_decoder_config"]["n_layer"],
+              codebooks = config["audio_decoder_config"]["num_codebooks"];
+    const double expected = double((frames - 1) * slow + frames * fast * codebooks) / frames;
+    CHECK(r->arms[1].arm.decode_ops && !r->arms[0].arm.decode_ops);
+    CHECK(r->arms[1].arm.name() == "eager:reef:ops");
+    for (const ArmResult& a : r->arms) CHECK(a.ran);
+    std::printf("fused blocks per frame: reef %g (expected %g), reef:ops %g, auto %g\n", r->arms[0].decode_blocks_per_frame,
+                expected, r->arms[1].decode_blocks_per_frame, r->arms[2].decode_blocks_per_frame);
+    CHECK(std::abs(r->arms[0].decode_blocks_per_frame - expected) < 1e-9);
+    CHECK(r->arms[1].decode_blocks_per_frame == 0);
+    CHECK(r->arms[2].decode_blocks_per_frame == 0);
+    // the same greedy tokens either way (the fused block gives the ops' bits)
+    CHECK(r->arms[0].greedy_tokens == r->arms[1].greedy_tokens);
+    CHECK(bench_report_markdown(*r).find("`eager:reef` " + kernels.target) != std::string::npos);
+    CHECK(bench_report_json(*r).find("\"decode_blocks_per_frame\"") != std::string::npos);
 }
 
 // "@<target>" arms: each arm runs the SIMD target it names (the kernels record what ran, an

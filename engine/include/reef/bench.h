@@ -16,6 +16,8 @@ struct BenchArm {
                                    // GEMV kernels off for this arm (their A/B within one run)
     bool gemv_team = false;        // ":team": decode frames with the GEMV team (nn/gemv_team.h, opt-in:
                                    // libtorch's ops run on one thread inside it, slower at long contexts)
+    bool decode_ops = false;       // ":ops": every decode block through ATen's ops, the fused CPU decode
+                                   // block off for this arm (its A/B within one run)
     bool int8_weights = false;     // ":int8": the projections' weights quantized to int8 for this arm
                                    // (quantize.py's arithmetic, in memory, issue #44): int8 against
                                    // the loaded precision on the same weights within one run
@@ -114,6 +116,7 @@ struct ArmResult {
     double reread_bandwidth_gbps = 0;
     std::vector<double> reread_bandwidth_probes;
     bool gemv_team = false;           // decode frames ran with the GEMV team (last repeat; what ran)
+    double decode_blocks_per_frame = 0;  // fused CPU decode blocks per decode frame (last repeat; what ran)
     std::vector<double> step_ms;      // last repeat
     // Compiled arms (aot-inductor): the package's compile time (its own cold cost, in no other
     // figure), whether this bench found it in the cache, its load time and location.

@@ -2,6 +2,7 @@
 
 #include "nn/gemv.h"
 #include "nn/gemv_team.h"
+#include "text2semantic/decode_block.h"
 #include "runtime/cpu_target_scope.h"
 
 #include <algorithm>
@@ -258,6 +259,7 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
                               RunCapture* capture) {
     const GemvPause linear(o.libtorch_linear);
     const GemvTeamOn team(o.gemv_team);
+    const DecodeBlockOps ops(o.decode_ops);
     const CpuTargetScope target(o.cpu_target);
     check_runnable(p, r, o);
     check_compile_mode(o.compile_mode, p.config.device);

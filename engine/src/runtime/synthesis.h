@@ -19,6 +19,7 @@ struct RunOptions {
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;   // bench ":linear" arms: projections through libtorch (nn/gemv.h GemvPause)
     bool gemv_team = false;         // bench ":team" arms: decode with the GEMV team (nn/gemv_team.h GemvTeamOn)
+    bool decode_ops = false;        // bench ":ops" arms: every decode block through ATen's ops (text2semantic/decode_block.h)
     std::string cpu_target;         // bench "@avx2" arms: the SIMD kernels forced to it for the run ("" = as is)
     int kv_margin = 64;
     bool suppress_im_end = false;   // bench: exactly max_new_frames frames

@@ -12,6 +12,7 @@
 #include "base/facade_guard.h"
 #include "nn/gemv.h"
 #include "nn/gemv_team.h"
+#include "text2semantic/decode_block.h"
 #include "runtime/cpu_target_scope.h"
 #include "nn/sdpa_policy.h"
 #include "reef/backend.h"
@@ -114,6 +115,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
     }
     const GemvPause linear(o.libtorch_linear);
     const GemvTeamOn team(o.gemv_team);
+    const DecodeBlockOps ops(o.decode_ops);
     const CpuTargetScope target(o.cpu_target);
     check_sdpa_policy(o.policy, o.compile_mode, p.config.device);
     c10::InferenceMode inference;

@@ -1,6 +1,7 @@
-// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:team][:int8|:int4[-gN]][@<cpu target>]", e.g. "eager:math",
+// Arm names: "<compile>:<sdpa>[:<kv>][:linear][:ops][:team][:int8|:int4[-gN]][@<cpu target>]", e.g. "eager:math",
 // "cuda-graph:auto:full", "eager:auto:linear" (projections through libtorch's linear: the A/B of
 // the CPU GEMV kernels), "eager:auto:team" (decode with the GEMV team, opt-in: its A/B),
+// "eager:reef:ops" (every decode block through ATen's ops: the A/B of the fused CPU decode block),
 // "eager:auto:int8" (the weights quantized to int8 for this arm), "eager:auto:int4" or
 // "eager:auto:int4-g64" (int4 in groups of 128 or 64), "eager:auto@avx2" (the kernels forced to AVX2
 // for this arm).
@@ -14,6 +15,7 @@ std::string BenchArm::name() const {
     std::string s = std::string(to_string(compile_mode)) + ":" + to_string(sdpa_policy);
     if (kv_mode != KvMode::ActivePrefix) s += std::string(":") + to_string(kv_mode);
     if (libtorch_linear) s += ":linear";
+    if (decode_ops) s += ":ops";
     if (gemv_team) s += ":team";
     if (int8_weights) s += ":int8";
     if (int4_group) s += int4_group == 128 ? std::string(":int4") : ":int4-g" + std::to_string(int4_group);
@@ -54,6 +56,10 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
         arm.gemv_team = true;
         parts.pop_back();
     }
+    if (parts.size() > 2 && parts.back() == "ops") {
+        arm.decode_ops = true;
+        parts.pop_back();
+    }
     if (parts.size() > 2 && parts.back() == "linear") {
         arm.libtorch_linear = true;
         parts.pop_back();
@@ -61,7 +67,7 @@ Result<BenchArm> parse_bench_arm(const std::string& spec) {
     if (parts.size() < 2 || parts.size() > 3)
         return EngineError{ErrorCode::InvalidArgument,
                            "bad arm '" + spec +
-                               "': expected <compile>:<sdpa>[:<kv>][:linear][:team][:int8|:int4[-gN]][@<cpu target>], e.g. "
+                               "': expected <compile>:<sdpa>[:<kv>][:linear][:ops][:team][:int8|:int4[-gN]][@<cpu target>], e.g. "
                                "eager:math, eager:auto:full, eager:auto:linear, eager:auto:int8, eager:auto:int4 or eager:auto@avx2",
                            {}};
     auto mode = parse_compile_mode(parts[0]);

@@ -9,6 +9,7 @@
 #include "memory_check.h"
 #include "nn/gemv.h"
 #include "nn/gemv_team.h"
+#include "text2semantic/decode_block.h"
 #include "runtime/cpu_target_scope.h"
 #include "nn/sdpa_policy.h"
 #include "reef/cpu_kernels.h"
@@ -52,6 +53,7 @@ BatchRun run_once(Pipeline& p, const BenchRequest& req, const BenchArm& arm, con
     const RunOptions o = run_options(p, req, arm);
     const GemvPause linear(o.libtorch_linear);
     const GemvTeamOn team(o.gemv_team);
+    const DecodeBlockOps ops(o.decode_ops);
     const CpuTargetScope target(o.cpu_target);
     check_sdpa_policy(o.policy, o.compile_mode, p.config.device);
     SdpaPolicyGuard sdpa(o.policy, o.compile_mode);

@@ -107,6 +107,7 @@ std::string bench_report_json(const BenchReport& r) {
                {"kv_mode", to_string(a.arm.kv_mode)},
                {"libtorch_linear", a.arm.libtorch_linear},
                {"gemv_team", a.gemv_team},
+               {"decode_blocks_per_frame", a.decode_blocks_per_frame},
                {"cpu_target", a.arm.cpu_target.empty() ? json(nullptr) : json(a.arm.cpu_target)},
                {"ran", a.ran},
                {"error", a.ran ? json(nullptr) : json(a.error)},
@@ -149,7 +150,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/12"},
+    json root{{"schema", "reef-bench/13"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -241,6 +242,7 @@ static std::string cpu_kernels_line(const BenchReport& r) {
         s << (i ? ", " : " ") << "`" << r.arms[i].arm.name() << "` "
           << (r.arms[i].cpu_kernels.empty() ? "none (libtorch's linear)" : r.arms[i].cpu_kernels)
           << (r.arms[i].gemv_team ? " with the GEMV team" : "")
+          << (r.arms[i].decode_blocks_per_frame > 0 ? " in fused decode blocks" : "")
           << (r.arms[i].weights.empty() ? "" : " on " + r.arms[i].weights + " weights");
     s << "; this CPU's best: " << (r.cpu_kernels_best.empty() ? "none (built without the kernels)" : r.cpu_kernels_best)
       << "; REEF_CPU_TARGET " << (r.cpu_target_requested.empty() ? "unset" : "= " + r.cpu_target_requested);

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "nn/gemv_team.h"
+#include "text2semantic/decode_block.h"
 #include "study/bench_batch.h"
 #include "study/bench_sweep.h"
 #include "runtime/device.h"
@@ -80,6 +81,7 @@ RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchAr
     o.kv_mode = arm.kv_mode;
     o.libtorch_linear = arm.libtorch_linear;
     o.gemv_team = arm.gemv_team;
+    o.decode_ops = arm.decode_ops;
     o.cpu_target = arm.cpu_target;
     o.kv_margin = p.config.kv_margin;
     o.suppress_im_end = true;
@@ -114,7 +116,7 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     if (rep == 0) p.caches = Text2SemanticCaches{};
     RunCapture cap;
     reset_cpu_kernels_ran();
-    const int64_t team_steps = gemv_team_steps();
+    const int64_t team_steps = gemv_team_steps(), blocks = decode_blocks_run();
     Callbacks probing = cb;
     std::vector<double> after_frame;  // GB/s probed after each frame, the prefill's first
     if (frame_probe)
@@ -149,6 +151,8 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     a.backends = res.metrics.backends;
     a.cpu_kernels = cpu_kernels_ran();
     a.gemv_team = gemv_team_steps() > team_steps;
+    // frame 0 (the prefill's) and the decode frames 1.. that step_ms times
+    a.decode_blocks_per_frame = double(decode_blocks_run() - blocks) / double(step_ms.size() + 1);
     if (!res.metrics.compiled_package.empty()) {
         a.compile_s = res.metrics.compile_s;
         if (rep == 0) a.compile_cached = res.metrics.compile_cached;

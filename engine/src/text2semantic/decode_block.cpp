@@ -20,6 +20,8 @@ namespace reef {
 namespace {
 
 std::atomic<bool> g_on{[] { return kernel_switched_on("REEF_DECODE_BLOCK"); }()};
+thread_local bool t_ops = false;     // a DecodeBlockOps(true) is alive on this thread
+thread_local int64_t t_blocks = 0;   // fused blocks run on this thread, one per sequence
 
 // The step's buffers for one block shape, dtype and batch size, made on the first call and reused
 // by every block of that shape (a frame runs the slow stack's and the fast stack's blocks in turn:
@@ -175,11 +177,16 @@ at::Tensor run_block(const at::Tensor& x, const BlockWeights& w, const BlockDims
 
 bool set_decode_block(bool on) { return g_on.exchange(on); }
 
+DecodeBlockOps::DecodeBlockOps(bool ops) : m_previous(t_ops) { t_ops = t_ops || ops; }
+DecodeBlockOps::~DecodeBlockOps() { t_ops = m_previous; }
+
+int64_t decode_blocks_run() { return t_blocks; }
+
 bool decode_block_apply(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
                         const CacheSlot* slots) {
 #ifdef REEF_HAVE_KERNELS
     const at::ScalarType t = x.scalar_type();
-    if (!g_on.load(std::memory_order_relaxed) || !(t == at::kFloat || t == at::kBFloat16) || x.dim() != 3 ||
+    if (!g_on.load(std::memory_order_relaxed) || t_ops || !(t == at::kFloat || t == at::kBFloat16) || x.dim() != 3 ||
         x.size(1) != 1 || x.size(0) < 1 || x.size(0) > kDecodeBlockMaxRows || !x.is_contiguous() || !row_kernels_apply(x) ||
         !reef_decode_attention_on())
         return false;
@@ -224,6 +231,7 @@ at::Tensor decode_block(const at::Tensor& x, const BlockWeights& w, const BlockD
     REEF_CHECK(decode_block_apply(x, w, dims, freqs_cis, slots), "decode_block: this block does not take the fused path");
 #ifdef REEF_HAVE_KERNELS
     Workspace& s = workspace(x, w, dims);
+    t_blocks += x.size(0);
     if (x.scalar_type() == at::kBFloat16) return run_block<c10::BFloat16>(x, w, dims, freqs_cis, slots, s);
     return run_block<float>(x, w, dims, freqs_cis, slots, s);
 #else

@@ -38,4 +38,21 @@ at::Tensor decode_block(const at::Tensor& x, const BlockWeights& w, const BlockD
 // and A/B runs switch it within one process.
 bool set_decode_block(bool on);
 
+// While one is alive with ops = true, this thread's blocks go through the ops (bench ":ops" arms:
+// the fused block's A/B within one run).
+class DecodeBlockOps {
+public:
+    explicit DecodeBlockOps(bool ops);
+    ~DecodeBlockOps();
+    DecodeBlockOps(const DecodeBlockOps&) = delete;
+    DecodeBlockOps& operator=(const DecodeBlockOps&) = delete;
+
+private:
+    bool m_previous;
+};
+
+// Fused blocks this thread has run so far, one per sequence (what ran: the bench's
+// arms[].decode_blocks_per_frame).
+int64_t decode_blocks_run();
+
 }  // namespace reef
