@@ -117,8 +117,8 @@ at::Tensor project(const at::Tensor& x, const Linear& l) {
     return l.bias.defined() ? y + l.bias : y;
 }
 
-bool project_row_into_apply(const Linear& l, at::ScalarType dtype) {
-    // the conditions under which project() of one CPU row takes the kernel that project_row_into calls
+bool project_rows_into_apply(const Linear& l, at::ScalarType dtype) {
+    // the conditions under which project() of one CPU row takes the kernel that project_rows_into calls
     if (!l.weight.device().is_cpu() || gemv_paused() || (dtype != at::kFloat && dtype != at::kBFloat16)) return false;
     if (l.bias.defined() && l.bias.scalar_type() != dtype) return false;
     const int64_t k = l.in_features();
@@ -133,7 +133,7 @@ bool project_row_into_apply(const Linear& l, at::ScalarType dtype) {
 void project_rows_into(const at::Tensor& x, const Linear& l, at::Tensor& out) {
     // x: [M, K] -> out [M, N] values (x already 2-d: a view would be an op)
     const int64_t k = l.in_features();
-    REEF_CHECK(project_row_into_apply(l, x.scalar_type()) && x.dim() == 2 && x.size(0) >= 1 &&
+    REEF_CHECK(project_rows_into_apply(l, x.scalar_type()) && x.dim() == 2 && x.size(0) >= 1 &&
                    x.size(0) <= kKernelRows && x.size(1) == k && x.is_contiguous(),
                "project_rows_into: needs 1-8 contiguous CPU rows [M, K] that the kernels take");
     if (l.int4()) {

@@ -50,8 +50,8 @@ at::Tensor project_rows(const at::Tensor& x, const Linear& l);
 // the same kernel on them (bf16/fp32 weights of that dtype, int8, int4), so the values are its own.
 // x: [M, K] contiguous, out: M·N contiguous values of x's dtype. No ATen op is dispatched: the
 // fused decode step (text2semantic/decode_block.h) checks every projection of a block with
-// project_row_into_apply before it writes anything.
-bool project_row_into_apply(const Linear& l, at::ScalarType dtype);
+// project_rows_into_apply before it writes anything.
+bool project_rows_into_apply(const Linear& l, at::ScalarType dtype);
 void project_rows_into(const at::Tensor& x, const Linear& l, at::Tensor& out);
 
 // The matrix [N, K] in `dtype`, int8 dequantized (w·s rounded once), int4 ((q − 8)·s + z in fp32,

@@ -192,8 +192,8 @@ bool decode_block_apply(const at::Tensor& x, const BlockWeights& w, const BlockD
         return false;
     const AttentionWeights& a = w.attention;
     const FeedForwardWeights& f = w.feed_forward;
-    if (!norm_fits(w.attention_norm, x) || !norm_fits(w.ffn_norm, x) || !project_row_into_apply(a.wqkv, t) ||
-        !project_row_into_apply(a.wo, t) || !project_row_into_apply(f.w13, t) || !project_row_into_apply(f.w2, t))
+    if (!norm_fits(w.attention_norm, x) || !norm_fits(w.ffn_norm, x) || !project_rows_into_apply(a.wqkv, t) ||
+        !project_rows_into_apply(a.wo, t) || !project_rows_into_apply(f.w13, t) || !project_rows_into_apply(f.w2, t))
         return false;
     const int64_t c = x.size(2), hd = dims.n_head * dims.head_dim;
     if (dims.n_local_heads < 1 || dims.n_head % dims.n_local_heads ||

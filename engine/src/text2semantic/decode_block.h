@@ -1,12 +1,12 @@
-// One TransformerBlock of a CPU decode step (one sequence, one position) without ATen's per-op
-// dispatch (issue #44).
+// One TransformerBlock of a CPU decode step (one position of one sequence, or of up to 8 in a batch)
+// without ATen's per-op dispatch (issue #44).
 //
 // block_forward through ATen dispatches ~65 ops a block (views, reshapes, empties, dtype round
 // trips around attention, residual adds), ~4,400 a frame of s1-mini; each costs ~1 µs of the engine
 // thread while the other core waits, which weighs most where a frame reads the fewest bytes (int4:
 // the second thread idled ~25 % of a frame, perf). decode_block runs the same kernels in the same
 // order on buffers kept between calls: RMSNorm (nn/row_kernels), the projections (nn/linear.h
-// project_row_into), qk norm + RoPE + cache write (qkv_to_cache_into), Reef's decode attention
+// project_rows_into), qk norm + RoPE + cache write (qkv_to_cache_into), Reef's decode attention
 // (reef_decode_attention_rows), the SwiGLU gate (ATen's silu, as silu_mul_rows) and the residual
 // adds, so its output is block_forward's, bit for bit (tests/unit/tst_decode_block.cpp).
 //
