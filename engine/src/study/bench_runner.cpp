@@ -382,7 +382,7 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         if (a.bytes_per_frame > 0 && bw.memory_gbps > 0) {
             // the fast stack's bytes in this arm's own weight format (quantized arms read fewer), at
             // the re-read bandwidth probed for that size
-            const int64_t pass = a.fast_pass_bytes;  // pass_sizes[arm_size[i]]
+            const int64_t pass = a.fast_pass_bytes;
             const int64_t reread = report.fast_passes * pass;
             const ReadBandwidth arm_bw = bw_at(arm_size[i]);
             a.reread_bandwidth_gbps = arm_bw.reread_gbps;

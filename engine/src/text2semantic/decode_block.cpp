@@ -23,6 +23,7 @@ std::atomic<bool> g_on{[] { return kernel_switched_on("REEF_DECODE_BLOCK"); }()}
 thread_local bool t_ops = false;     // a DecodeBlockOps(true) is alive on this thread
 thread_local int64_t t_blocks = 0;   // fused blocks run on this thread, one per sequence
 
+#ifdef REEF_HAVE_KERNELS
 // The step's buffers for one block shape, dtype and batch size, made on the first call and reused
 // by every block of that shape (a frame runs the slow stack's and the fast stack's blocks in turn:
 // two sets per batch size).
@@ -83,7 +84,6 @@ bool norm_fits(const at::Tensor& weight, const at::Tensor& x) {
            weight.is_contiguous() && weight.device().is_cpu();
 }
 
-#ifdef REEF_HAVE_KERNELS
 template <typename T>
 struct Raw;
 template <>
@@ -171,6 +171,46 @@ at::Tensor run_block(const at::Tensor& x, const BlockWeights& w, const BlockDims
     add_rows(s.h.const_data_ptr<T>(), s.proj.const_data_ptr<T>(), b * c, out.mutable_data_ptr<T>());
     return out;
 }
+
+// The buffers of x's block shape where every part of the block takes the fused path (the kernels
+// block_forward would run), else null: then nothing has been written.
+Workspace* fused_workspace(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
+                           const CacheSlot* slots) {
+    const at::ScalarType t = x.scalar_type();
+    if (!g_on.load(std::memory_order_relaxed) || t_ops || !(t == at::kFloat || t == at::kBFloat16) || x.dim() != 3 ||
+        x.size(1) != 1 || x.size(0) < 1 || x.size(0) > kDecodeBlockMaxRows || !x.is_contiguous() || !row_kernels_apply(x) ||
+        !reef_decode_attention_on())
+        return nullptr;
+    const AttentionWeights& a = w.attention;
+    const FeedForwardWeights& f = w.feed_forward;
+    if (!norm_fits(w.attention_norm, x) || !norm_fits(w.ffn_norm, x) || !project_rows_into_apply(a.wqkv, t) ||
+        !project_rows_into_apply(a.wo, t) || !project_rows_into_apply(f.w13, t) || !project_rows_into_apply(f.w2, t))
+        return nullptr;
+    const int64_t c = x.size(2), hd = dims.n_head * dims.head_dim;
+    if (dims.n_local_heads < 1 || dims.n_head % dims.n_local_heads ||
+        a.wqkv.weight.size(0) != hd + 2 * dims.n_local_heads * dims.head_dim || a.wqkv.in_features() != c ||
+        a.wo.in_features() != hd || a.wo.weight.size(0) != c || f.w13.in_features() != c || f.w13.weight.size(0) % 2 ||
+        f.w2.in_features() != f.w13.weight.size(0) / 2 || f.w2.weight.size(0) != c)
+        return nullptr;
+    Workspace& s = workspace(x, w, dims);
+    for (int64_t i = 0; i < x.size(0); ++i) {
+        const CacheSlot& slot = slots[i];
+        // attention() takes Reef's kernel only at the decode call sites
+        if (!(slot.site == CallSite::SlowDecode || slot.site == CallSite::FastDecode) || slot.cache == nullptr ||
+            slot.span == nullptr || slot.index.defined() || slot.span->kv_len < 1)
+            return nullptr;
+        if (const auto& mask = slot.span->mask;
+            mask && !(mask->scalar_type() == at::kBool && mask->numel() == slot.span->kv_len && mask->is_contiguous() &&
+                      mask->device().is_cpu()))
+            return nullptr;
+        const at::Tensor &kc = slot.cache->key_rows(slot.layer), &vc = slot.cache->value_rows(slot.layer);
+        if (!(slot.start < kc.size(2) && slot.span->kv_len <= kc.size(2) &&
+              qkv_to_cache_apply(s.qkv_rows[size_t(i)], QkvHeads{dims.n_head, dims.n_local_heads, dims.head_dim}, a.q_norm,
+                                 freqs_cis[i], kc, vc)))
+            return nullptr;
+    }
+    return &s;
+}
 #endif
 
 }  // namespace
@@ -182,59 +222,17 @@ DecodeBlockOps::~DecodeBlockOps() { t_ops = m_previous; }
 
 int64_t decode_blocks_run() { return t_blocks; }
 
-bool decode_block_apply(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
-                        const CacheSlot* slots) {
-#ifdef REEF_HAVE_KERNELS
-    const at::ScalarType t = x.scalar_type();
-    if (!g_on.load(std::memory_order_relaxed) || t_ops || !(t == at::kFloat || t == at::kBFloat16) || x.dim() != 3 ||
-        x.size(1) != 1 || x.size(0) < 1 || x.size(0) > kDecodeBlockMaxRows || !x.is_contiguous() || !row_kernels_apply(x) ||
-        !reef_decode_attention_on())
-        return false;
-    const AttentionWeights& a = w.attention;
-    const FeedForwardWeights& f = w.feed_forward;
-    if (!norm_fits(w.attention_norm, x) || !norm_fits(w.ffn_norm, x) || !project_rows_into_apply(a.wqkv, t) ||
-        !project_rows_into_apply(a.wo, t) || !project_rows_into_apply(f.w13, t) || !project_rows_into_apply(f.w2, t))
-        return false;
-    const int64_t c = x.size(2), hd = dims.n_head * dims.head_dim;
-    if (dims.n_local_heads < 1 || dims.n_head % dims.n_local_heads ||
-        a.wqkv.weight.size(0) != hd + 2 * dims.n_local_heads * dims.head_dim || a.wqkv.in_features() != c ||
-        a.wo.in_features() != hd || a.wo.weight.size(0) != c || f.w13.in_features() != c || f.w13.weight.size(0) % 2 ||
-        f.w2.in_features() != f.w13.weight.size(0) / 2 || f.w2.weight.size(0) != c)
-        return false;
-    const Workspace& s = workspace(x, w, dims);
-    for (int64_t i = 0; i < x.size(0); ++i) {
-        const CacheSlot& slot = slots[i];
-        // attention() takes Reef's kernel only at the decode call sites
-        if (!(slot.site == CallSite::SlowDecode || slot.site == CallSite::FastDecode) || slot.cache == nullptr ||
-            slot.span == nullptr || slot.index.defined() || slot.span->kv_len < 1)
-            return false;
-        if (const auto& mask = slot.span->mask;
-            mask && !(mask->scalar_type() == at::kBool && mask->numel() == slot.span->kv_len && mask->is_contiguous() &&
-                      mask->device().is_cpu()))
-            return false;
-        const at::Tensor &kc = slot.cache->key_rows(slot.layer), &vc = slot.cache->value_rows(slot.layer);
-        if (!(slot.start < kc.size(2) && slot.span->kv_len <= kc.size(2) &&
-              qkv_to_cache_apply(s.qkv_rows[size_t(i)], QkvHeads{dims.n_head, dims.n_local_heads, dims.head_dim}, a.q_norm,
-                                 freqs_cis[i], kc, vc)))
-            return false;
-    }
-    return true;
-#else
-    (void)x, (void)w, (void)dims, (void)freqs_cis, (void)slots;
-    return false;
-#endif
-}
-
 at::Tensor decode_block(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
                         const CacheSlot* slots) {
-    RECORD_FUNCTION("reef::decode_block", std::vector<c10::IValue>());
-    REEF_CHECK(decode_block_apply(x, w, dims, freqs_cis, slots), "decode_block: this block does not take the fused path");
 #ifdef REEF_HAVE_KERNELS
-    Workspace& s = workspace(x, w, dims);
+    Workspace* s = fused_workspace(x, w, dims, freqs_cis, slots);
+    if (s == nullptr) return {};
+    RECORD_FUNCTION("reef::decode_block", std::vector<c10::IValue>());
     t_blocks += x.size(0);
-    if (x.scalar_type() == at::kBFloat16) return run_block<c10::BFloat16>(x, w, dims, freqs_cis, slots, s);
-    return run_block<float>(x, w, dims, freqs_cis, slots, s);
+    if (x.scalar_type() == at::kBFloat16) return run_block<c10::BFloat16>(x, w, dims, freqs_cis, slots, *s);
+    return run_block<float>(x, w, dims, freqs_cis, slots, *s);
 #else
+    (void)x, (void)w, (void)dims, (void)freqs_cis, (void)slots;
     return {};
 #endif
 }

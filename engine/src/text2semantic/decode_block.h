@@ -27,10 +27,9 @@ namespace reef {
 inline constexpr int64_t kDecodeBlockMaxRows = 8;
 
 // x: [B, 1, C], one RoPE row and one cache slot per sequence (B = 1: block_forward's arguments)
-bool decode_block_apply(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
-                        const CacheSlot* slots);
-// [B, 1, C] -> [B, 1, C]: block_forward's values for B = 1, block_forward_batch's for more.
-// Requires decode_block_apply. Engine thread.
+// -> [B, 1, C]: block_forward's values for B = 1, block_forward_batch's for more; an undefined
+// tensor, with nothing written, where the fused path does not apply (the caller runs the ops).
+// Engine thread.
 at::Tensor decode_block(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
                         const CacheSlot* slots);
 

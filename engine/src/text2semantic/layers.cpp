@@ -91,7 +91,7 @@ at::Tensor attention_forward(const at::Tensor& x, const AttentionWeights& w, con
 
 at::Tensor block_forward(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims,
                          const at::Tensor& freqs_cis, const CacheSlot& slot) {
-    if (decode_block_apply(x, w, dims, &freqs_cis, &slot)) return decode_block(x, w, dims, &freqs_cis, &slot);  // CPU decode: the same, fused
+    if (at::Tensor fused = decode_block(x, w, dims, &freqs_cis, &slot); fused.defined()) return fused;  // CPU decode: the same, fused
     const at::Tensor h = x + attention_forward(rms_norm(x, w.attention_norm, dims.norm_eps), w.attention, dims,
                                                freqs_cis, slot);
     return h + feed_forward(rms_norm(h, w.ffn_norm, dims.norm_eps), w.feed_forward);
@@ -103,8 +103,8 @@ at::Tensor block_forward_batch(const at::Tensor& x, const BlockWeights& w, const
     const int64_t bsz = x.size(0);
     REEF_CHECK(x.dim() == 3 && x.size(1) == 1 && int64_t(slots.size()) == bsz && int64_t(freqs_cis.size()) == bsz,
                "block_forward_batch: one row, RoPE row and cache slot per sequence");
-    if (decode_block_apply(x, w, dims, freqs_cis.data(), slots.data()))
-        return decode_block(x, w, dims, freqs_cis.data(), slots.data());  // CPU decode: the same, fused
+    if (at::Tensor fused = decode_block(x, w, dims, freqs_cis.data(), slots.data()); fused.defined())
+        return fused;  // CPU decode: the same, fused
     auto norm = [&](const at::Tensor& t, const at::Tensor& weight) {
         return each_row(t, [&](const at::Tensor& r, int64_t) { return rms_norm(r, weight, dims.norm_eps); });
     };
