@@ -14,6 +14,7 @@
 #include "check.h"
 #include "nn/gemv_team.h"
 #include "nn/linear.h"
+#include "base/cache_aligned.h"
 #include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/gemv_int4.h"
@@ -182,7 +183,7 @@ namespace {
 // rounded once per row piece by the thread that computed it.
 
 // t [numel] (fp32, bf16 or fp16) as fp32: t's own memory when it is fp32 and contiguous
-const float* float_values(const at::Tensor& t, std::vector<float>& scratch) {
+const float* float_values(const at::Tensor& t, CacheAlignedVector<float>& scratch) {
     if (t.scalar_type() == at::kFloat && t.is_contiguous()) return t.const_data_ptr<float>();
     const at::Tensor c = t.contiguous();
     scratch.resize(size_t(c.numel()));
@@ -201,7 +202,7 @@ struct QuantOutput {
     at::Tensor y;
     float* rows = nullptr;  // [m, N] fp32
 
-    QuantOutput(at::Tensor out, std::vector<float>& scratch) : y(std::move(out)) {
+    QuantOutput(at::Tensor out, CacheAlignedVector<float>& scratch) : y(std::move(out)) {
         if (y.scalar_type() == at::kFloat) {
             rows = y.mutable_data_ptr<float>();
         } else {
@@ -253,8 +254,8 @@ void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
 #ifdef REEF_HAVE_KERNELS
     // the engine thread's scratch, kept between calls; the rows run on other threads, so they get
     // pointers, not the names (theirs are other, empty thread_local vectors)
-    thread_local std::vector<float> x_scratch, b_scratch, y_scratch;
-    thread_local std::vector<int16_t> xq;
+    thread_local CacheAlignedVector<float> x_scratch, b_scratch, y_scratch;
+    thread_local CacheAlignedVector<int16_t> xq;
     thread_local std::vector<float> sx;
     const at::Tensor scales = s.contiguous();
     const int8_t* wp = w.const_data_ptr<int8_t>();
@@ -315,8 +316,8 @@ void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
     REEF_CHECK(output_fits(y, x, m * n), "gemv_int4: needs an output of M·N contiguous values of x's dtype");
 #ifdef REEF_HAVE_KERNELS
     // [m, K] and [m, G] twice, prepared once per call and read by every thread (see gemv_int8)
-    thread_local std::vector<float> x_scratch, b_scratch, y_scratch;
-    thread_local std::vector<int8_t> xq;
+    thread_local CacheAlignedVector<float> x_scratch, b_scratch, y_scratch;
+    thread_local CacheAlignedVector<int8_t> xq;
     thread_local std::vector<float> xs, gsum;
     xq.resize(size_t(m * k));
     xs.resize(size_t(m * groups));
