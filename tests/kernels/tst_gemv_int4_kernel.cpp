@@ -140,58 +140,116 @@ TEST_CASE(batched_int4_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
 // The even/odd split, the per-group scales and the group sums: xq holds round(x / xs_g) in
 // [evens | odds] order, xs_g = max|x_g| / 127, every group's sum within fp32 rounding of the
 // exact one; an all-zero group has scale 0, a non-finite one NaN.
-TEST_CASE(int4_input_preparation_splits_scales_and_sums) {
-    std::mt19937 g(49);
-    const int64_t k = 512, group = 64, groups = k / group;
-    std::vector<float> x = randn(size_t(k), g);
-    for (int64_t i = 64; i < 128; ++i) x[size_t(i)] = 0;  // group 1: all zero
-    x[300] = INFINITY;                                     // group 4: not finite
-    std::vector<int8_t> xq(static_cast<size_t>(k));
-    std::vector<float> xs(static_cast<size_t>(groups)), gsum(static_cast<size_t>(groups));
-    prepare_row_q8_i4(x.data(), k, group, xq.data(), xs.data(), gsum.data());
-    for (int64_t gi = 0; gi < groups; ++gi) {
-        double top = 0, sum = 0;
-        for (int64_t i = gi * group; i < (gi + 1) * group; ++i) top = std::max(top, std::fabs(double(x[size_t(i)]))), sum += x[size_t(i)];
-        if (gi == 4) {
-            CHECK(std::isnan(xs[size_t(gi)]));
-            continue;
+TEST_CASE(int4_input_preparation_splits_scales_and_sums_on_every_target) {
+    for_each_target([&](const std::string& t) {
+        std::mt19937 g(49);
+        const int64_t k = 512, group = 64, groups = k / group;
+        std::vector<float> x = randn(size_t(k), g);
+        // bf16 values, as a bf16 decode's inputs are: their sums in double are exact in any order
+        for (float& v : x) v = bf16_to_float(float_to_bf16(v));
+        for (int64_t i = 64; i < 128; ++i) x[size_t(i)] = 0;  // group 1: all zero
+        x[300] = INFINITY;                                     // group 4: not finite
+        std::vector<int8_t> xq(static_cast<size_t>(k), int8_t(99));
+        std::vector<float> xs(static_cast<size_t>(groups)), gsum(static_cast<size_t>(groups));
+        prepare_row_q8_i4(x.data(), k, group, xq.data(), xs.data(), gsum.data());
+        for (int64_t gi = 0; gi < groups; ++gi) {
+            double top = 0, sum = 0;
+            for (int64_t i = gi * group; i < (gi + 1) * group; ++i) top = std::max(top, std::fabs(double(x[size_t(i)]))), sum += x[size_t(i)];
+            auto q_of = [&](int64_t i) { return xq[size_t(i % 2 ? k / 2 + i / 2 : i / 2)]; };
+            if (gi == 4) {
+                CHECK(std::isnan(xs[size_t(gi)]));
+                for (int64_t i = gi * group; i < (gi + 1) * group; ++i) CHECK(q_of(i) == 0);  // defined: zeros
+                continue;
+            }
+            CHECK(xs[size_t(gi)] == float(top) / 127.0f);
+            if (gsum[size_t(gi)] != float(sum)) std::fprintf(stderr, "%s: group %lld sum %.9g, want %.9g\n", t.c_str(), (long long)gi, double(gsum[size_t(gi)]), sum);
+            CHECK(gsum[size_t(gi)] == float(sum));
+            for (int64_t i = gi * group; i < (gi + 1) * group; ++i) {
+                const double want = top > 0 ? std::nearbyint(double(x[size_t(i)]) * 127.0 / top) : 0;
+                CHECK(std::fabs(double(q_of(i)) - want) <= 1);  // round half even of the fp32 product
+                CHECK(q_of(i) >= -127 && q_of(i) <= 127);
+            }
         }
-        CHECK(xs[size_t(gi)] == float(top) / 127.0f);
-        CHECK(std::fabs(double(gsum[size_t(gi)]) - sum) <= 1e-6 * (1 + std::fabs(sum)));
-        for (int64_t i = gi * group; i < (gi + 1) * group; ++i) {
-            const int8_t q = xq[size_t(i % 2 ? k / 2 + i / 2 : i / 2)];
-            const double want = top > 0 ? std::nearbyint(double(x[size_t(i)]) * 127.0 / top) : 0;
-            CHECK(std::fabs(double(q) - want) <= 1);  // round half even of the fp32 product
-            CHECK(q >= -127 && q <= 127);
+        CHECK(xs[1] == 0);
+    });
+}
+
+// The prepared input is the same on every target, bits and all: every group size, rows of 1 to
+// 12 groups (the vector sums take four groups at a time, the rest one by one), fp32 values over
+// 2^-30..2^30, and rows where the groups' double sums lose values by the order they add them in:
+// pairs ±2^60·u that cancel, around values of ~1 that are absorbed while a ±2^60 is in the partial
+// sum (a sum in another order gives another float, not an ulp but whole units off).
+TEST_CASE(int4_input_preparation_is_the_same_on_every_target) {
+    struct Prepared {
+        std::vector<int8_t> xq;
+        std::vector<float> xs, gsum;
+        bool operator==(const Prepared& o) const {
+            return xq == o.xq && std::memcmp(xs.data(), o.xs.data(), xs.size() * 4) == 0 && gsum == o.gsum;
         }
-    }
-    CHECK(xs[1] == 0);
+    };
+    std::vector<std::vector<float>> rows;
+    std::vector<int64_t> groups_of;
+    std::mt19937 g(53);
+    std::uniform_real_distribution<float> spread(-30, 30);
+    for (int64_t group : {32, 64, 128, 256})
+        for (int64_t n = 1; n <= 12; ++n) {
+            std::vector<float> x = randn(size_t(n * group), g);
+            std::vector<float> cancel = x;
+            for (float& v : x) v *= std::exp2(spread(g));
+            rows.push_back(std::move(x));
+            groups_of.push_back(group);
+            std::uniform_int_distribution<int64_t> at(0, group - 1);
+            for (int64_t gi = 0; gi < n; ++gi)
+                for (int pair = 0; pair < 3; ++pair) {
+                    const float big = std::ldexp(1.0f + float(pair) / 8, 60);
+                    cancel[size_t(gi * group + at(g))] = big;
+                    cancel[size_t(gi * group + at(g))] = -big;  // (may overwrite the first: then no pair)
+                }
+            rows.push_back(std::move(cancel));
+            groups_of.push_back(group);
+        }
+    std::vector<Prepared> first;
+    for_each_target([&](const std::string& t) {
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const int64_t k = int64_t(rows[r].size()), group = groups_of[r];
+            Prepared p{std::vector<int8_t>(size_t(k)), std::vector<float>(size_t(k / group)), std::vector<float>(size_t(k / group))};
+            prepare_row_q8_i4(rows[r].data(), k, group, p.xq.data(), p.xs.data(), p.gsum.data());
+            if (first.size() < rows.size()) {
+                first.push_back(std::move(p));
+                continue;
+            }
+            if (!(p == first[r])) std::fprintf(stderr, "%s: row %zu (group %lld) differs from the first target's\n", t.c_str(), r, (long long)group);
+            CHECK(p == first[r]);
+        }
+    });
 }
 
 // The rounding is lrintf's, exactly: halfway cases to even (top = 127 makes the factor exactly 1,
 // so x itself is rounded), and every element of a random row equals lrintf of its fp32 product.
-TEST_CASE(int4_input_rounding_is_round_half_to_even) {
-    const int64_t k = 64, group = 32;
-    std::vector<float> x(static_cast<size_t>(k), 0.0f);
-    const float halves[] = {2.5f, 3.5f, -2.5f, -3.5f, 0.5f, -0.5f, 126.5f, 127.0f};
-    const int8_t want[] = {2, 4, -2, -4, 0, 0, 126, 127};
-    for (size_t i = 0; i < 8; ++i) x[2 * i] = halves[i];  // the evens of group 0
-    std::vector<int8_t> xq(static_cast<size_t>(k));
-    std::vector<float> xs(2), gsum(2);
-    prepare_row_q8_i4(x.data(), k, group, xq.data(), xs.data(), gsum.data());
-    CHECK(xs[0] == 1.0f);
-    for (size_t i = 0; i < 8; ++i) CHECK(xq[i] == want[i]);
-    std::mt19937 g(51);
-    const std::vector<float> r = randn(size_t(1024), g);
-    std::vector<int8_t> rq(1024);
-    std::vector<float> rs(8), rsum(8);
-    prepare_row_q8_i4(r.data(), 1024, 128, rq.data(), rs.data(), rsum.data());
-    for (int64_t i = 0; i < 1024; ++i) {
-        float top = 0;
-        for (int64_t j = i / 128 * 128; j < i / 128 * 128 + 128; ++j) top = std::max(top, std::fabs(r[size_t(j)]));
-        const long q = std::lrintf(r[size_t(i)] * (127.0f / top));
-        CHECK(rq[size_t(i % 2 ? 512 + i / 2 : i / 2)] == q);
-    }
+TEST_CASE(int4_input_rounding_is_round_half_to_even_on_every_target) {
+    for_each_target([&](const std::string&) {
+        const int64_t k = 64, group = 32;
+        std::vector<float> x(static_cast<size_t>(k), 0.0f);
+        const float halves[] = {2.5f, 3.5f, -2.5f, -3.5f, 0.5f, -0.5f, 126.5f, 127.0f};
+        const int8_t want[] = {2, 4, -2, -4, 0, 0, 126, 127};
+        for (size_t i = 0; i < 8; ++i) x[2 * i] = halves[i];  // the evens of group 0
+        std::vector<int8_t> xq(static_cast<size_t>(k));
+        std::vector<float> xs(2), gsum(2);
+        prepare_row_q8_i4(x.data(), k, group, xq.data(), xs.data(), gsum.data());
+        CHECK(xs[0] == 1.0f);
+        for (size_t i = 0; i < 8; ++i) CHECK(xq[i] == want[i]);
+        std::mt19937 g(51);
+        const std::vector<float> r = randn(size_t(1024), g);
+        std::vector<int8_t> rq(1024);
+        std::vector<float> rs(8), rsum(8);
+        prepare_row_q8_i4(r.data(), 1024, 128, rq.data(), rs.data(), rsum.data());
+        for (int64_t i = 0; i < 1024; ++i) {
+            float top = 0;
+            for (int64_t j = i / 128 * 128; j < i / 128 * 128 + 128; ++j) top = std::max(top, std::fabs(r[size_t(j)]));
+            const long q = std::lrintf(r[size_t(i)] * (127.0f / top));
+            CHECK(rq[size_t(i % 2 ? 512 + i / 2 : i / 2)] == q);
+        }
+    });
 }
 
 // The dequantization of a long prompt's prefill: every weight's bf16 bits equal (q − 8)·scale + zero

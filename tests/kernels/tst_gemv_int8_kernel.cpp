@@ -110,32 +110,34 @@ TEST_CASE(batched_int8_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
 }
 
 
-// quantize_row_q16: every element within half a step of where it was, the largest at ±16383, an
-// all-zero row at scale 0, a NaN row at scale NaN.
-TEST_CASE(q16_input_quantization_stays_within_half_a_step) {
-    std::mt19937 g(46);
-    for (int64_t k : {1, 7, 1024, 3075}) {
-        const std::vector<float> x = randn(size_t(k), g);
-        std::vector<int16_t> q(static_cast<size_t>(k));
-        const float sx = quantize_row_q16(x.data(), k, q.data());
-        double top = 0;
-        int peak = 0;
-        for (int64_t i = 0; i < k; ++i) {
-            top = std::max(top, double(std::fabs(x[i])));
-            peak = std::max(peak, std::abs(int(q[i])));
-            // half a step, plus the fp32 product x · (16383 / max) rounding by up to 16383 · 2^-24 steps
-            CHECK(std::fabs(double(x[i]) - double(q[i]) * sx) <= 0.501 * sx);
+// quantize_row_q16 on every target: every element within half a step of where it was, lrintf's
+// rounding exactly, the largest at ±16383, an all-zero row at scale 0, a NaN row at scale NaN.
+TEST_CASE(q16_input_quantization_stays_within_half_a_step_on_every_target) {
+    for_each_target([&](const std::string&) {
+        std::mt19937 g(46);
+        for (int64_t k : {1, 7, 1024, 3075}) {
+            const std::vector<float> x = randn(size_t(k), g);
+            std::vector<int16_t> q(static_cast<size_t>(k));
+            const float sx = quantize_row_q16(x.data(), k, q.data());
+            double top = 0;
+            int peak = 0;
+            for (int64_t i = 0; i < k; ++i) {
+                top = std::max(top, double(std::fabs(x[i])));
+                peak = std::max(peak, std::abs(int(q[i])));
+                // half a step, plus the fp32 product x · (16383 / max) rounding by up to 16383 · 2^-24 steps
+                CHECK(std::fabs(double(x[i]) - double(q[i]) * sx) <= 0.501 * sx);
+            }
+            // lrintf's rounding of the fp32 product, exactly
+            for (int64_t i = 0; i < k; ++i) CHECK(q[i] == std::lrintf(x[i] * (float(kQ16Max) / float(top))));
+            CHECK(peak == kQ16Max);
+            CHECK(std::fabs(sx - top / kQ16Max) <= 1e-6 * sx);
         }
-        // lrintf's rounding of the fp32 product, exactly
-        for (int64_t i = 0; i < k; ++i) CHECK(q[i] == std::lrintf(x[i] * (float(kQ16Max) / float(top))));
-        CHECK(peak == kQ16Max);
-        CHECK(std::fabs(sx - top / kQ16Max) <= 1e-6 * sx);
-    }
-    std::vector<float> zero(33, 0.0f);
-    std::vector<int16_t> q(33, 5);
-    CHECK(quantize_row_q16(zero.data(), 33, q.data()) == 0.0f && q[7] == 0);
-    zero[3] = NAN;
-    CHECK(std::isnan(quantize_row_q16(zero.data(), 33, q.data())));
+        std::vector<float> zero(33, 0.0f);
+        std::vector<int16_t> q(33, 5);
+        CHECK(quantize_row_q16(zero.data(), 33, q.data()) == 0.0f && q[7] == 0);
+        zero[3] = NAN;
+        CHECK(std::isnan(quantize_row_q16(zero.data(), 33, q.data())));
+    });
 }
 
 // The int16-input rows are an exact integer dot product: each output equals float(double(Σ w·xq) ·

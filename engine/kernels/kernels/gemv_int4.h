@@ -33,10 +33,11 @@ inline bool int4_group_supported(int64_t group) { return group == 32 || group ==
 // K up to 32768 at group 32, far beyond any fish-speech width; wider rows take the dequantized path.
 inline constexpr int64_t kInt4MaxGroups = 1024;
 
-// x [k] -> xq [k] as [the k/2 even elements | the k/2 odd ones] quantized per group, xs [k/group]
-// the groups' scales (0 for an all-zero group; NaN where x is not finite, so every output is NaN
-// as a float product would be) and gsum [k/group] the groups' sums of x (in double, rounded once).
-// k % group == 0.
+// x [k] -> xq [k] as [the k/2 even elements | the k/2 odd ones] quantized per group (zeros for a
+// group that is all zero or not finite), xs [k/group] the groups' scales (0 for an all-zero group;
+// NaN where x is not finite, so every output is NaN as a float product would be) and gsum [k/group]
+// the groups' sums of x (input_stats' order, in double, rounded once): the same bits on every
+// target. k % group == 0.
 void prepare_row_q8_i4(const float* x, int64_t k, int64_t group, int8_t* xq, float* xs, float* gsum);
 
 // w [N, k/2] packed as above, s and z [N, k/group] bf16 bits, xq [m, k], xs and gsum [m, k/group]

@@ -127,6 +127,43 @@ void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, in
                     [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v * s[r] + b[r] : v * s[r]; });
 }
 
+// quantize_row_q16 (gemv_int8.h) in vectors, the scalar loops' bits on every target: the maximum
+// is exact in any order and each element takes the same float operations (round_small's adds). On
+// the calling thread while the others wait, once per GEMV: 0.89 µs at K = 1024 as scalar loops, on
+// the AMX Xeon.
+float QuantizeRowQ16(const float* x, int64_t k, int16_t* xq) {
+    const hn::ScalableTag<float> df;
+    const hn::Rebind<int32_t, decltype(df)> di;
+    const hn::Rebind<int16_t, decltype(df)> d16;
+    const int64_t lanes = int64_t(hn::Lanes(df)), body = k - k % lanes;
+    auto m = hn::Zero(df);
+    auto bad = hn::FirstN(df, 0);  // lanes that met an inf or NaN
+    for (int64_t i = 0; i < body; i += lanes) {
+        const auto v = hn::LoadU(df, x + i);
+        m = hn::Max(m, hn::Abs(v));
+        bad = hn::Or(bad, hn::Not(hn::IsFinite(v)));
+    }
+    bool finite = hn::AllFalse(df, bad);
+    float top = hn::GetLane(hn::MaxOfLanes(df, m));
+    for (int64_t i = body; i < k; ++i) {
+        finite = finite && std::isfinite(x[i]);
+        top = std::max(top, std::fabs(x[i]));
+    }
+    if (!finite || top == 0) {
+        std::fill(xq, xq + k, int16_t(0));
+        return finite ? 0 : NAN;
+    }
+    const float inv = float(kQ16Max) / top;
+    const auto vinv = hn::Set(df, inv), magic = hn::Set(df, 12582912.0f);
+    const auto hi = hn::Set(df, float(kQ16Max)), lo = hn::Set(df, -float(kQ16Max));
+    for (int64_t i = 0; i < body; i += lanes) {
+        const auto r = hn::Sub(hn::Add(hn::Mul(hn::LoadU(df, x + i), vinv), magic), magic);
+        hn::StoreU(hn::DemoteTo(d16, hn::ConvertTo(di, hn::Min(hn::Max(r, lo), hi))), d16, xq + i);
+    }
+    for (int64_t i = body; i < k; ++i) xq[i] = int16_t(std::clamp(round_small(x[i] * inv), -kQ16Max, kQ16Max));
+    return top / float(kQ16Max);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace reef::kernels
 HWY_AFTER_NAMESPACE();
@@ -135,6 +172,7 @@ HWY_AFTER_NAMESPACE();
 namespace reef::kernels {
 HWY_EXPORT(GemvRowsI8);
 HWY_EXPORT(GemvRowsI8Q16);
+HWY_EXPORT(QuantizeRowQ16);
 
 void gemv_rows_i8_q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
                       const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
@@ -149,21 +187,8 @@ void gemv_rows_i8_q16(const int8_t* w, const float* s, const int16_t* xq, const 
 }
 
 float quantize_row_q16(const float* x, int64_t k, int16_t* xq) {
-    // k % 4 == 0 for input_stats (K is a multiple of 32 on every path); a tail would go scalar
-    const int64_t body = k & ~int64_t(3);
-    InputStats st = input_stats(x, body);
-    for (int64_t i = body; i < k; ++i) {
-        st.finite = st.finite && std::isfinite(x[i]);
-        st.top = std::max(st.top, std::fabs(x[i]));
-    }
-    if (!st.finite || st.top == 0) {
-        for (int64_t i = 0; i < k; ++i) xq[i] = 0;
-        return st.finite ? 0 : NAN;
-    }
-    const float sx = st.top / float(kQ16Max);
-    const float inv = float(kQ16Max) / st.top;
-    for (int64_t i = 0; i < k; ++i) xq[i] = int16_t(std::clamp(round_small(x[i] * inv), -kQ16Max, kQ16Max));
-    return sx;
+    ensure_target_chosen();
+    return HWY_DYNAMIC_DISPATCH(QuantizeRowQ16)(x, k, xq);
 }
 
 void gemv_rows_i8(const int8_t* w, const float* s, const float* x, int64_t ldx, int64_t m, const float* b, int64_t k,

@@ -1,8 +1,8 @@
 // The quantized rows' input side (kernels/gemv_int4.h, kernels/gemv_int8.h): before each call the
 // activation row is scanned (finite? max |x|, sum) and rounded to small integers. That runs on the
-// calling thread while the others wait, once per GEMV (~280 a decode frame), so it is written for
-// the compiler to vectorize: four independent chains instead of one (a scalar max or double-add
-// chain waits ~4 cycles an element), and rounding without a libm call.
+// calling thread while the others wait, once per GEMV (~280 a decode frame). The vector versions
+// (PrepareRowQ8I4, QuantizeRowQ16) keep these definitions' bits: this scalar scan is the sums' order
+// (four strided double partial sums) and the targets with fewer than four double lanes run it.
 #pragma once
 #include <algorithm>
 #include <cmath>
