@@ -6,6 +6,7 @@
 #include <c10/util/Half.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <functional>
 #include <type_traits>
@@ -45,41 +46,60 @@ bool widen_bf16_rows(const at::Tensor& x, const at::Tensor& w) {
            x.dim() >= 2 && x.numel() / x.size(-1) > 1 && !cpu_has_bf16_arithmetic();
 }
 
-// The rows of one call are handed to the intra-op threads in shrinking pieces from a shared
-// counter (OpenMP's "guided" schedule), not as one fixed block per thread: two threads streaming
-// halves of a matrix finish up to ~10 % apart (the memory's bandwidth splits unevenly between them
-// from call to call), and the first then waits at the barrier. Measured on the Zen 5 VM: 6-16 % of
-// the threads' GEMV time idle with fixed halves, 3-4.5 % this way (bench/results/cpu/gemv-guided-zen5.md).
-// Each piece is the remaining rows / (2 · threads), at least kMinPieceBytes of weights and even
-// (the kernels read a piece as two streams, its halves). A piece's size follows from where it
-// starts, whichever thread takes it, so the bounds, and with them every row's bits (an odd last row
-// takes the one-row dot), are the same in every call. Inside a decode step's GemvTeam
-// (nn/gemv_team.h) the team's threads take the pieces, in the same sizes.
+// How one call's rows go to the intra-op threads. Each thread owns a contiguous region (rows
+// t·N/T..(t+1)·N/T, even bounds) cut into three chunks, three quarters then two eighths; it runs its
+// own chunks in order, then takes the chunks of regions not yet taken, so a thread the memory or
+// the scheduler slowed down hands its tail to the other. Measured on the AMX Xeon (s1-mini int4,
+// bf16 compute, 2 threads, alternating processes): fixed halves 46.9 / 46.5 frames/s, these chunks
+// 46.8 / 46.3, shrinking pieces from one shared counter (the guided schedule this replaced) 45.6 /
+// 45.2, AVX2 forced 43.5 / 44.1, 43.6 / 42.9, 42.0 / 41.5; in an earlier pair of rounds fixed halves
+// led the guided pieces by 4-6 %. Guided pieces start every piece's two streams cold and hand
+// consecutive pieces to alternating threads, which costs more than the idle time they save; on the
+// Zen 5 VM too the frames/s pointed the same way (bench/results/cpu/gemv-guided-zen5.md), where the
+// idle time favoured the pieces. Every bound is even but the matrix's end and follows from N and T
+// alone, so each row's bits (an odd last row takes the one-row dot) are the same in every call. A
+// matrix under kMinPieceBytes per thread runs on fewer threads (one: on the calling thread, no
+// parallel region). Inside a decode step's GemvTeam (nn/gemv_team.h) the team's threads take the
+// regions' chunks the same way.
 constexpr int64_t kMinPieceBytes = 64 << 10;
+constexpr int64_t kMaxOwners = 64;
 
 template <typename Rows>
 void guided_rows(const at::Tensor& w, int64_t row_bytes, const Rows& rows) {
     const int64_t n = w.size(0);
     GemvTeam::State* team = gemv_team::active();
     const int64_t threads = team ? gemv_team::threads(*team) : at::get_num_threads();
-    const int64_t min_piece = std::max<int64_t>(2, (kMinPieceBytes / std::max<int64_t>(row_bytes, 1)) & ~int64_t(1));
-    std::atomic<int64_t> next{0};
-    auto take = [&] {
-        int64_t r0 = next.load(std::memory_order_relaxed), size = 0;
-        for (;;) {
-            do {
-                const int64_t left = n - r0;
-                if (left <= 0) return;
-                size = std::min(left, std::max(min_piece, (left / (2 * threads)) & ~int64_t(1)));
-            } while (!next.compare_exchange_weak(r0, r0 + size, std::memory_order_relaxed));
-            rows(r0, r0 + size);
-            r0 = next.load(std::memory_order_relaxed);
+    const int64_t owners = std::clamp<int64_t>(n * row_bytes / kMinPieceBytes, 1, std::min(threads, kMaxOwners));
+    if (owners == 1 && !team) return rows(0, n);
+    constexpr int kChunks = 3;
+    std::array<std::array<int64_t, kChunks + 1>, kMaxOwners> bounds;
+    std::array<std::atomic<int>, kMaxOwners> taken;
+    for (int64_t t = 0; t < owners; ++t) {
+        auto& b = bounds[size_t(t)];
+        b[0] = (n * t / owners) & ~int64_t(1);
+        b[kChunks] = t + 1 == owners ? n : (n * (t + 1) / owners) & ~int64_t(1);
+        const int64_t len = b[kChunks] - b[0];
+        b[1] = b[0] + ((len * 3 / 4) & ~int64_t(1));
+        b[2] = std::min(b[kChunks], b[1] + ((len / 8) & ~int64_t(1)));
+        taken[size_t(t)].store(0, std::memory_order_relaxed);
+    }
+    // thread `first`: its own region's chunks, then the others'
+    auto run_from = [&](int64_t first) {
+        for (int64_t o = 0; o < owners; ++o) {
+            const size_t t = size_t((first + o) % owners);
+            for (int c; (c = taken[t].fetch_add(1, std::memory_order_relaxed)) < kChunks;)
+                if (bounds[t][size_t(c) + 1] > bounds[t][size_t(c)]) rows(bounds[t][size_t(c)], bounds[t][size_t(c) + 1]);
         }
     };
-    if (team)
+    if (team) {
+        std::atomic<int64_t> arrivals{0};
+        auto take = [&] { run_from(arrivals.fetch_add(1, std::memory_order_relaxed) % owners); };
         gemv_team::run_rows(*team, w, std::ref(take));  // a reference: no closure copy per call
-    else
-        at::parallel_for(0, threads, 1, [&](int64_t, int64_t) { take(); });
+    } else {
+        at::parallel_for(0, owners, 1, [&](int64_t begin, int64_t end) {
+            for (int64_t t = begin; t < end; ++t) run_from(t);
+        });
+    }
 }
 
 // y[j] = w·x[j] (+ b) for the m rows of x ([m, K] contiguous) into y ([m, N]): the one-row kernel
