@@ -16,6 +16,7 @@
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_int4.h"
 #include "kernels/gemv_vnni.h"
+#include "kernels/input_scan-inl.h"
 #include "kernels/input_stats.h"
 #include "kernels/two_stream_rows-inl.h"
 
@@ -256,15 +257,9 @@ void PrepareRowQ8I4(const float* x, int64_t k, int64_t group, int8_t* xq, float*
     const auto magic = hn::Set(df, 12582912.0f), top = hn::Set(df, 127.0f), bottom = hn::Set(df, -127.0f);
     for (g = 0; g < groups; ++g) {
         const float* xg = x + g * group;
-        auto m = hn::Zero(df);
-        auto bad = hn::FirstN(df, 0);  // lanes that met an inf or NaN
-        for (int64_t i = 0; i < group; i += lanes) {
-            const auto v = hn::LoadU(df, xg + i);
-            m = hn::Max(m, hn::Abs(v));
-            bad = hn::Or(bad, hn::Not(hn::IsFinite(v)));
-        }
-        const bool ok = hn::AllFalse(df, bad);
-        const float mx = hn::GetLane(hn::MaxOfLanes(df, m));
+        const InputScan scan = scan_input(xg, group);  // group >= 32 >= lanes
+        const bool ok = scan.finite;
+        const float mx = scan.top;
         xs[g] = !ok ? NAN : mx / 127.0f;
         int8_t* e = xq + g * group / 2;
         int8_t* o = xq + k / 2 + g * group / 2;

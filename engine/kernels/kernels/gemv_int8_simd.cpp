@@ -14,6 +14,7 @@
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_int8.h"
 #include "kernels/gemv_vnni.h"
+#include "kernels/input_scan-inl.h"
 #include "kernels/input_stats.h"
 #include "kernels/two_stream_rows-inl.h"
 
@@ -136,15 +137,9 @@ float QuantizeRowQ16(const float* x, int64_t k, int16_t* xq) {
     const hn::Rebind<int32_t, decltype(df)> di;
     const hn::Rebind<int16_t, decltype(df)> d16;
     const int64_t lanes = int64_t(hn::Lanes(df)), body = k - k % lanes;
-    auto m = hn::Zero(df);
-    auto bad = hn::FirstN(df, 0);  // lanes that met an inf or NaN
-    for (int64_t i = 0; i < body; i += lanes) {
-        const auto v = hn::LoadU(df, x + i);
-        m = hn::Max(m, hn::Abs(v));
-        bad = hn::Or(bad, hn::Not(hn::IsFinite(v)));
-    }
-    bool finite = hn::AllFalse(df, bad);
-    float top = hn::GetLane(hn::MaxOfLanes(df, m));
+    const InputScan scan = scan_input(x, body);
+    bool finite = scan.finite;
+    float top = scan.top;
     for (int64_t i = body; i < k; ++i) {
         finite = finite && std::isfinite(x[i]);
         top = std::max(top, std::fabs(x[i]));
