@@ -227,7 +227,7 @@ void DequantizeRowsI4Bf16(const uint8_t* w, const uint16_t* s, const uint16_t* z
 // the calling thread while the others wait, once per GEMV: ~1.2 µs of a ~18 µs call at K = 1024
 // as scalar loops (the AMX Xeon).
 void PrepareRowQ8I4(const float* x, int64_t k, int64_t group, int8_t* xq, float* xs, float* gsum) {
-    const hn::ScalableTag<float> df;
+    const InputTag df;
     const hn::Rebind<int32_t, decltype(df)> di;
     const hn::Rebind<int8_t, decltype(df)> d8;
     const hn::CappedTag<double, 4> dd;
@@ -257,7 +257,7 @@ void PrepareRowQ8I4(const float* x, int64_t k, int64_t group, int8_t* xq, float*
     const auto magic = hn::Set(df, 12582912.0f), top = hn::Set(df, 127.0f), bottom = hn::Set(df, -127.0f);
     for (g = 0; g < groups; ++g) {
         const float* xg = x + g * group;
-        const InputScan scan = scan_input(xg, group);  // group >= 32 >= lanes
+        const InputScan scan = scan_input(xg, group);  // group / 2 >= 16 >= lanes
         const bool ok = scan.finite;
         const float mx = scan.top;
         xs[g] = !ok ? NAN : mx / 127.0f;

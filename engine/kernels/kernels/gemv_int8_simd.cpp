@@ -133,7 +133,7 @@ void GemvRowsI8(const int8_t* w, const float* s, const float* x, int64_t ldx, in
 // the calling thread while the others wait, once per GEMV: 0.89 µs at K = 1024 as scalar loops, on
 // the AMX Xeon.
 float QuantizeRowQ16(const float* x, int64_t k, int16_t* xq) {
-    const hn::ScalableTag<float> df;
+    const InputTag df;
     const hn::Rebind<int32_t, decltype(df)> di;
     const hn::Rebind<int16_t, decltype(df)> d16;
     const int64_t lanes = int64_t(hn::Lanes(df)), body = k - k % lanes;

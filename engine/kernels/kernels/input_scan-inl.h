@@ -22,10 +22,14 @@ struct InputScan {
     bool finite = true;  // no inf or NaN
 };
 
-// x [n], n a multiple of Lanes(ScalableTag<float>)
+// The vectors the input kernels read: at most 16 floats, so a group of 32 int4 inputs (16 evens,
+// 16 odds) is whole vectors on any vector length (SVE's may be wider).
+using InputTag = hwy::HWY_NAMESPACE::CappedTag<float, 16>;
+
+// x [n], n a multiple of Lanes(InputTag())
 inline InputScan scan_input(const float* x, int64_t n) {
     namespace hn = hwy::HWY_NAMESPACE;
-    const hn::ScalableTag<float> df;
+    const InputTag df;
     const int64_t lanes = int64_t(hn::Lanes(df));
     auto m = hn::Zero(df);
     auto bad = hn::FirstN(df, 0);  // lanes that met an inf or NaN
