@@ -99,15 +99,17 @@ TEST_CASE(gemv_matches_an_fp64_reference_on_every_target) {
     at::set_num_threads(1);
 }
 
-// The rows of a call are shared between the threads in pieces taken as they free up (nn/gemv.cpp);
-// a row's bits must not follow which pieces it fell in: the same with one thread or two, call after
-// call, and in a batched call (project_rows) as in the one-row call. Odd N put an odd row at the end
-// of some split; the two-row and one-row dots sum in different orders.
+// The rows of a call are shared between the threads (nn/gemv.cpp: a region each, in chunks, a thread
+// done with its own taking the others'); a row's bits must not follow which chunk it fell in: the
+// same with one thread or two, call after call, and in a batched call (project_rows) as in the
+// one-row call. Odd N put an odd row at the end of some split; the two-row and one-row dots sum in
+// different orders.
 TEST_CASE(a_rows_bits_do_not_depend_on_threads_or_batching) {
     if (!gemv_supported(at::kFloat)) return reef_test::skip("no GEMV kernels in this run");
     auto g = at::make_generator<at::CPUGeneratorImpl>(3);
     for (at::ScalarType dtype : {at::kBFloat16, at::kFloat}) {
-        for (auto [n, k] : {std::pair<int64_t, int64_t>{4097, 1024}, {1031, 3072}, {6144, 1024}, {99, 64}}) {
+        // the last two: a few long rows, where one thread's region is empty or a single odd row
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{4097, 1024}, {1031, 3072}, {6144, 1024}, {99, 64}, {3, 32768}, {5, 16384}}) {
             const at::Tensor w = randn({n, k}, g, dtype), x = randn({3, 1, k}, g, dtype);
             const at::Tensor row = x.narrow(0, 1, 1);
             at::set_num_threads(1);
