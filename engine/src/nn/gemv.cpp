@@ -65,7 +65,7 @@ constexpr int64_t kMinPieceBytes = 64 << 10;
 constexpr int64_t kMaxOwners = 64;
 
 template <typename Rows>
-void guided_rows(const at::Tensor& w, int64_t row_bytes, const Rows& rows) {
+void owned_rows(const at::Tensor& w, int64_t row_bytes, const Rows& rows) {
     const int64_t n = w.size(0);
     GemvTeam::State* team = gemv_team::active();
     const int64_t threads = team ? gemv_team::threads(*team) : at::get_num_threads();
@@ -111,7 +111,7 @@ void run_rows(const at::Tensor& w, const at::Tensor& x, const at::Tensor& b, at:
     const int64_t n = w.size(0), k = w.size(1);
     auto go = [&](const auto* wp, const auto* xp, const auto* bp, auto* yp) {
         using T = std::remove_cv_t<std::remove_pointer_t<decltype(wp)>>;
-        guided_rows(w, k * int64_t(sizeof(T)), [&](int64_t r0, int64_t r1) {
+        owned_rows(w, k * int64_t(sizeof(T)), [&](int64_t r0, int64_t r1) {
             if constexpr (std::is_same_v<T, float>) {
                 if (m == 1) kernels::gemv_rows_f32(wp, xp, bp, k, r0, r1, yp);
                 else kernels::gemv_rows_f32_batch(wp, xp, k, m, bp, k, r0, r1, yp, n);
@@ -283,7 +283,7 @@ void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
     const float* bp = b.defined() ? float_values(b, b_scratch) : nullptr;
     const QuantOutput out(y, y_scratch);
     if (exact_input) {
-        guided_rows(w, k, [&](int64_t r0, int64_t r1) {
+        owned_rows(w, k, [&](int64_t r0, int64_t r1) {
             kernels::gemv_rows_i8(wp, sp, xp, k, m, bp, k, r0, r1, out.rows, n);
             out.round(m, n, r0, r1);
         });
@@ -294,7 +294,7 @@ void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
         for (int64_t j = 0; j < m; ++j) sx[size_t(j)] = kernels::quantize_row_q16(xp + j * k, k, xq.data() + j * k);
         const int16_t* qp = xq.data();
         const float* sxp = sx.data();
-        guided_rows(w, k, [&](int64_t r0, int64_t r1) {
+        owned_rows(w, k, [&](int64_t r0, int64_t r1) {
             kernels::gemv_rows_i8_q16(wp, sp, qp, sxp, k, m, bp, k, r0, r1, out.rows, n);
             out.round(m, n, r0, r1);
         });
@@ -352,7 +352,7 @@ void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
     const int8_t* qp = xq.data();
     const float *xsp = xs.data(), *gp = gsum.data();
     const QuantOutput out(y, y_scratch);
-    guided_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
+    owned_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
         kernels::gemv_rows_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, out.rows, n);
         out.round(m, n, r0, r1);
     });
