@@ -164,20 +164,18 @@ struct Int4 {
         // two fp32 accumulators per row, even and odd groups, named (an indexed pair would live in
         // memory): the adds do not wait on each other
         __m256 fa0 = _mm256_setzero_ps(), fa1 = fa0, fb0 = fa0, fb1 = fa0;
-        int64_t g = 0;
-        if (step % 64 == 0) {
+        auto all_groups = [&](const auto& dot) REEF_AVX512_VNNI {
+            int64_t g = 0;
             for (; g + 2 <= n; g += 2) {
-                group_dot64(g, fa0, fb0);
-                group_dot64(g + 1, fa1, fb1);
+                dot(g, fa0, fb0);
+                dot(g + 1, fa1, fb1);
             }
-            if (g < n) group_dot64(g, fa0, fb0);
-        } else {
-            for (; g + 2 <= n; g += 2) {
-                group_dot(g, fa0, fb0);
-                group_dot(g + 1, fa1, fb1);
-            }
-            if (g < n) group_dot(g, fa0, fb0);
-        }
+            if (g < n) dot(g, fa0, fb0);
+        };
+        if (step % 64 == 0)
+            all_groups(group_dot64);
+        else
+            all_groups(group_dot);
         return {lane_sum(_mm256_add_ps(fa0, fa1)) + za, lane_sum(_mm256_add_ps(fb0, fb1)) + zb};
     }
 };
