@@ -123,6 +123,7 @@ struct DotI4 : Int4Rows {
 // Each stream's line 2 KiB ahead is prefetched, as the VNNI rows do (gemv_vnni.cpp has the figures):
 // forced to AVX2 on the AMX Xeon, 512 MB of int4 rows read at ~15 GB/s without and ~19 with.
 constexpr int64_t kInt4Prefetch = 2048;
+template <int kSteps>  // 32-byte steps a group: group / 64
 struct DotI4Avx2 : Int4Rows {
     static __m256i bytes(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
     static float lane_sum(__m256 v) {
@@ -131,19 +132,23 @@ struct DotI4Avx2 : Int4Rows {
         return _mm_cvtss_f32(_mm_add_ss(q, _mm_movehdup_ps(q)));
     }
     std::pair<float, float> two(int64_t ra, int64_t rb, int64_t j) const {
-        const int64_t half = k / 2, step = group / 2;
+        constexpr int64_t kStep = 32 * kSteps;  // packed bytes a group
+        const int64_t half = k / 2;
         const uint8_t *wa = wm + ra * half, *wb = wm + rb * half;
         const int8_t* xe = xq + j * k;
         const int8_t* xo = xe + half;
         const __m256i low = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
         alignas(32) float ka[kMaxGroups], kb[kMaxGroups];
         const float za = prepare(ra, j, ka), zb = prepare(rb, j, kb);
-        // group g's integer dots of rows a and b, converted, times the group's factors
+        // group g's integer dots of rows a and b, converted, times the group's factors; the steps
+        // unrolled (a group's count is known here: a loop of one to four steps cost its branches
+        // and kept the compiler from holding the pointers in registers)
         auto group_dot = [&](int64_t g, __m256& fa, __m256& fb) {
+            const int64_t p0 = g * kStep;
+            for (int64_t p = 0; p < kStep; p += 64) hwy::Prefetch(wa + p0 + p + kInt4Prefetch), hwy::Prefetch(wb + p0 + p + kInt4Prefetch);
             __m256i sa = _mm256_setzero_si256(), sb = sa;
-            const int64_t end = (g + 1) * step;
-            for (int64_t p = g * step; p < end; p += 64) hwy::Prefetch(wa + p + kInt4Prefetch), hwy::Prefetch(wb + p + kInt4Prefetch);
-            for (int64_t i = g * step; i < end; i += 32) {
+            for (int s = 0; s < kSteps; ++s) {
+                const int64_t i = p0 + 32 * s;
                 const __m256i e = bytes(xe + i), o = bytes(xo + i), va = bytes(wa + i), vb = bytes(wb + i);
                 sa = _mm256_add_epi16(sa, _mm256_maddubs_epi16(_mm256_and_si256(va, low), e));
                 sb = _mm256_add_epi16(sb, _mm256_maddubs_epi16(_mm256_and_si256(vb, low), e));
@@ -157,12 +162,13 @@ struct DotI4Avx2 : Int4Rows {
         // two fp32 accumulators per row, even and odd groups, named (an indexed pair lived in memory):
         // the adds do not wait on each other
         __m256 fa0 = _mm256_setzero_ps(), fa1 = fa0, fb0 = fa0, fb1 = fa0;
+        const int64_t n = groups();
         int64_t g = 0;
-        for (; g + 2 <= groups(); g += 2) {
+        for (; g + 2 <= n; g += 2) {
             group_dot(g, fa0, fb0);
             group_dot(g + 1, fa1, fb1);
         }
-        if (g < groups()) group_dot(g, fa0, fb0);
+        if (g < n) group_dot(g, fa0, fb0);
         return {lane_sum(_mm256_add_ps(fa0, fa1)) + za, lane_sum(_mm256_add_ps(fb0, fb1)) + zb};
     }
 };
@@ -288,7 +294,9 @@ void GemvRowsI4Q8(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_
                   float* y, int64_t ldy) {
     const Int4Rows rows{w, s, z, xq, xs, gsum, k, group};
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
-    if (group >= 64) return rows_with(DotI4Avx2{rows}, m, b, r0, r1, y, ldy);
+    if (group == 64) return rows_with(DotI4Avx2<1>{rows}, m, b, r0, r1, y, ldy);
+    if (group == 128) return rows_with(DotI4Avx2<2>{rows}, m, b, r0, r1, y, ldy);
+    if (group == 256) return rows_with(DotI4Avx2<4>{rows}, m, b, r0, r1, y, ldy);
 #endif
     // bytes per step <= group / 2: a step never spans two groups
     if (group == 32)

@@ -89,6 +89,7 @@ REEF_AVX512_VNNI float prepare(const uint16_t* s, const uint16_t* z, const float
     return lane_sum(zacc);
 }
 
+template <int64_t kStep>  // packed bytes a group: group / 2
 struct Int4 {
     const uint8_t* w;   // [N, k/2]
     const uint16_t* s;  // [N, k/group] bf16
@@ -96,86 +97,67 @@ struct Int4 {
     const int8_t* xq;   // [m, k]: evens | odds
     const float* xs;    // [m, k/group]
     const float* gsum;  // [m, k/group]
-    int64_t k, group;
+    int64_t k;
 
-    // rows a and b against input j: two fp32 accumulators per row, even and odd groups
+    // rows a and b against input j: two fp32 accumulators per row, even and odd groups. The group's
+    // size is a constant here, so its steps unroll: as a loop of one or two steps its branches and
+    // the pointers the compiler kept on the stack cost ~15 % of an in-cache row.
     REEF_AVX512_VNNI std::pair<float, float> two(int64_t ra, int64_t rb, int64_t j) const {
-        const int64_t half = k / 2, step = group / 2, n = k / group;
+        const int64_t half = k / 2, n = k / (2 * kStep);
         const uint8_t *wa = w + ra * half, *wb = w + rb * half;
         const int8_t* xe = xq + j * k;
         const int8_t* xo = xe + half;
         alignas(64) float ka[kInt4MaxGroups], kb[kInt4MaxGroups];
         const float za = prepare(s + ra * n, z + ra * n, xs + j * n, gsum + j * n, n, ka);
         const float zb = prepare(s + rb * n, z + rb * n, xs + j * n, gsum + j * n, n, kb);
-        const __m256i low = _mm256_set1_epi8(0x0F);
-        // 32 packed bytes of rows a and b: low nibbles against the even inputs, high against the odd,
-        // each into its own accumulator (a vpdpbusd waits ~5 cycles for the one before it on the same
-        // register: one chain per row would make the loop latency-bound)
-        auto step32 = [&](int64_t i, __m256i& alo, __m256i& ahi, __m256i& blo, __m256i& bhi) REEF_AVX512_VNNI {
-            const __m256i e = bytes(xe + i), o = bytes(xo + i), va = bytes(wa + i), vb = bytes(wb + i);
-            alo = _mm256_dpbusd_epi32(alo, _mm256_and_si256(va, low), e);
-            blo = _mm256_dpbusd_epi32(blo, _mm256_and_si256(vb, low), e);
-            ahi = _mm256_dpbusd_epi32(ahi, _mm256_and_si256(_mm256_srli_epi16(va, 4), low), o);
-            bhi = _mm256_dpbusd_epi32(bhi, _mm256_and_si256(_mm256_srli_epi16(vb, 4), low), o);
-        };
-        // group g's integer dots of rows a and b (two steps at a time, on their own accumulators),
-        // converted, times the group's factors
+        // group g's integer dots Σ q·xq of rows a and b in int32 lanes (exact, so the way they are
+        // summed does not change a bit), converted, times the group's factors
         auto group_dot = [&](int64_t g, __m256& fa, __m256& fb) REEF_AVX512_VNNI {
-            const __m256i zero = _mm256_setzero_si256();
-            __m256i a0 = zero, a1 = zero, a2 = zero, a3 = zero, b0 = zero, b1 = zero, b2 = zero, b3 = zero;
-            const int64_t end = (g + 1) * step;
-            int64_t i = g * step;
-            for (int64_t p = i; p < end; p += 64) prefetch(wa + p, wb + p);
-            for (; i + 64 <= end; i += 64) {
-                step32(i, a0, a1, b0, b1);
-                step32(i + 32, a2, a3, b2, b3);
+            const int64_t p0 = g * kStep;
+            for (int64_t p = 0; p < kStep; p += 64) prefetch(wa + p0 + p, wb + p0 + p);
+            __m256i sa, sb;
+            if constexpr (kStep == 32) {
+                // 32 packed bytes of rows a and b: low nibbles against the even inputs, high against
+                // the odd, each into its own accumulator (a vpdpbusd waits ~5 cycles for the one
+                // before it on the same register)
+                const __m256i low = _mm256_set1_epi8(0x0F), zero = _mm256_setzero_si256();
+                const __m256i e = bytes(xe + p0), o = bytes(xo + p0), va = bytes(wa + p0), vb = bytes(wb + p0);
+                const __m256i alo = _mm256_dpbusd_epi32(zero, _mm256_and_si256(va, low), e);
+                const __m256i blo = _mm256_dpbusd_epi32(zero, _mm256_and_si256(vb, low), e);
+                const __m256i ahi = _mm256_dpbusd_epi32(zero, _mm256_and_si256(_mm256_srli_epi16(va, 4), low), o);
+                const __m256i bhi = _mm256_dpbusd_epi32(zero, _mm256_and_si256(_mm256_srli_epi16(vb, 4), low), o);
+                sa = _mm256_add_epi32(alo, ahi), sb = _mm256_add_epi32(blo, bhi);
+            } else {
+                // 64 packed bytes a step in 512-bit vectors: half the instructions of 256-bit steps
+                // per byte, which on the AMX Xeon is what bounds the rows once the weights are in
+                // the caches (a 1 MB int4 matrix on one thread: 18 GB/s in 256-bit steps, where a
+                // plain read gets 85). Lanes l and l + 8 folded give lane l of the 256-bit steps
+                // (bytes 4l..4l+3 of each 32).
+                const __m512i low = _mm512_set1_epi8(0x0F), zero = _mm512_setzero_si512();
+                __m512i alo = zero, ahi = zero, blo = zero, bhi = zero;
+                for (int64_t q = 0; q < kStep; q += 64) {
+                    const int64_t i = p0 + q;
+                    const __m512i e = _mm512_loadu_si512(xe + i), o = _mm512_loadu_si512(xo + i);
+                    const __m512i va = _mm512_loadu_si512(wa + i), vb = _mm512_loadu_si512(wb + i);
+                    alo = _mm512_dpbusd_epi32(alo, _mm512_and_si512(va, low), e);
+                    blo = _mm512_dpbusd_epi32(blo, _mm512_and_si512(vb, low), e);
+                    ahi = _mm512_dpbusd_epi32(ahi, _mm512_and_si512(_mm512_srli_epi16(va, 4), low), o);
+                    bhi = _mm512_dpbusd_epi32(bhi, _mm512_and_si512(_mm512_srli_epi16(vb, 4), low), o);
+                }
+                sa = fold(_mm512_add_epi32(alo, ahi)), sb = fold(_mm512_add_epi32(blo, bhi));
             }
-            if (i < end) step32(i, a0, a1, b0, b1);
-            const __m256i sa = _mm256_add_epi32(_mm256_add_epi32(a0, a1), _mm256_add_epi32(a2, a3));
-            const __m256i sb = _mm256_add_epi32(_mm256_add_epi32(b0, b1), _mm256_add_epi32(b2, b3));
-            fa = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sa), _mm256_broadcast_ss(ka + g), fa);
-            fb = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sb), _mm256_broadcast_ss(kb + g), fb);
-        };
-        // A group of 64 packed bytes or more a row (group >= 128) in 512-bit steps: half the
-        // instructions of the 256-bit ones per byte, which on the AMX Xeon is what bounds the rows
-        // once the weights are in the caches (a 1 MB int4 matrix on one thread: 18 GB/s in 256-bit
-        // steps, where a plain read gets 85). Lane l of a step covers bytes 4l..4l+3 of its 64; lanes l
-        // and l + 8 folded give lane l of the 256-bit steps (bytes 4l..4l+3 of each 32), the same
-        // integers, so the same bits.
-        const __m512i low512 = _mm512_set1_epi8(0x0F);
-        auto step64 = [&](int64_t i, __m512i& alo, __m512i& ahi, __m512i& blo, __m512i& bhi) REEF_AVX512_VNNI {
-            const __m512i e = _mm512_loadu_si512(xe + i), o = _mm512_loadu_si512(xo + i);
-            const __m512i va = _mm512_loadu_si512(wa + i), vb = _mm512_loadu_si512(wb + i);
-            alo = _mm512_dpbusd_epi32(alo, _mm512_and_si512(va, low512), e);
-            blo = _mm512_dpbusd_epi32(blo, _mm512_and_si512(vb, low512), e);
-            ahi = _mm512_dpbusd_epi32(ahi, _mm512_and_si512(_mm512_srli_epi16(va, 4), low512), o);
-            bhi = _mm512_dpbusd_epi32(bhi, _mm512_and_si512(_mm512_srli_epi16(vb, 4), low512), o);
-        };
-        auto group_dot64 = [&](int64_t g, __m256& fa, __m256& fb) REEF_AVX512_VNNI {
-            const __m512i zero = _mm512_setzero_si512();
-            __m512i a0 = zero, a1 = zero, b0 = zero, b1 = zero;
-            const int64_t end = (g + 1) * step;
-            for (int64_t p = g * step; p < end; p += 64) prefetch(wa + p, wb + p);
-            for (int64_t i = g * step; i < end; i += 64) step64(i, a0, a1, b0, b1);
-            const __m256i sa = fold(_mm512_add_epi32(a0, a1)), sb = fold(_mm512_add_epi32(b0, b1));
             fa = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sa), _mm256_broadcast_ss(ka + g), fa);
             fb = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sb), _mm256_broadcast_ss(kb + g), fb);
         };
         // two fp32 accumulators per row, even and odd groups, named (an indexed pair would live in
         // memory): the adds do not wait on each other
         __m256 fa0 = _mm256_setzero_ps(), fa1 = fa0, fb0 = fa0, fb1 = fa0;
-        auto all_groups = [&](const auto& dot) REEF_AVX512_VNNI {
-            int64_t g = 0;
-            for (; g + 2 <= n; g += 2) {
-                dot(g, fa0, fb0);
-                dot(g + 1, fa1, fb1);
-            }
-            if (g < n) dot(g, fa0, fb0);
-        };
-        if (step % 64 == 0)
-            all_groups(group_dot64);
-        else
-            all_groups(group_dot);
+        int64_t g = 0;
+        for (; g + 2 <= n; g += 2) {
+            group_dot(g, fa0, fb0);
+            group_dot(g + 1, fa1, fb1);
+        }
+        if (g < n) group_dot(g, fa0, fb0);
         return {lane_sum(_mm256_add_ps(fa0, fa1)) + za, lane_sum(_mm256_add_ps(fb0, fb1)) + zb};
     }
 };
@@ -244,8 +226,10 @@ void rows(const Dot& dot, int64_t r0, int64_t r1, int64_t m, const Put& put) {
 void gemv_rows_i4_q8_vnni(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
                           const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0,
                           int64_t r1, float* y, int64_t ldy) {
-    rows(Int4{w, s, z, xq, xs, gsum, k, group}, r0, r1, m,
-         [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v + b[r] : v; });
+    const auto put = [&](int64_t j, int64_t r, float v) { y[j * ldy + r] = b ? v + b[r] : v; };
+    if (group == 64) return rows(Int4<32>{w, s, z, xq, xs, gsum, k}, r0, r1, m, put);
+    if (group == 128) return rows(Int4<64>{w, s, z, xq, xs, gsum, k}, r0, r1, m, put);
+    rows(Int4<128>{w, s, z, xq, xs, gsum, k}, r0, r1, m, put);  // group 256 (the caller takes 64 and up)
 }
 
 void gemv_rows_i8_q16_vnni(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx,
