@@ -6,6 +6,7 @@
 // not by asking the code under test.
 #include <ATen/ATen.h>
 #include <ATen/record_function.h>
+#include <c10/core/InferenceMode.h>
 
 #include <atomic>
 #include <cstdio>
@@ -20,6 +21,8 @@
 #include "t2s_fixtures.h"
 #include "text2semantic/batch_generator.h"
 #include "text2semantic/decode_block.h"
+#include "text2semantic/layers.h"
+#include "text2semantic/rope.h"
 #include "text2semantic/quantize_int4.h"
 #include "text2semantic/quantize_int8.h"
 
@@ -171,6 +174,58 @@ TEST_CASE(fused_batch_gives_block_forward_batchs_bits) {
                 CHECK(worst == 0.0);
                 CHECK(!ops.empty() && ops[0].max_batch_seen == n);  // they did decode together
             }
+}
+
+// The fused block hands its output buffers out again once no one holds them: a caller that keeps
+// block outputs (or a view of one) while more blocks run must find them as they were, and each
+// block's output must still be block_forward's. One layer, decoded position after position; every
+// output is kept and compared at the end with a copy taken when it was made.
+TEST_CASE(held_block_outputs_are_never_rewritten) {
+    const SdpaPolicyGuard reef(SdpaPolicy::Reef, CompileMode::Eager);
+    const int64_t c = 64, h = 4, hkv = 2, d = 16, inter = 96, cap = 16;
+    at::manual_seed(5);
+    auto lin = [](int64_t n, int64_t k) { return make_linear(at::randn({n, k}) * 0.1, {}, {}, "w"); };
+    BlockWeights w;
+    w.attention.wqkv = lin((h + 2 * hkv) * d, c);
+    w.attention.wo = lin(c, h * d);
+    w.feed_forward = merge_feed_forward(lin(inter, c), lin(inter, c), lin(c, inter));
+    w.attention_norm = at::rand({c}) + 0.5;
+    w.ffn_norm = at::rand({c}) + 0.5;
+    BlockDims dims;
+    dims.n_head = h, dims.n_local_heads = hkv, dims.head_dim = d;
+    const at::Tensor freqs = t2s::precompute_freqs_cis(cap, d, 10000.0);
+    std::vector<at::Tensor> ops_outputs;
+    for (bool fused : {false, true}) {
+        const bool before = set_decode_block(fused);
+        at::manual_seed(6);  // the same inputs both ways
+        KvCache cache(1, hkv, d, cap, at::TensorOptions().dtype(at::kFloat));
+        std::vector<at::Tensor> kept, copies, views;
+        int fused_blocks = 0;
+        {
+            FusedCounter counter;
+            c10::InferenceMode inference;  // views then hold the storage only, not the tensor (as in the codec)
+            at::Tensor x = at::randn({1, 1, c});
+            for (int64_t pos = 0; pos < 8; ++pos) {
+                const AttentionSpan span = attention_span(KvMode::ActivePrefix, pos, 1, cap, at::kCPU);
+                const CacheSlot slot{&cache, 0, pos, &span, CallSite::SlowDecode, {}};
+                at::Tensor y = block_forward(x, w, dims, freqs.narrow(0, pos, 1), slot);
+                copies.push_back(y.clone());
+                if (pos % 3 == 0)
+                    views.push_back(y.view({c}));  // a view alone keeps the storage
+                else
+                    kept.push_back(y);
+                x = at::randn({1, 1, c});  // the next block's input is not this output
+            }
+            fused_blocks = g_fused.load();
+        }
+        set_decode_block(before);
+        CHECK(fused_blocks == (fused && kernels_built() ? 8 : 0));
+        for (size_t i = 0, k = 0, v = 0; i < copies.size(); ++i)
+            CHECK(at::equal(i % 3 == 0 ? views[v++] : kept[k++].view({c}), copies[i].view({c})));
+        if (!fused) ops_outputs = copies;
+        else
+            for (size_t i = 0; i < copies.size(); ++i) CHECK(at::equal(copies[i], ops_outputs[i]));
+    }
 }
 
 // The fused block is Reef's attention and Reef's kernels; elsewhere the blocks keep their ops.

@@ -24,10 +24,20 @@ at::Tensor mask_rows(const at::Tensor& mask, int64_t lk) {
     return mask.reshape({-1, lk}).contiguous();
 }
 
+// Below this many multiply-adds a call's heads run on this thread: a parallel region costs ~2-3 µs
+// to open and close (OpenMP on the AMX Xeon), more than half of such a call's work (the fast
+// stack's attention over at most its 10 codebook rows: 8 KV heads · 2 · 10 · 64 = 10 K).
+constexpr int64_t kMinParallelMacs = 32 << 10;
+
 // head(i) for i in [0, items): on the intra-op threads, or inside a team step (where libtorch's ops
-// run on this thread alone) on the team's threads. Each item is computed alone: the same bits either way.
+// run on this thread alone) on the team's threads; on this thread alone where the call does fewer
+// than kMinParallelMacs multiply-adds. Each item is computed alone: the same bits either way.
 template <typename Head>
-void for_each_head(int64_t items, const Head& head) {
+void for_each_head(int64_t items, int64_t macs, const Head& head) {
+    if (macs < kMinParallelMacs) {
+        for (int64_t i = 0; i < items; ++i) head(i);
+        return;
+    }
     if (GemvTeam::State* team = gemv_team::active()) {
         const int64_t parts = gemv_team::threads(*team);
         gemv_team::run_each(*team, [&](int t) {
@@ -108,7 +118,7 @@ at::Tensor reef_decode_attention(const at::Tensor& q, const at::Tensor& k, const
                 scale, op);
         }
     };
-    for_each_head(b * h, head);
+    for_each_head(b * h, b * h * g * lk * d, head);
     return bf16 ? out.to(at::kBFloat16) : out;  // one rounding, to nearest even
 #endif
 }
@@ -120,7 +130,7 @@ void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t 
 #else
     REEF_CHECK(kv.len >= 1 && d >= 2 && d % 2 == 0 && kv.row_stride >= d, "reef_decode_attention_rows: bad shape");
     const float scale = 1.0f / std::sqrt(float(d));  // as reef_decode_attention
-    for_each_head(hkv, [&](int64_t j) {
+    for_each_head(hkv, hkv * g * kv.len * d, [&](int64_t j) {
         const int64_t o = j * kv.head_stride;
         if (kv.bf16) {
             const auto* kb = static_cast<const uint16_t*>(kv.k) + o;

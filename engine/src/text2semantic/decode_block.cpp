@@ -1,5 +1,6 @@
 #include "text2semantic/decode_block.h"
 
+#include <ATen/ops/silu_cpu_dispatch.h>
 #include <ATen/record_function.h>
 #include <c10/util/BFloat16.h>
 
@@ -42,6 +43,19 @@ struct Workspace {
     // per sequence, views made once: qkv [1, 1, N], q [1, H·D], up's first half [1, I], silu [1, I]
     std::vector<at::Tensor> qkv_rows, q_rows, gate_rows, silu_rows;
     std::vector<float> q32, att32;  // [H·D] fp32: the attention kernel's query and output
+    at::Tensor outs[2];             // [B, 1, C]: the block's output, reused once no one holds it
+
+    // An output buffer nobody else holds (neither the tensor nor a view of its storage): the caller
+    // drops a block's output once the next block has read it, so two of them take turns (an
+    // at::empty a block was ~3 µs of the engine thread while the other core waited); one still
+    // held is never written, and a new one is made instead.
+    at::Tensor free_output(const at::TensorOptions& o) {
+        for (at::Tensor& t : outs) {
+            if (!t.defined()) t = at::empty({b, 1, c}, o);
+            if (t.use_count() == 1 && t.storage().use_count() == 1) return t;
+        }
+        return at::empty({b, 1, c}, o);
+    }
 
     bool fits(at::ScalarType t, int64_t b_, int64_t c_, int64_t n_qkv_, int64_t hd_, int64_t two_i_) const {
         return dtype == t && b == b_ && c == c_ && n_qkv == n_qkv_ && hd == hd_ && two_i == two_i_;
@@ -161,13 +175,14 @@ at::Tensor run_block(const at::Tensor& x, const BlockWeights& w, const BlockDims
     norm_rows(s.h.const_data_ptr<T>(), w.ffn_norm);
     project_rows_into(s.norm, w.feed_forward.w13, s.up);
     for (int64_t i = 0; i < b; ++i) {
-        at::silu_out(s.silu_rows[size_t(i)], s.gate_rows[size_t(i)]);  // ATen's silu, as silu_mul_rows: its bits
+        // ATen's silu, as silu_mul_rows (its bits), its CPU kernel called without the dispatcher
+        at::cpu::silu_out(s.silu_rows[size_t(i)], s.gate_rows[size_t(i)]);
         const T* up = s.up.const_data_ptr<T>() + i * s.two_i;
         kernels::gate_mul_row(raw_of(s.silu.const_data_ptr<T>() + i * inter), raw_of(up + inter), inter,
                               raw_mut<T>(s.gated) + i * inter);
     }
     project_rows_into(s.gated, w.feed_forward.w2, s.proj);
-    at::Tensor out = at::empty({b, 1, c}, x.options());
+    at::Tensor out = s.free_output(x.options());
     add_rows(s.h.const_data_ptr<T>(), s.proj.const_data_ptr<T>(), b * c, out.mutable_data_ptr<T>());
     return out;
 }
