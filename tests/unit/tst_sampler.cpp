@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "text2semantic/sampler.h"
+#include "text2semantic/top_p_cut.h"
 
 using namespace reef;
 
@@ -40,6 +41,62 @@ TEST_CASE(top_p_removes_the_crossing_token) {
     // top_p 1.0: nothing removed (cum never exceeds 1 by more than rounding) -> original probs
     p = logits_to_probs(logits, 1.0, 1.0, 100);
     CHECK_NEAR(p[2].item<float>(), 0.05, 1e-5);
+}
+
+// fish-speech's logits_to_probs written out here with ATen's ops (the whole row sorted, the
+// cumulative softmax, the removed ranks scattered back): the reference the sampler's CPU cut
+// (top_p_cut.h) must give bit for bit, whether it takes its own way or falls back to the sort.
+struct Reference {
+    at::Tensor kept;   // [V] bool: not removed
+    at::Tensor probs;  // [V]
+};
+Reference reference_probs(const at::Tensor& logits, double temperature, double top_p, int64_t top_k) {
+    const auto [sorted, idx] = at::sort(logits, -1, true);
+    const at::Tensor cum = at::cumsum(at::softmax(sorted, -1), -1);
+    const at::Tensor ranks = at::arange(sorted.size(0), logits.options().dtype(at::kLong));
+    const at::Tensor remove = cum.gt(top_p).logical_or(ranks.ge(top_k)).logical_and(ranks.ne(0));
+    const at::Tensor removed = remove.scatter(-1, idx, remove);
+    const at::Tensor kept = logits.masked_fill(removed, -INFINITY);
+    return {removed.logical_not(), at::softmax(kept / std::max(temperature, 1e-5), -1)};
+}
+
+// Rows drawn so ties are common (bf16-rounded logits, as the models give them; a few values only;
+// -inf entries as the semantic bias makes them), many top_p/top_k pairs, sizes from 1 to a codebook.
+TEST_CASE(cpu_top_p_cut_keeps_what_the_sort_keeps) {
+    at::manual_seed(21);
+    int rows = 0, cut_found = 0, mismatches = 0, bad_cut = 0;
+    for (int64_t n : {1, 2, 7, 64, 4096})
+        for (int kind = 0; kind < 4; ++kind)
+            for (int rep = 0; rep < 6; ++rep) {
+                at::Tensor x = at::randn({n}) * (1 + rep);
+                if (kind == 1) x = x.to(at::kBFloat16).to(at::kFloat);              // bf16 ties
+                if (kind == 2) x = at::randint(0, 6, {n}).to(at::kFloat);            // a few values
+                if (kind == 3) x = x.masked_fill(at::rand({n}).lt(0.5), -INFINITY);  // biased rows
+                if (kind == 3) x[0] = 0.5;                                            // one finite at least
+                const at::Tensor finite = x.ne(-INFINITY);
+                for (double top_p : {1e-6, 0.3, 0.7, 0.8, 0.95, 1.0})
+                    for (int64_t top_k : {int64_t(1), int64_t(2), int64_t(30), int64_t(4096), int64_t(1) << 40}) {
+                        ++rows;
+                        const Reference want = reference_probs(x, 0.7, top_p, top_k);
+                        if (!at::equal(logits_to_probs(x, 0.7, top_p, top_k), want.probs)) ++mismatches;
+                        if (const auto t = top_p_cut_cpu(x, top_p, top_k)) {
+                            ++cut_found;
+                            // the kept tokens are the logits above the cut (a -inf one has no
+                            // probability either way)
+                            if (!at::equal(x.gt(*t).logical_and(finite), want.kept.logical_and(finite))) ++bad_cut;
+                        }
+                    }
+            }
+    std::printf("%d rows: %d cut without the sort, %d mismatches, %d wrong cuts\n", rows, cut_found, mismatches, bad_cut);
+    CHECK(mismatches == 0);
+    CHECK(bad_cut == 0);
+    CHECK(cut_found > rows / 2);  // the sort is the exception, not the rule
+    // NaN or +inf in the row: no answer (the sort decides how they rank)
+    CHECK(!top_p_cut_cpu(at::tensor({1.0f, NAN, 2.0f}), 0.8, 30).has_value());
+    CHECK(!top_p_cut_cpu(at::tensor({1.0f, INFINITY, 2.0f}), 0.8, 30).has_value());
+    // a tie across the cut: no answer; one inside the kept ranks: a cut
+    CHECK(!top_p_cut_cpu(at::tensor({3.0f, 1.0f, 1.0f, 0.0f}), 1.0, 2).has_value());
+    CHECK(top_p_cut_cpu(at::tensor({3.0f, 3.0f, 1.0f, 0.0f}), 1.0, 2) == std::optional<float>(1.0f));
 }
 
 TEST_CASE(top_p_uses_untempered_probabilities) {

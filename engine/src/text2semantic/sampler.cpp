@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "check.h"
+#include "text2semantic/top_p_cut.h"
 
 namespace reef {
 
@@ -20,13 +21,18 @@ SampleKnobs round_knobs(const SampleKnobs& knobs, at::ScalarType dtype) {
 at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, double top_p, int64_t top_k) {
     // logits: [V] -> probs [V]
     const at::Tensor logits = logits_in.reshape({-1}).to(at::kFloat);
-    const auto [sorted_logits, sorted_indices] = at::sort(logits, /*dim=*/-1, /*descending=*/true);
-    const at::Tensor cum_probs = at::cumsum(at::softmax(sorted_logits, -1), -1);
-    const at::Tensor ranks = at::arange(sorted_logits.size(-1), logits.options().dtype(at::kLong));
-    // rank 0 (the most likely token) is always kept; an elementwise rule rather than an indexed
-    // write, so a captured decode step needs no host scalar
-    const at::Tensor remove = cum_probs.gt(top_p).logical_or(ranks.ge(top_k)).logical_and(ranks.ne(0));
-    const at::Tensor to_remove = remove.scatter(-1, sorted_indices, remove);
+    at::Tensor to_remove;
+    if (const std::optional<float> cut = top_p_cut_cpu(logits, top_p, top_k)) {
+        to_remove = logits.le(*cut);  // the same tokens as below (top_p_cut.h), a tenth of the time on a CPU
+    } else {
+        const auto [sorted_logits, sorted_indices] = at::sort(logits, /*dim=*/-1, /*descending=*/true);
+        const at::Tensor cum_probs = at::cumsum(at::softmax(sorted_logits, -1), -1);
+        const at::Tensor ranks = at::arange(sorted_logits.size(-1), logits.options().dtype(at::kLong));
+        // rank 0 (the most likely token) is always kept; an elementwise rule rather than an indexed
+        // write, so a captured decode step needs no host scalar
+        const at::Tensor remove = cum_probs.gt(top_p).logical_or(ranks.ge(top_k)).logical_and(ranks.ne(0));
+        to_remove = remove.scatter(-1, sorted_indices, remove);
+    }
     const at::Tensor kept = logits.masked_fill(to_remove, -std::numeric_limits<float>::infinity());
     return at::softmax(kept / std::max(temperature, 1e-5), -1);
 }
