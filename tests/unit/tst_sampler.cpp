@@ -179,6 +179,20 @@ TEST_CASE(stream_matches_torch_manual_seed_order) {
     const int64_t got = multinomial_sample_one_no_sync(probs, gen).item<int64_t>();
     const at::Tensor u = at::rand({300}, ref);
     CHECK_EQ(got, at::argmax(probs / -at::log(u)).item<int64_t>());
+    // many draws of several sizes (the sampler's CPU draw is its own loop over the generator, not
+    // at::rand): every pick as at::rand's U gives it, and the generators in step afterwards
+    int differ = 0;
+    for (int i = 0; i < 200; ++i) {
+        const at::Tensor p = at::softmax(at::randn({1 + (i * 37) % 4096}), -1);
+        const int64_t pick = multinomial_sample_one_no_sync(p, gen).item<int64_t>();
+        differ += pick != at::argmax(p / -at::log(at::rand({p.numel()}, ref))).item<int64_t>();
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(at::equal(at::rand({17}, gen), at::rand({17}, ref)));
+    // and the draw itself, value for value
+    for (int64_t n : {1, 5, 624, 625, 4096, 10000})
+        CHECK(at::equal(uniform_draw({n}, gen, at::TensorOptions().dtype(at::kFloat)), at::rand({n}, ref)));
+    CHECK(at::equal(at::rand({3}, gen), at::rand({3}, ref)));
 }
 
 TEST_CASE(s1_exponential_draw_matches_its_stream_and_distribution) {

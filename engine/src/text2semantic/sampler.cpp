@@ -37,12 +37,25 @@ at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, doub
     return at::softmax(kept / std::max(temperature, 1e-5), -1);
 }
 
+// ATen's CPU uniform kernel: one 32-bit mt19937 draw per element in order, under the generator's
+// lock, its low 24 bits kept as k·2^-24 (uniform_real over [0, 1), exact in fp32).
+at::Tensor uniform_draw(const std::vector<int64_t>& sizes, at::Generator& gen, const at::TensorOptions& options) {
+    if (!(options.device().is_cpu() && options.dtype() == at::kFloat && gen.device().is_cpu()))
+        return at::rand(sizes, gen, options);
+    at::Tensor u = at::empty(sizes, options);
+    float* p = u.mutable_data_ptr<float>();
+    auto* cpu = at::check_generator<at::CPUGeneratorImpl>(gen);
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    for (int64_t i = 0, n = u.numel(); i < n; ++i) p[i] = float(cpu->random() & 0xFFFFFFu) * (1.0f / 16777216.0f);
+    return u;
+}
+
 at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential,
                                           const SampleDraw& draw) {
-    // at::rand / exponential_ take the generator's own lock.
+    // at::rand / exponential_ (and uniform_draw) take the generator's own lock.
     const std::vector<int64_t> sizes{draw.size > 0 ? draw.size : probs.numel()};
     at::Tensor q = exponential ? at::empty(sizes, probs.options()).exponential_(1.0, gen)
-                               : -at::log(at::rand(sizes, gen, probs.options()));
+                               : -at::log(uniform_draw(sizes, gen, probs.options()));
     if (draw.index.defined()) q = q.index_select(0, draw.index);
     return at::argmax(probs / q.view(probs.sizes()), -1, /*keepdim=*/true).to(at::kLong);
 }

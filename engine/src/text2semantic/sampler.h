@@ -43,6 +43,11 @@ struct SampleDraw {
     at::Tensor index;
 };
 
+// at::rand(sizes, gen, options), value for value, leaving the generator where at::rand leaves it;
+// for fp32 on the CPU drawn by a plain loop over the generator (ATen's per-element kernel call cost
+// ~20 ns an element, 4096 a draw and 11 draws a frame), elsewhere by at::rand itself.
+at::Tensor uniform_draw(const std::vector<int64_t>& sizes, at::Generator& gen, const at::TensorOptions& options);
+
 // port of inference.py: multinomial_sample_one_no_sync — argmax(probs / −log U), U = rand_like(probs)
 // drawn from `gen` (one draw of probs.numel() values, or draw.size); with `exponential` the S1-era
 // q = exponential_(1) draw (same distribution, the S1 stream). probs: [R] -> [1] int64 index into probs
