@@ -99,6 +99,29 @@ TEST_CASE(cpu_top_p_cut_keeps_what_the_sort_keeps) {
     CHECK(top_p_cut_cpu(at::tensor({3.0f, 3.0f, 1.0f, 0.0f}), 1.0, 2) == std::optional<float>(1.0f));
 }
 
+// Greedy picks and the race's argmax are ATen's argmax: the first of tied maxima, a NaN beating
+// everything (the first NaN), -inf rows; sizes from 1 to a codebook.
+TEST_CASE(greedy_pick_is_atens_argmax) {
+    at::manual_seed(8);
+    at::Generator gen = make_request_generator(at::kCPU, 1);
+    SampleKnobs greedy;
+    greedy.temperature = 0;
+    int differ = 0, rows = 0;
+    for (int64_t n : {1, 2, 3, 17, 4096})
+        for (int kind = 0; kind < 5; ++kind)
+            for (int rep = 0; rep < 20; ++rep) {
+                at::Tensor x = at::randn({n});
+                if (kind == 1) x = at::randint(0, 3, {n}).to(at::kFloat);                       // ties
+                if (kind == 2) x = x.masked_fill(at::rand({n}).lt(0.05), NAN);                 // NaNs
+                if (kind == 3) x = at::full({n}, -INFINITY);                                   // all -inf
+                if (kind == 4) x = x.masked_fill(at::rand({n}).lt(0.5), -0.0).abs().neg();     // -0 and 0 ties
+                ++rows;
+                differ += sample(x, greedy, gen).item<int64_t>() != at::argmax(x).item<int64_t>();
+            }
+    std::printf("%d rows, %d picks differ from at::argmax\n", rows, differ);
+    CHECK_EQ(differ, 0);
+}
+
 TEST_CASE(top_p_uses_untempered_probabilities) {
     // With temperature 0.5 the tempered probs would be sharper, but the cut is on the raw softmax.
     const at::Tensor logits = logits_of({0.5, 0.3, 0.2});
