@@ -289,10 +289,6 @@ void DecodeHead(const float* q, int64_t g, int64_t d, const KvRows<T>& kv, float
     ml.assign(size_t(2 * g), 0.0f);
     float *m = ml.data(), *l = ml.data() + g;
     std::fill(m, m + g, kMinusInf);
-    {
-        const int64_t ahead = std::min(kv.n, std::max<int64_t>(4, kAheadBytes / (d * int64_t(sizeof(T)))));
-        for (int64_t f = 0; f < ahead; ++f) prefetch_row(kv.k + f * kv.k_stride, d);
-    }
     for (int64_t j0 = 0; j0 < kv.n; j0 += kBlock) {
         const int64_t nb = std::min(kBlock, kv.n - j0);
         // scores [g, nb]: each key row read once for every query row
