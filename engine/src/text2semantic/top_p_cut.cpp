@@ -24,7 +24,11 @@ uint32_t descending_key(float v) {
 // x sorted descending: an LSD radix sort over four bytes of the keys (4096 logits: a few µs,
 // where at::sort's introsort over values and indices took ~140 µs on the AMX Xeon).
 void sort_descending(const float* x, int64_t n, std::vector<float>& out) {
-    std::vector<uint32_t> a(size_t(n), 0), b(size_t(n), 0);
+    // the engine thread's buffers, kept between calls: a row's draw allocates nothing once they
+    // have its size (so an allocation failure in a step is the tensors', as everywhere else)
+    thread_local std::vector<uint32_t> a, b;
+    a.resize(size_t(n));
+    b.resize(size_t(n));
     std::array<std::array<int64_t, 256>, 4> count{};
     for (int64_t i = 0; i < n; ++i) {
         const uint32_t k = descending_key(x[i]);
