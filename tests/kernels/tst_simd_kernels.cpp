@@ -187,6 +187,31 @@ void check_row_ops(const std::string& target, std::mt19937& g) {
                 ok = ok && y[size_t(i)] == exact;
         }
         CHECK(ok);
+        // the residual add: one sum of two dtype values, rounded once (the double sum of two floats
+        // is exact, so rounding it to float is the correctly rounded fp32 sum)
+        add_row(s.data(), u.data(), n, y.data());
+        bool add_ok = true;
+        for (int64_t i = 0; i < n; ++i) {
+            const float exact = float(val(s[size_t(i)]) + val(u[size_t(i)]));
+            if constexpr (sizeof(T) == 2)
+                add_ok = add_ok && y[size_t(i)] == float_to_bf16(exact);
+            else
+                add_ok = add_ok && y[size_t(i)] == exact;
+        }
+        CHECK(add_ok);
+        if constexpr (sizeof(T) == 2) {
+            // bf16 -> fp32 is the bits shifted up; fp32 values (not bf16 ones) rounded back
+            std::vector<float> wide(static_cast<size_t>(n));
+            widen_row(s.data(), n, wide.data());
+            bool widen_ok = true;
+            for (int64_t i = 0; i < n; ++i) widen_ok = widen_ok && double(wide[size_t(i)]) == val(s[size_t(i)]);
+            CHECK(widen_ok);
+            const std::vector<float> f = randn(size_t(n), g);
+            round_row(f.data(), n, y.data());
+            bool round_ok = true;
+            for (int64_t i = 0; i < n; ++i) round_ok = round_ok && y[size_t(i)] == float_to_bf16(f[size_t(i)]);
+            CHECK(round_ok);
+        }
     }
 }
 
@@ -359,9 +384,9 @@ TEST_CASE(bf16_rounding_edge_cases_on_every_target) {
     CHECK(float_to_bf16(from_bits(0x7F800001)) == 0x7FC0);  // NaN with a low payload stays NaN
     CHECK(float_to_bf16(from_bits(0x7F7FFFFF)) == 0x7F80);  // the largest float rounds to infinity
     CHECK(float_to_bf16(-0.0f) == 0x8000);
-    // bf16 products whose rounding is a tie, NaN, overflow: 16 pairs twice, so every vector width
-    // (and the scalar tail, n = 35) sees them
-    const std::vector<std::pair<uint16_t, uint16_t>> pairs = {
+    // bf16 products (and sums) whose rounding is a tie, NaN, overflow: 35 lanes cycling through
+    // the pairs, so every vector width (and the scalar tail) sees them
+    std::vector<std::pair<uint16_t, uint16_t>> pairs = {
         {0x3F81, 0x3FC0},  // (1 + 2^-7)·1.5 = 1.5 + 3·2^-8: a tie
         {0x3F83, 0x3FC0},  // (1 + 3·2^-7)·1.5: a tie the other way
         {0x7FC1, 0x3F80},  // NaN · 1
@@ -371,6 +396,16 @@ TEST_CASE(bf16_rounding_edge_cases_on_every_target) {
         {0x8000, 0x3F80},  // −0
         {0x4049, 0x40C9},  // π-ish · 2π-ish
     };
+    // sums: 1 + 2^-8 and (1 + 2^-7) + 2^-8 are ties (one rounds down to even, one up), NaN + x,
+    // the largest bf16 twice (infinity), −0 + −0 = −0, −0 + 0 = +0
+    const std::vector<std::pair<uint16_t, uint16_t>> sums = {
+        {0x3F80, 0x3B80}, {0x3F81, 0x3B80}, {0x7FC1, 0x3F80}, {0x7F7F, 0x7F7F}, {0x8000, 0x8000}, {0x8000, 0x0000},
+    };
+    pairs.insert(pairs.end(), sums.begin(), sums.end());
+    // fp32 values: ties to even both ways, a tie past the largest bf16, NaNs of both signs,
+    // infinities, a subnormal, −0, and a value that rounds up across the exponent
+    const std::vector<uint32_t> edges = {0x3F808000, 0x3F818000, 0x7F7F8000, 0xFFC12345, 0x7F800001, 0x7F800000,
+                                         0xFF800000, 0x00008000, 0x80000000, 0x3FFFFFFF, 0x3F807FFF};
     std::vector<uint16_t> s(35, 0x3F80), u(35, 0x3F80);
     for (size_t i = 0; i < 35; ++i) s[i] = pairs[i % pairs.size()].first, u[i] = pairs[i % pairs.size()].second;
     for_each_target([&](const std::string& t) {
@@ -385,7 +420,25 @@ TEST_CASE(bf16_rounding_edge_cases_on_every_target) {
             }
         }
         CHECK(ok);
+        // the same pairs added, and rounding ties, NaN and overflow straight from fp32
+        std::vector<uint16_t> sum(35), rounded(35);
+        add_row(s.data(), u.data(), 35, sum.data());
+        std::vector<float> f(35);
+        for (size_t i = 0; i < 35; ++i) f[i] = from_bits(edges[i % edges.size()]);
+        round_row(f.data(), 35, rounded.data());
+        bool add_ok = true, round_ok = true;
+        for (size_t i = 0; i < 35; ++i) {
+            add_ok = add_ok && sum[i] == float_to_bf16(bf16_to_float(s[i]) + bf16_to_float(u[i]));
+            round_ok = round_ok && rounded[i] == float_to_bf16(f[i]);
+        }
+        CHECK(add_ok);
+        CHECK(round_ok);
     });
+    // float_to_bf16 itself on those fp32 values, against the rule written out
+    CHECK(float_to_bf16(from_bits(0x3F808000)) == 0x3F80);  // 1 + 2^-8: a tie, to even (down)
+    CHECK(float_to_bf16(from_bits(0x3F818000)) == 0x3F82);  // (1 + 2^-7) + 2^-8: a tie, to even (up)
+    CHECK(float_to_bf16(from_bits(0x7F7F8000)) == 0x7F80);  // a tie past the largest bf16: infinity
+    CHECK(float_to_bf16(from_bits(0xFFC12345)) == 0x7FC0);  // any NaN: the positive quiet NaN
 }
 
 TEST_MAIN()

@@ -24,6 +24,16 @@ void rotary_row(const uint16_t* x, int64_t heads, int64_t d, const uint16_t* f, 
 void gate_mul_row(const float* silu, const float* up, int64_t n, float* y);
 void gate_mul_row(const uint16_t* silu, const uint16_t* up, int64_t n, uint16_t* y);
 
+// y = a + b: one sum of two dtype values, rounded once to the dtype, as ATen adds two tensors
+// (a decode block's residual adds): [n]
+void add_row(const float* a, const float* b, int64_t n, float* y);
+void add_row(const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y);
+
+// bf16 bits to fp32 (exact) and fp32 to bf16 bits, rounded to nearest even with NaN as 0x7FC0
+// (float_to_bf16's bits, which are c10::BFloat16's): [n]
+void widen_row(const uint16_t* x, int64_t n, float* y);
+void round_row(const float* x, int64_t n, uint16_t* y);
+
 // The codec's Snake activation over one channel's samples (DAC): y = x + inv_alpha·sin(alpha·x)²,
 // inv_alpha = 1 / (alpha + 1e-9), in fp32 with one rounding at the store: one pass where ATen's
 // formula makes five tensors. x, y: [n]

@@ -125,6 +125,25 @@ void GateMulRow(const T* silu, const T* up, int64_t n, T* y) {
     for (int64_t i = nv; i < n; ++i) put(y + i, to_f(silu[i]) * to_f(up[i]));
 }
 
+template <typename T>
+void AddRow(const T* a, const T* b, int64_t n, T* y) {
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t nv = n - n % lanes;
+    for (int64_t i = 0; i < nv; i += lanes) store(d, hn::Add(load(d, a + i), load(d, b + i)), y + i);
+    for (int64_t i = nv; i < n; ++i) put(y + i, to_f(a[i]) + to_f(b[i]));
+}
+
+// one dtype to the other: load() widens, store() rounds
+template <typename From, typename To>
+void ConvertRow(const From* x, int64_t n, To* y) {
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t nv = n - n % lanes;
+    for (int64_t i = 0; i < nv; i += lanes) store(d, load(d, x + i), y + i);
+    for (int64_t i = nv; i < n; ++i) put(y + i, to_f(x[i]));
+}
+
 // Highway's Sin (3 ulp on |a·x| <= 39000); the last partial vector goes through a padded copy, so
 // every sample takes the same vector formula wherever it lies in the row.
 inline V snake(D d, V v, V a, V ia) {
@@ -184,6 +203,10 @@ void RotaryF32Bf16(const float* x, int64_t h, int64_t d, const uint16_t* f, floa
 void RotaryBf16Bf16(const uint16_t* x, int64_t h, int64_t d, const uint16_t* f, uint16_t* y) { RotaryRow(x, h, d, f, y); }
 void GateMulF32(const float* s, const float* u, int64_t n, float* y) { GateMulRow(s, u, n, y); }
 void GateMulBf16(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) { GateMulRow(s, u, n, y); }
+void AddF32(const float* a, const float* b, int64_t n, float* y) { AddRow(a, b, n, y); }
+void AddBf16(const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y) { AddRow(a, b, n, y); }
+void WidenBf16(const uint16_t* x, int64_t n, float* y) { ConvertRow(x, n, y); }
+void RoundBf16(const float* x, int64_t n, uint16_t* y) { ConvertRow(x, n, y); }
 void SnakeF32(const float* x, int64_t n, float a, float ia, float* y) { SnakeRow(x, n, a, ia, y); }
 void SnakeBf16(const uint16_t* x, int64_t n, float a, float ia, uint16_t* y) { SnakeRow(x, n, a, ia, y); }
 void SnakeClF32(const float* x, int64_t r, int64_t c, int64_t ld, const float* a, const float* ia, float* y) {
@@ -207,6 +230,10 @@ HWY_EXPORT(RotaryF32Bf16);
 HWY_EXPORT(RotaryBf16Bf16);
 HWY_EXPORT(GateMulF32);
 HWY_EXPORT(GateMulBf16);
+HWY_EXPORT(AddF32);
+HWY_EXPORT(AddBf16);
+HWY_EXPORT(WidenBf16);
+HWY_EXPORT(RoundBf16);
 HWY_EXPORT(SnakeF32);
 HWY_EXPORT(SnakeBf16);
 HWY_EXPORT(SnakeClF32);
@@ -232,6 +259,10 @@ REEF_ROW_ENTRY(rotary_row, RotaryBf16Bf16, (const uint16_t* x, int64_t h, int64_
                (x, h, d, f, y))
 REEF_ROW_ENTRY(gate_mul_row, GateMulF32, (const float* s, const float* u, int64_t n, float* y), (s, u, n, y))
 REEF_ROW_ENTRY(gate_mul_row, GateMulBf16, (const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y), (s, u, n, y))
+REEF_ROW_ENTRY(add_row, AddF32, (const float* a, const float* b, int64_t n, float* y), (a, b, n, y))
+REEF_ROW_ENTRY(add_row, AddBf16, (const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y), (a, b, n, y))
+REEF_ROW_ENTRY(widen_row, WidenBf16, (const uint16_t* x, int64_t n, float* y), (x, n, y))
+REEF_ROW_ENTRY(round_row, RoundBf16, (const float* x, int64_t n, uint16_t* y), (x, n, y))
 REEF_ROW_ENTRY(snake_row, SnakeF32, (const float* x, int64_t n, float a, float ia, float* y), (x, n, a, ia, y))
 REEF_ROW_ENTRY(snake_row, SnakeBf16, (const uint16_t* x, int64_t n, float a, float ia, uint16_t* y), (x, n, a, ia, y))
 REEF_ROW_ENTRY(snake_rows_channels_last, SnakeClF32,

@@ -21,6 +21,7 @@
 #include "kernels/gemv_int4.h"
 #include "kernels/gemv_int8.h"
 #include "kernels/gemv_rows.h"
+#include "kernels/row_ops.h"
 #endif
 
 namespace reef {
@@ -199,8 +200,9 @@ namespace {
 // The quantized kernels take fp32 rows and write fp32 rows. A decode frame makes ~280 quantized
 // calls, and converting around each with ATen (x.to(float), y.to(bf16)) cost ~10 dispatches a call,
 // ~2 ms a frame of S1-mini int4 (the profile of issue #44: 8192 op calls a frame against bf16's
-// 4230), so the conversions are plain loops here: x widened into the calling thread's scratch, y
-// rounded once per row piece by the thread that computed it.
+// 4230), so the conversions are loops here (bf16 in the row kernels' vectors, kernels/row_ops.h): x
+// widened into the calling thread's scratch, y rounded once per row piece by the thread that
+// computed it.
 
 // t [numel] (fp32, bf16 or fp16) as fp32: t's own memory when it is fp32 and contiguous
 const float* float_values(const at::Tensor& t, CacheAlignedVector<float>& scratch) {
@@ -210,7 +212,8 @@ const float* float_values(const at::Tensor& t, CacheAlignedVector<float>& scratc
     auto widen = [&](const auto* p) {
         for (size_t i = 0; i < scratch.size(); ++i) scratch[i] = float(p[i]);
     };
-    if (c.scalar_type() == at::kBFloat16) widen(c.const_data_ptr<at::BFloat16>());
+    if (c.scalar_type() == at::kBFloat16)
+        kernels::widen_row(reinterpret_cast<const uint16_t*>(c.const_data_ptr<at::BFloat16>()), c.numel(), scratch.data());
     else if (c.scalar_type() == at::kHalf) widen(c.const_data_ptr<at::Half>());
     else widen(c.const_data_ptr<float>());
     return scratch.data();
@@ -236,8 +239,12 @@ struct QuantOutput {
             for (int64_t j = 0; j < m; ++j)
                 for (int64_t r = r0; r < r1; ++r) out[j * n + r] = T(rows[j * n + r]);  // round to nearest even
         };
-        if (y.scalar_type() == at::kBFloat16) put(y.mutable_data_ptr<at::BFloat16>());
-        else if (y.scalar_type() == at::kHalf) put(y.mutable_data_ptr<at::Half>());
+        if (y.scalar_type() == at::kBFloat16) {  // the row kernels' rounding: T(float)'s bits, in vectors
+            auto* out = reinterpret_cast<uint16_t*>(y.mutable_data_ptr<at::BFloat16>());
+            for (int64_t j = 0; j < m; ++j) kernels::round_row(rows + j * n + r0, r1 - r0, out + j * n + r0);
+        } else if (y.scalar_type() == at::kHalf) {
+            put(y.mutable_data_ptr<at::Half>());
+        }
     }
 };
 #endif
