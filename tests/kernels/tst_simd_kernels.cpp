@@ -441,4 +441,58 @@ TEST_CASE(bf16_rounding_edge_cases_on_every_target) {
     CHECK(float_to_bf16(from_bits(0xFFC12345)) == 0x7FC0);  // any NaN: the positive quiet NaN
 }
 
+// at::argmax's answer written out: the first index whose value is greater than every earlier one,
+// a NaN ending the search at its own index
+int64_t argmax_reference(const std::vector<float>& x, const std::vector<float>* q) {
+    auto value = [&](size_t i) { return q ? x[i] / (*q)[i] : x[i]; };
+    int64_t best = 0;
+    float top = value(0);
+    for (size_t i = 1; i < x.size() && !std::isnan(top); ++i)
+        if (const float v = value(i); v > top || std::isnan(v)) top = v, best = int64_t(i);
+    return best;
+}
+
+TEST_CASE(argmax_row_matches_the_first_largest_on_every_target) {
+    std::mt19937 g(31);
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    std::vector<std::vector<float>> rows;
+    for (int64_t n : {1, 7, 16, 33, 100, 4096}) {
+        rows.push_back(randn(size_t(n), g));
+        std::vector<float> few(static_cast<size_t>(n));  // a handful of values: ties of the largest
+        for (float& v : few) v = float(int(g() % 4));
+        rows.push_back(few);
+        for (int64_t at : {int64_t(0), n / 2, n - 1}) {  // a NaN (and a second one after it)
+            std::vector<float> r = randn(size_t(n), g);
+            r[size_t(at)] = nan;
+            r[size_t(n - 1)] = nan;
+            rows.push_back(r);
+        }
+        std::vector<float> zeros(static_cast<size_t>(n), -inf);  // −0 and +0 as the largest, −inf around
+        for (int64_t i = n / 3; i < n; i += 5) zeros[size_t(i)] = (i / 5) % 2 ? 0.0f : -0.0f;
+        rows.push_back(zeros);
+        rows.push_back(std::vector<float>(static_cast<size_t>(n), -inf));
+        std::vector<float> top_at_end = randn(size_t(n), g);  // the largest in the scalar tail
+        top_at_end[size_t(n - 1)] = 100.0f;
+        rows.push_back(top_at_end);
+    }
+    for_each_target([&](const std::string& t) {
+        bool ok = true;
+        for (const std::vector<float>& x : rows) {
+            std::vector<float> q = randn(x.size(), g);
+            for (float& v : q) v = std::fabs(v) + 0.01f;
+            const std::vector<float>* divisors[] = {nullptr, &q};
+            for (const std::vector<float>* qq : divisors) {
+                const int64_t got = argmax_row(x.data(), qq ? qq->data() : nullptr, int64_t(x.size()));
+                const int64_t want = argmax_reference(x, qq);
+                if (got != want) {
+                    ok = false;
+                    std::fprintf(stderr, "%s argmax n=%zu%s: %lld, want %lld\n", t.c_str(), x.size(), qq ? " /q" : "",
+                                 (long long)got, (long long)want);
+                }
+            }
+        }
+        CHECK(ok);
+    });
+}
+
 TEST_MAIN()

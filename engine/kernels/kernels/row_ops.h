@@ -29,6 +29,11 @@ void gate_mul_row(const uint16_t* silu, const uint16_t* up, int64_t n, uint16_t*
 void add_row(const float* a, const float* b, int64_t n, float* y);
 void add_row(const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y);
 
+// The index of the first largest x[i], or x[i] / q[i] (IEEE division) where q is given: a NaN
+// counts as the largest (the first NaN wins) and −0 equals +0, as at::argmax answers for one fp32
+// row (greedy decoding, and the sampler's race of probabilities over exponential draws). n >= 1.
+int64_t argmax_row(const float* x, const float* q, int64_t n);
+
 // bf16 bits to fp32 (exact) and fp32 to bf16 bits, rounded to nearest even with NaN as 0x7FC0
 // (float_to_bf16's bits, which are c10::BFloat16's): [n]
 void widen_row(const uint16_t* x, int64_t n, float* y);

@@ -144,6 +144,38 @@ void ConvertRow(const From* x, int64_t n, To* y) {
     for (int64_t i = nv; i < n; ++i) put(y + i, to_f(x[i]));
 }
 
+// Two passes over the row (it sits in L1): the largest value, returning at the first NaN met, then
+// the first index holding it (== makes −0 and +0 one value, as at::argmax's comparisons do).
+template <bool kDivide>
+int64_t ArgmaxRow(const float* x, const float* q, int64_t n) {
+    const D d;
+    const int64_t lanes = int64_t(hn::Lanes(d));
+    const int64_t nv = n - n % lanes;
+    auto value = [&](int64_t i) { return kDivide ? hn::Div(hn::LoadU(d, x + i), hn::LoadU(d, q + i)) : hn::LoadU(d, x + i); };
+    auto scalar = [&](int64_t i) { return kDivide ? x[i] / q[i] : x[i]; };
+    V top = hn::Set(d, -HUGE_VALF);
+    for (int64_t i = 0; i < nv; i += lanes) {
+        const V v = value(i);
+        const auto nan = hn::IsNaN(v);
+        if (!hn::AllFalse(d, nan)) return i + int64_t(hn::FindFirstTrue(d, nan));
+        top = hn::Max(top, v);
+    }
+    float m = hn::GetLane(hn::MaxOfLanes(d, top));
+    for (int64_t i = nv; i < n; ++i) {
+        const float v = scalar(i);
+        if (std::isnan(v)) return i;
+        m = v > m ? v : m;
+    }
+    const V mv = hn::Set(d, m);
+    for (int64_t i = 0; i < nv; i += lanes) {
+        const auto hit = hn::Eq(value(i), mv);
+        if (!hn::AllFalse(d, hit)) return i + int64_t(hn::FindFirstTrue(d, hit));
+    }
+    for (int64_t i = nv; i < n; ++i)
+        if (scalar(i) == m) return i;
+    return 0;  // not reached: m is one of the values
+}
+
 // Highway's Sin (3 ulp on |a·x| <= 39000); the last partial vector goes through a padded copy, so
 // every sample takes the same vector formula wherever it lies in the row.
 inline V snake(D d, V v, V a, V ia) {
@@ -205,6 +237,9 @@ void GateMulF32(const float* s, const float* u, int64_t n, float* y) { GateMulRo
 void GateMulBf16(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) { GateMulRow(s, u, n, y); }
 void AddF32(const float* a, const float* b, int64_t n, float* y) { AddRow(a, b, n, y); }
 void AddBf16(const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y) { AddRow(a, b, n, y); }
+int64_t Argmax(const float* x, const float* q, int64_t n) {
+    return q ? ArgmaxRow<true>(x, q, n) : ArgmaxRow<false>(x, nullptr, n);
+}
 void WidenBf16(const uint16_t* x, int64_t n, float* y) { ConvertRow(x, n, y); }
 void RoundBf16(const float* x, int64_t n, uint16_t* y) { ConvertRow(x, n, y); }
 void SnakeF32(const float* x, int64_t n, float a, float ia, float* y) { SnakeRow(x, n, a, ia, y); }
@@ -232,6 +267,7 @@ HWY_EXPORT(GateMulF32);
 HWY_EXPORT(GateMulBf16);
 HWY_EXPORT(AddF32);
 HWY_EXPORT(AddBf16);
+HWY_EXPORT(Argmax);
 HWY_EXPORT(WidenBf16);
 HWY_EXPORT(RoundBf16);
 HWY_EXPORT(SnakeF32);
@@ -261,6 +297,10 @@ REEF_ROW_ENTRY(gate_mul_row, GateMulF32, (const float* s, const float* u, int64_
 REEF_ROW_ENTRY(gate_mul_row, GateMulBf16, (const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y), (s, u, n, y))
 REEF_ROW_ENTRY(add_row, AddF32, (const float* a, const float* b, int64_t n, float* y), (a, b, n, y))
 REEF_ROW_ENTRY(add_row, AddBf16, (const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y), (a, b, n, y))
+int64_t argmax_row(const float* x, const float* q, int64_t n) {
+    ensure_target_chosen();
+    return HWY_DYNAMIC_DISPATCH(Argmax)(x, q, n);
+}
 REEF_ROW_ENTRY(widen_row, WidenBf16, (const uint16_t* x, int64_t n, float* y), (x, n, y))
 REEF_ROW_ENTRY(round_row, RoundBf16, (const float* x, int64_t n, uint16_t* y), (x, n, y))
 REEF_ROW_ENTRY(snake_row, SnakeF32, (const float* x, int64_t n, float a, float ia, float* y), (x, n, a, ia, y))
