@@ -116,23 +116,24 @@ void RotaryRow(const T* x, int64_t heads, int64_t d_head, const F* f, T* y) {
     }
 }
 
-template <typename T>
-void GateMulRow(const T* silu, const T* up, int64_t n, T* y) {
+// y[i] = op(a[i], b[i]) in fp32, rounded once to T: whole vectors, then the same op lane by lane.
+// op takes two vectors or two floats (Highway's vectors have no operators on every target).
+template <typename T, typename Op>
+void BinaryRow(const T* a, const T* b, int64_t n, T* y, const Op& op) {
     const D d;
     const int64_t lanes = int64_t(hn::Lanes(d));
     const int64_t nv = n - n % lanes;
-    for (int64_t i = 0; i < nv; i += lanes) store(d, hn::Mul(load(d, silu + i), load(d, up + i)), y + i);
-    for (int64_t i = nv; i < n; ++i) put(y + i, to_f(silu[i]) * to_f(up[i]));
+    for (int64_t i = 0; i < nv; i += lanes) store(d, op(load(d, a + i), load(d, b + i)), y + i);
+    for (int64_t i = nv; i < n; ++i) put(y + i, op(to_f(a[i]), to_f(b[i])));
 }
-
-template <typename T>
-void AddRow(const T* a, const T* b, int64_t n, T* y) {
-    const D d;
-    const int64_t lanes = int64_t(hn::Lanes(d));
-    const int64_t nv = n - n % lanes;
-    for (int64_t i = 0; i < nv; i += lanes) store(d, hn::Add(load(d, a + i), load(d, b + i)), y + i);
-    for (int64_t i = nv; i < n; ++i) put(y + i, to_f(a[i]) + to_f(b[i]));
-}
+struct MulOp {
+    V operator()(V a, V b) const { return hn::Mul(a, b); }
+    float operator()(float a, float b) const { return a * b; }
+};
+struct AddOp {
+    V operator()(V a, V b) const { return hn::Add(a, b); }
+    float operator()(float a, float b) const { return a + b; }
+};
 
 // one dtype to the other: load() widens, store() rounds
 template <typename From, typename To>
@@ -233,10 +234,10 @@ void RotaryF32F32(const float* x, int64_t h, int64_t d, const float* f, float* y
 void RotaryBf16F32(const uint16_t* x, int64_t h, int64_t d, const float* f, uint16_t* y) { RotaryRow(x, h, d, f, y); }
 void RotaryF32Bf16(const float* x, int64_t h, int64_t d, const uint16_t* f, float* y) { RotaryRow(x, h, d, f, y); }
 void RotaryBf16Bf16(const uint16_t* x, int64_t h, int64_t d, const uint16_t* f, uint16_t* y) { RotaryRow(x, h, d, f, y); }
-void GateMulF32(const float* s, const float* u, int64_t n, float* y) { GateMulRow(s, u, n, y); }
-void GateMulBf16(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) { GateMulRow(s, u, n, y); }
-void AddF32(const float* a, const float* b, int64_t n, float* y) { AddRow(a, b, n, y); }
-void AddBf16(const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y) { AddRow(a, b, n, y); }
+void GateMulF32(const float* s, const float* u, int64_t n, float* y) { BinaryRow(s, u, n, y, MulOp{}); }
+void GateMulBf16(const uint16_t* s, const uint16_t* u, int64_t n, uint16_t* y) { BinaryRow(s, u, n, y, MulOp{}); }
+void AddF32(const float* a, const float* b, int64_t n, float* y) { BinaryRow(a, b, n, y, AddOp{}); }
+void AddBf16(const uint16_t* a, const uint16_t* b, int64_t n, uint16_t* y) { BinaryRow(a, b, n, y, AddOp{}); }
 int64_t Argmax(const float* x, const float* q, int64_t n) {
     return q ? ArgmaxRow<true>(x, q, n) : ArgmaxRow<false>(x, nullptr, n);
 }
