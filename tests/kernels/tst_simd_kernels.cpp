@@ -441,6 +441,8 @@ TEST_CASE(bf16_rounding_edge_cases_on_every_target) {
     CHECK(float_to_bf16(from_bits(0xFFC12345)) == 0x7FC0);  // any NaN: the positive quiet NaN
 }
 
+namespace {
+
 // at::argmax's answer written out: the first index whose value is greater than every earlier one,
 // a NaN ending the search at its own index
 int64_t argmax_reference(const std::vector<float>& x, const std::vector<float>* q) {
@@ -451,6 +453,8 @@ int64_t argmax_reference(const std::vector<float>& x, const std::vector<float>* 
         if (const float v = value(i); v > top || std::isnan(v)) top = v, best = int64_t(i);
     return best;
 }
+
+}  // namespace
 
 TEST_CASE(argmax_row_matches_the_first_largest_on_every_target) {
     std::mt19937 g(31);
