@@ -22,8 +22,9 @@ uint32_t descending_key(float v) {
 }
 
 // x sorted descending: an LSD radix sort over four bytes of the keys (4096 logits: a few µs,
-// where at::sort's introsort over values and indices took ~140 µs on the AMX Xeon).
-void sort_descending(const float* x, int64_t n, std::vector<float>& out) {
+// where at::sort's introsort over values and indices took ~140 µs on the AMX Xeon). false, and
+// nothing sorted, where x holds a NaN or +inf (found in the pass that makes the keys).
+bool sort_descending(const float* x, int64_t n, std::vector<float>& out) {
     // the engine thread's buffers, kept between calls: a row's draw allocates nothing once they
     // have its size (so an allocation failure in a step is the tensors', as everywhere else)
     thread_local std::vector<uint32_t> a, b;
@@ -31,6 +32,7 @@ void sort_descending(const float* x, int64_t n, std::vector<float>& out) {
     b.resize(size_t(n));
     std::array<std::array<int64_t, 256>, 4> count{};
     for (int64_t i = 0; i < n; ++i) {
+        if (std::isnan(x[i]) || x[i] == std::numeric_limits<float>::infinity()) return false;
         const uint32_t k = descending_key(x[i]);
         a[size_t(i)] = k;
         for (int byte = 0; byte < 4; ++byte) ++count[size_t(byte)][(k >> (8 * byte)) & 0xFFu];
@@ -50,6 +52,7 @@ void sort_descending(const float* x, int64_t n, std::vector<float>& out) {
         const uint32_t u = (ascending & 0x80000000u) ? (ascending & 0x7FFFFFFFu) : ~ascending;
         std::memcpy(&out[size_t(i)], &u, sizeof u);
     }
+    return true;
 }
 
 }  // namespace
@@ -59,11 +62,8 @@ std::optional<float> top_p_cut_cpu(const at::Tensor& logits, double top_p, int64
         logits.numel() < 1)
         return std::nullopt;
     const int64_t n = logits.numel();
-    const float* x = logits.const_data_ptr<float>();
-    for (int64_t i = 0; i < n; ++i)
-        if (std::isnan(x[i]) || x[i] == std::numeric_limits<float>::infinity()) return std::nullopt;
     thread_local std::vector<float> sorted;
-    sort_descending(x, n, sorted);
+    if (!sort_descending(logits.const_data_ptr<float>(), n, sorted)) return std::nullopt;
     // logits_to_probs' cum_probs, by the same ops on the same values
     const at::Tensor sorted_t = at::from_blob(sorted.data(), {n}, at::TensorOptions().dtype(at::kFloat));
     const at::Tensor cum = at::cumsum(at::softmax(sorted_t, -1), -1);
