@@ -56,10 +56,6 @@ at::Tensor uniform_draw(const std::vector<int64_t>& sizes, at::Generator& gen, c
 
 namespace {
 
-bool cpu_float_row(const at::Tensor& t) {
-    return t.device().is_cpu() && t.scalar_type() == at::kFloat && t.is_contiguous() && t.numel() > 0;
-}
-
 // at::argmax(x [/ q], -1, keepdim=True) of one fp32 CPU row, as ATen answers it: the first index of
 // the largest value, a NaN counting as the largest (the first NaN wins); with q, of x[i] / q[i]
 // (IEEE division, as ATen's div rounds it). ATen's reduction took ~11 µs a 4096 row (and the

@@ -57,10 +57,12 @@ bool sort_descending(const float* x, int64_t n, std::vector<float>& out) {
 
 }  // namespace
 
+bool cpu_float_row(const at::Tensor& t) {
+    return t.device().is_cpu() && t.scalar_type() == at::kFloat && t.is_contiguous() && t.numel() > 0;
+}
+
 std::optional<float> top_p_cut_cpu(const at::Tensor& logits, double top_p, int64_t top_k) {
-    if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 1 || !logits.is_contiguous() ||
-        logits.numel() < 1)
-        return std::nullopt;
+    if (logits.dim() != 1 || !cpu_float_row(logits)) return std::nullopt;
     const int64_t n = logits.numel();
     thread_local std::vector<float> sorted;
     if (!sort_descending(logits.const_data_ptr<float>(), n, sorted)) return std::nullopt;

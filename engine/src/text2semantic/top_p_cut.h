@@ -13,6 +13,9 @@
 
 namespace reef {
 
+// A non-empty, contiguous fp32 CPU tensor: the rows the CPU sampler's loops read directly.
+bool cpu_float_row(const at::Tensor& t);
+
 // logits: [V] float32, contiguous. The value t such that logits_to_probs keeps exactly the tokens
 // with logit > t (-inf: all of them), or nullopt where this cannot be decided without at::sort: not
 // a CPU float row, a NaN or +inf logit, or the last kept and the first removed logit equal.
