@@ -26,7 +26,10 @@
 #include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
+
+#include <cstring>
 
 namespace reef::kernels {
 
@@ -37,6 +40,26 @@ bool cpu_has_avx512_vnni() {
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
     }();
     return has;
+}
+
+bool vnni_int8_rows_pay() {
+    static const bool pay = [] {
+        // AMD family 19h with AVX-512 is Zen 4, which runs a 512-bit operation as two 256-bit
+        // halves. There the VNNI int8 rows lost to Highway's AVX-512 ones (vpmaddwd and an add per
+        // 32 weights), one process switching targets between rounds (s1-mini shapes, K = 1024,
+        // 4 rounds): one thread in L2 25-30 against 28-38 GB/s, two threads over 14 MB in L3 44-50
+        // against 54-58, over 200 MB from memory 23-30 against 27-33. On the AMX Xeon the VNNI
+        // rows, with the prefetch that came in beside them, took s1-mini int8 frames from 18.6 to
+        // 23.4 a second (README, "int8 and int4 weights"): other CPUs keep them.
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return true;
+        char vendor[13] = {};
+        std::memcpy(vendor, &ebx, 4), std::memcpy(vendor + 4, &edx, 4), std::memcpy(vendor + 8, &ecx, 4);
+        if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return true;
+        const unsigned base = (eax >> 8) & 0xF, family = base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
+        return family != 0x19;
+    }();
+    return pay;
 }
 
 namespace {
@@ -246,6 +269,7 @@ void gemv_rows_i8_q16_vnni(const int8_t* w, const float* s, const int16_t* xq, c
 
 namespace reef::kernels {
 bool cpu_has_avx512_vnni() { return false; }
+bool vnni_int8_rows_pay() { return false; }
 void gemv_rows_i4_q8_vnni(const uint8_t*, const uint16_t*, const uint16_t*, int64_t, const int8_t*, const float*,
                           const float*, int64_t, const float*, int64_t, int64_t, int64_t, float*, int64_t) {}
 void gemv_rows_i8_q16_vnni(const int8_t*, const float*, const int16_t*, const float*, int64_t, int64_t, const float*,
