@@ -2,8 +2,7 @@
 // each forced in turn: against an fp64 reference of Σ w·x·s + b computed here in plain loops
 // (tails, bias, odd row counts, two row ranges as two threads split them), and m inputs at once
 // bit-identical to each input alone; the int16-input rows against the exact integer dot product
-// (bit for bit, every target and the VNNI rows called directly, extreme values across the
-// 4096-weight chunks). Torch-free: it runs on
+// (bit for bit, every target, extreme values across the 4096-weight chunks). Torch-free: it runs on
 // aarch64 under qemu-user too.
 // (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
 #include <cmath>
@@ -17,7 +16,6 @@
 
 #include "check.h"
 #include "kernels/gemv_int8.h"
-#include "kernels/gemv_vnni.h"
 #include "kernel_test_util.h"
 
 using namespace reef::kernels;
@@ -142,67 +140,49 @@ TEST_CASE(q16_input_quantization_stays_within_half_a_step_on_every_target) {
     });
 }
 
-namespace {
-
-// Rows with gemv_rows_i8_q16's arguments (the dispatcher, or one target's rows called directly).
-using Q16Rows = void (*)(const int8_t*, const float*, const int16_t*, const float*, int64_t, int64_t, const float*,
-                         int64_t, int64_t, int64_t, float*, int64_t);
-
-// rows against the exact integer dot: each output equals float(double(Σ w·xq) · sx · s) (+ b)
-// computed here from an int64 sum, bit for bit; m inputs at once give each input's bits alone; the
-// largest products over 9000 weights (three 4096-weight chunks) do not overflow (three chunks of
-// the 1-lane scalar target, one of AVX-512's). `ran`: the target the dispatcher must record, empty
-// for rows called directly.
-void check_q16_rows(Q16Rows rows, const std::string& name, const std::string& ran, std::mt19937& g) {
-    for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {9, 100}, {67, 1024}, {5, 9000}}) {
-        for (bool extreme : {false, true}) {
-            Int8Case c = make_case(n, k, g);
-            const int64_t m = 3, ldx = k + 2, ldy = n + 1;
-            std::vector<int16_t> xq(size_t(m * ldx));
-            std::uniform_int_distribution<int> xd(-kQ16Max, kQ16Max);
-            for (int16_t& v : xq) v = int16_t(xd(g));
-            if (extreme) {
-                std::fill(c.w.begin(), c.w.end(), int8_t(-128));
-                std::fill(xq.begin(), xq.end(), int16_t(-kQ16Max));
-            }
-            const std::vector<float> sx = {0.001f, 0.5f, 3e-6f};
-            std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
-            reset_ran_target();
-            rows(c.w.data(), c.s.data(), xq.data(), sx.data(), ldx, m, c.b.data(), k, 0, n, batched.data(), ldy);
-            if (!ran.empty()) CHECK(ran_target() == ran);
-            for (int64_t j = 0; j < m; ++j)
-                rows(c.w.data(), c.s.data(), xq.data() + j * ldx, sx.data() + j, ldx, 1, c.b.data(), k, 0, n,
-                     alone.data() + j * ldy, ldy);
-            CHECK(std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(float)) == 0);
-            bool exact = true;
-            for (int64_t j = 0; j < m; ++j)
-                for (int64_t r = 0; r < n; ++r) {
-                    int64_t total = 0;
-                    for (int64_t i = 0; i < k; ++i) total += int64_t(c.w[size_t(r * k + i)]) * xq[size_t(j * ldx + i)];
-                    const float want = float(double(total) * double(sx[size_t(j)]) * double(c.s[size_t(r)])) + c.b[size_t(r)];
-                    if (batched[size_t(j * ldy + r)] != want) {
-                        exact = false;
-                        std::fprintf(stderr, "%s n=%lld k=%lld input %lld row %lld: %.9g, want %.9g\n", name.c_str(),
-                                     (long long)n, (long long)k, (long long)j, (long long)r,
-                                     double(batched[size_t(j * ldy + r)]), double(want));
-                    }
-                }
-            CHECK(exact);
-        }
-    }
-}
-
-}  // namespace
-
+// The int16-input rows are an exact integer dot product: each output equals float(double(Σ w·xq) ·
+// sx · s) (+ b) computed here from an int64 sum, bit for bit, on every target; m inputs at once give
+// each input's bits alone; the largest products over 9000 weights (three 4096-weight chunks) do
+// not overflow (three chunks of the 1-lane scalar target, one of AVX-512's).
 TEST_CASE(q16_rows_equal_the_exact_integer_dot_on_every_target) {
     std::mt19937 g(47);
-    for_each_target([&](const std::string& t) { check_q16_rows(gemv_rows_i8_q16, t, t, g); });
-}
-
-// The VNNI rows (kernels/gemv_vnni.cpp) wherever the CPU has VNNI, called directly: the dispatcher
-// leaves them out on Zen 4 (vnni_int8_rows_pay), and they must stay exact there too.
-TEST_CASE(vnni_q16_rows_equal_the_exact_integer_dot_where_the_cpu_has_vnni) {
-    if (!cpu_has_avx512_vnni()) return;
-    std::mt19937 g(48);
-    check_q16_rows(gemv_rows_i8_q16_vnni, "vnni", "", g);
+    for_each_target([&](const std::string& t) {
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {9, 100}, {67, 1024}, {5, 9000}}) {
+            for (bool extreme : {false, true}) {
+                Int8Case c = make_case(n, k, g);
+                const int64_t m = 3, ldx = k + 2, ldy = n + 1;
+                std::vector<int16_t> xq(size_t(m * ldx));
+                std::uniform_int_distribution<int> xd(-kQ16Max, kQ16Max);
+                for (int16_t& v : xq) v = int16_t(xd(g));
+                if (extreme) {
+                    std::fill(c.w.begin(), c.w.end(), int8_t(-128));
+                    std::fill(xq.begin(), xq.end(), int16_t(-kQ16Max));
+                }
+                const std::vector<float> sx = {0.001f, 0.5f, 3e-6f};
+                std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
+                reset_ran_target();
+                gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data(), sx.data(), ldx, m, c.b.data(), k, 0, n,
+                                 batched.data(), ldy);
+                CHECK(ran_target() == t);
+                for (int64_t j = 0; j < m; ++j)
+                    gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data() + j * ldx, sx.data() + j, ldx, 1, c.b.data(), k,
+                                     0, n, alone.data() + j * ldy, ldy);
+                CHECK(std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(float)) == 0);
+                bool exact = true;
+                for (int64_t j = 0; j < m; ++j)
+                    for (int64_t r = 0; r < n; ++r) {
+                        int64_t total = 0;
+                        for (int64_t i = 0; i < k; ++i) total += int64_t(c.w[size_t(r * k + i)]) * xq[size_t(j * ldx + i)];
+                        const float want = float(double(total) * double(sx[size_t(j)]) * double(c.s[size_t(r)])) + c.b[size_t(r)];
+                        if (batched[size_t(j * ldy + r)] != want) {
+                            exact = false;
+                            std::fprintf(stderr, "%s n=%lld k=%lld input %lld row %lld: %.9g, want %.9g\n", t.c_str(),
+                                         (long long)n, (long long)k, (long long)j, (long long)r,
+                                         double(batched[size_t(j * ldy + r)]), double(want));
+                        }
+                    }
+                CHECK(exact);
+            }
+        }
+    });
 }

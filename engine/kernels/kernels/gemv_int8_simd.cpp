@@ -172,9 +172,8 @@ HWY_EXPORT(QuantizeRowQ16);
 void gemv_rows_i8_q16(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx, int64_t m,
                       const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
     // the avx512-bf16 and amx-bf16 targets: the VNNI rows (the same integer sums, the same bits)
-    // where they pay, Highway's AVX-512 rows otherwise (recorded as the target's)
     const int64_t special = hand_written_target();
-    if (special && cpu_has_avx512_vnni() && vnni_int8_rows_pay()) {
+    if (special && cpu_has_avx512_vnni()) {
         gemv_rows_i8_q16_vnni(w, s, xq, sx, ldx, m, b, k, r0, r1, y, ldy);
         return note_ran(special);
     }

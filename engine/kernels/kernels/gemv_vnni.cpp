@@ -9,9 +9,10 @@
 //   group 64; 512-bit ones from group 128, whose 16 lanes are folded to the 256-bit steps' 8 in
 //   integers, so both give the same bits (checked against the 256-bit rows when they were added:
 //   every output of groups 64-256, K 512-3072, 1-8 inputs, identical).
-// - int8 against int16 inputs: one vpdpwssd per 32 weights (pairs of int16 products summed into
-//   each int32 lane) where the Highway rows spend vpmaddwd and an add. Integer sums: the same bits
-//   as every other target's rows.
+// - int8 against int16 inputs: each input split into two bytes and each weight read as an unsigned
+//   byte, two vpdpbusd and an XOR per 64 weights (Int8U8) where the Highway rows widen every weight
+//   to int16 and spend vpmaddwd and an add per 32. Integer sums: the same bits as every other
+//   target's rows.
 //
 // Rows are read in the Highway rows' order (two_stream_rows-inl.h: a block's two halves as two
 // streams, each pass's two rows against every input), so each input gets the bits it gets alone.
@@ -19,17 +20,16 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "kernels/bf16.h"
 #include "kernels/gemv_int4.h"
 #include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
 #include <immintrin.h>
-
-#include <cstring>
 
 namespace reef::kernels {
 
@@ -40,26 +40,6 @@ bool cpu_has_avx512_vnni() {
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
     }();
     return has;
-}
-
-bool vnni_int8_rows_pay() {
-    static const bool pay = [] {
-        // AMD family 19h with AVX-512 is Zen 4, which runs a 512-bit operation as two 256-bit
-        // halves. There the VNNI int8 rows lost to Highway's AVX-512 ones (vpmaddwd and an add per
-        // 32 weights), one process switching targets between rounds (s1-mini shapes, K = 1024,
-        // 4 rounds): one thread in L2 25-30 against 28-38 GB/s, two threads over 14 MB in L3 44-50
-        // against 54-58, over 200 MB from memory 23-30 against 27-33. On the AMX Xeon the VNNI
-        // rows, with the prefetch that came in beside them, took s1-mini int8 frames from 18.6 to
-        // 23.4 a second (README, "int8 and int4 weights"): other CPUs keep them.
-        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return true;
-        char vendor[13] = {};
-        std::memcpy(vendor, &ebx, 4), std::memcpy(vendor + 4, &edx, 4), std::memcpy(vendor + 8, &ecx, 4);
-        if (std::strcmp(vendor, "AuthenticAMD") != 0 || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return true;
-        const unsigned base = (eax >> 8) & 0xF, family = base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
-        return family != 0x19;
-    }();
-    return pay;
 }
 
 namespace {
@@ -185,47 +165,104 @@ struct Int4 {
     }
 };
 
-// gemv_int8_simd.cpp's DotQ16 with vpdpwssd: exact int32 lanes over chunks of at most 1024 products
-// per lane (1024 · 128 · 16383 < 2^31), summed into int64 per chunk; a masked last step for K % 32.
-struct Int8Q16 {
-    const int8_t* w;    // [N, K]
-    const int16_t* xq;  // [m, K], row stride ldx
-    int64_t k, ldx;
-    static constexpr int64_t kChunk = 1024 * 16;  // weights per chunk: 1024 products per lane
+// gemv_int8_simd.cpp's DotQ16 as unsigned-by-signed byte products (vpdpbusd), no widening: each
+// int16 input splits into two bytes, xq = 256·xh + xl (xl = its low byte as int8, xh =
+// (xq + 128) >> 8, within −64..64 as |xq| <= 16383), and each weight w is read as the unsigned
+// byte w + 128 (w XOR 0x80). Then Σ (w + 128)·xh and Σ (w + 128)·xl are one vpdpbusd each per 64
+// weights, and
+//   Σ w·xq = 256·Σ (w + 128)·xh + Σ (w + 128)·xl − 128·Σ xq,
+// the last term once per input (Int8Split). Exact integers, so the same bits as every other
+// target's rows. Per 64 weights of a row: an XOR and two vpdpbusd, where widening to int16 cost two
+// vpmovsxbw and two vpdpwssd (Highway's rows: two vpmaddwd and two adds besides). Lanes: a
+// vpdpbusd adds at most 4·255·128 = 130 560 to one, so a chunk of 16 384 steps (1 Mi weights, far
+// beyond any fish-speech row) stays below 2^31 before its lanes go to int64.
+//
+// No software prefetch: with an XOR and two vpdpbusd per 64 bytes these rows spend about the bf16
+// rows' instructions per byte, and like theirs the hardware prefetcher keeps them fed. On the Zen 4
+// EPYC (two threads, 100 MB of rows from memory, 10 rounds against Highway's AVX-512 rows at ~41 GB/s
+// and a plain read at ~43) they read 41 GB/s without, 39 with 4 KiB ahead into L2, 35 with the int4
+// rows' 2 KiB into L1. Not measured on an Intel CPU.
+struct Int8U8 {
+    const int8_t* w;   // [N, K]
+    const int8_t* xl;  // [m, kp]: the inputs' low bytes
+    const int8_t* xh;  // [m, kp]: their high parts
+    const int64_t* shift;  // [m]: 128·Σ xq
+    int64_t k, kp;
+    static constexpr int64_t kChunk = 16384 * 64;
 
     REEF_AVX512_VNNI static int64_t lane_sum(__m512i v) {
         alignas(64) int32_t lanes[16];
         _mm512_store_si512(lanes, v);
         return sum_lanes<int64_t>(lanes);
     }
+    // rows a and b against one input over weights [begin, end) (at most kChunk, begin a multiple of
+    // 64): the partial last step first, masked (its inputs load as 0, so the flipped zeros add
+    // nothing), then the full ones. A function of its own, and the partial step before the loop:
+    // with the loop inside two()'s chunk loop, or the partial step after it, GCC 12 copied the four
+    // accumulators to other registers every step.
+    REEF_AVX512_VNNI static std::pair<int64_t, int64_t> span(const int8_t* wa, const int8_t* wb, const int8_t* l,
+                                                             const int8_t* h, int64_t begin, int64_t end) {
+        const __m512i flip = _mm512_set1_epi8(char(0x80));
+        __m512i la = _mm512_setzero_si512(), ha = la, lb = la, hb = la;
+        const int64_t full = begin + (end - begin) / 64 * 64;
+        if (full < end) {  // the partial last step first, masked
+            const __mmask64 mask = (~__mmask64(0)) >> (64 - (end - full));
+            const __m512i ua = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, wa + full), flip);
+            const __m512i ub = _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, wb + full), flip);
+            const __m512i l8 = _mm512_maskz_loadu_epi8(mask, l + full), h8 = _mm512_maskz_loadu_epi8(mask, h + full);
+            la = _mm512_dpbusd_epi32(la, ua, l8), ha = _mm512_dpbusd_epi32(ha, ua, h8);
+            lb = _mm512_dpbusd_epi32(lb, ub, l8), hb = _mm512_dpbusd_epi32(hb, ub, h8);
+        }
+        for (int64_t i = begin; i < full; i += 64) {
+            const __m512i ua = _mm512_xor_si512(_mm512_loadu_si512(wa + i), flip);
+            const __m512i ub = _mm512_xor_si512(_mm512_loadu_si512(wb + i), flip);
+            const __m512i l8 = _mm512_load_si512(l + i), h8 = _mm512_load_si512(h + i);
+            la = _mm512_dpbusd_epi32(la, ua, l8), ha = _mm512_dpbusd_epi32(ha, ua, h8);
+            lb = _mm512_dpbusd_epi32(lb, ub, l8), hb = _mm512_dpbusd_epi32(hb, ub, h8);
+        }
+        return {256 * lane_sum(ha) + lane_sum(la), 256 * lane_sum(hb) + lane_sum(lb)};
+    }
     REEF_AVX512_VNNI std::pair<int64_t, int64_t> two(int64_t ra, int64_t rb, int64_t j) const {
-        const int8_t *wa = w + ra * k, *wb = w + rb * k;
-        const int16_t* x = xq + j * ldx;
+        const int8_t *wa = w + ra * k, *wb = w + rb * k, *l = xl + j * kp, *h = xh + j * kp;
         int64_t ta = 0, tb = 0;
         for (int64_t c = 0; c < k; c += kChunk) {
-            const int64_t end = std::min(k, c + kChunk);
-            // two accumulators per row, alternating steps: the adds of one do not wait on the other
-            __m512i a0 = _mm512_setzero_si512(), a1 = a0, b0 = a0, b1 = a0;
-            int64_t i = c;
-            for (; i + 64 <= end; i += 64) {
-                const __m512i x0 = _mm512_loadu_si512(x + i), x1 = _mm512_loadu_si512(x + i + 32);
-                prefetch(wa + i, wb + i);
-                a0 = _mm512_dpwssd_epi32(a0, _mm512_cvtepi8_epi16(bytes(wa + i)), x0);
-                b0 = _mm512_dpwssd_epi32(b0, _mm512_cvtepi8_epi16(bytes(wb + i)), x0);
-                a1 = _mm512_dpwssd_epi32(a1, _mm512_cvtepi8_epi16(bytes(wa + i + 32)), x1);
-                b1 = _mm512_dpwssd_epi32(b1, _mm512_cvtepi8_epi16(bytes(wb + i + 32)), x1);
-            }
-            for (; i < end; i += 32) {
-                const int64_t left = std::min<int64_t>(32, end - i);
-                const __mmask32 mask = left == 32 ? ~__mmask32(0) : __mmask32((1u << left) - 1);
-                const __m512i x0 = _mm512_maskz_loadu_epi16(mask, x + i);
-                a0 = _mm512_dpwssd_epi32(a0, _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(mask, wa + i)), x0);
-                b0 = _mm512_dpwssd_epi32(b0, _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(mask, wb + i)), x0);
-            }
-            ta += lane_sum(a0) + lane_sum(a1);
-            tb += lane_sum(b0) + lane_sum(b1);
+            const auto [a, b] = span(wa, wb, l, h, c, std::min(k, c + kChunk));
+            ta += a, tb += b;
         }
-        return {ta, tb};
+        return {ta - shift[j], tb - shift[j]};
+    }
+};
+
+// The m inputs split for Int8U8, into this thread's scratch (each thread of a call splits them for
+// itself: K int16 per input, a few hundred instructions beside its share of N·K weights). Rows of
+// 64-byte aligned bytes: the 512-bit loads of a scratch with std::vector's alignment straddled two
+// lines (one thread in L2: 36 against 60 GB/s on the Zen 4).
+struct Int8Split {
+    std::vector<int8_t> bytes;
+    std::vector<int64_t> shift;
+    int8_t* xl = nullptr;  // [m, kp]
+    int8_t* xh = nullptr;  // [m, kp]
+    int64_t kp = 0;
+
+    REEF_AVX512_VNNI void prepare(const int16_t* xq, int64_t ldx, int64_t m, int64_t k) {
+        kp = (k + 63) / 64 * 64;
+        bytes.resize(size_t(2 * m * kp + 64)), shift.resize(size_t(m));
+        xl = bytes.data() + (64 - reinterpret_cast<uintptr_t>(bytes.data()) % 64) % 64;
+        xh = xl + m * kp;
+        const __m512i half = _mm512_set1_epi16(128), ones = _mm512_set1_epi16(1);
+        for (int64_t j = 0; j < m; ++j) {
+            const int16_t* x = xq + j * ldx;
+            int8_t *l = xl + j * kp, *h = xh + j * kp;
+            __m512i sum = _mm512_setzero_si512();  // int32 lanes: pairs of |xq| <= 16383, K/32 steps
+            for (int64_t i = 0; i < k; i += 32) {
+                const __mmask32 mask = k - i >= 32 ? ~__mmask32(0) : __mmask32((1u << (k - i)) - 1);
+                const __m512i v = _mm512_maskz_loadu_epi16(mask, x + i);
+                _mm256_mask_storeu_epi8(l + i, mask, _mm512_cvtepi16_epi8(v));  // the low byte, as int8
+                _mm256_mask_storeu_epi8(h + i, mask, _mm512_cvtepi16_epi8(_mm512_srai_epi16(_mm512_add_epi16(v, half), 8)));
+                sum = _mm512_add_epi32(sum, _mm512_madd_epi16(v, ones));
+            }
+            shift[size_t(j)] = 128 * Int8U8::lane_sum(sum);
+        }
     }
 };
 
@@ -257,7 +294,9 @@ void gemv_rows_i4_q8_vnni(const uint8_t* w, const uint16_t* s, const uint16_t* z
 
 void gemv_rows_i8_q16_vnni(const int8_t* w, const float* s, const int16_t* xq, const float* sx, int64_t ldx,
                            int64_t m, const float* b, int64_t k, int64_t r0, int64_t r1, float* y, int64_t ldy) {
-    rows(Int8Q16{w, xq, k, ldx}, r0, r1, m, [&](int64_t j, int64_t r, int64_t total) {
+    thread_local Int8Split split;
+    split.prepare(xq, ldx, m, k);
+    rows(Int8U8{w, split.xl, split.xh, split.shift.data(), k, split.kp}, r0, r1, m, [&](int64_t j, int64_t r, int64_t total) {
         const float v = float(double(total) * double(sx[j]) * double(s[r]));
         y[j * ldy + r] = b ? v + b[r] : v;
     });
@@ -269,7 +308,6 @@ void gemv_rows_i8_q16_vnni(const int8_t* w, const float* s, const int16_t* xq, c
 
 namespace reef::kernels {
 bool cpu_has_avx512_vnni() { return false; }
-bool vnni_int8_rows_pay() { return false; }
 void gemv_rows_i4_q8_vnni(const uint8_t*, const uint16_t*, const uint16_t*, int64_t, const int8_t*, const float*,
                           const float*, int64_t, const float*, int64_t, int64_t, int64_t, float*, int64_t) {}
 void gemv_rows_i8_q16_vnni(const int8_t*, const float*, const int16_t*, const float*, int64_t, int64_t, const float*,

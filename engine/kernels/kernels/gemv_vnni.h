@@ -8,9 +8,6 @@
 namespace reef::kernels {
 
 bool cpu_has_avx512_vnni();  // AVX-512 F/BW/VL and VNNI
-// Whether gemv_rows_i8_q16 takes the VNNI int8 rows on this CPU: not on Zen 4, where Highway's
-// AVX-512 rows measured faster (the same bits either way: exact integer sums).
-bool vnni_int8_rows_pay();
 
 void gemv_rows_i4_q8_vnni(const uint8_t* w, const uint16_t* s, const uint16_t* z, int64_t group, const int8_t* xq,
                           const float* xs, const float* gsum, int64_t m, const float* b, int64_t k, int64_t r0,
