@@ -246,7 +246,9 @@ struct Int8Split {
 
     REEF_AVX512_VNNI void prepare(const int16_t* xq, int64_t ldx, int64_t m, int64_t k) {
         kp = (k + 63) / 64 * 64;
-        bytes.resize(size_t(2 * m * kp + 64)), shift.resize(size_t(m));
+        // grown, never shrunk: resize() would zero-fill what a larger call adds after a smaller one
+        if (bytes.size() < size_t(2 * m * kp + 64)) bytes.resize(size_t(2 * m * kp + 64));
+        if (shift.size() < size_t(m)) shift.resize(size_t(m));
         xl = bytes.data() + (64 - reinterpret_cast<uintptr_t>(bytes.data()) % 64) % 64;
         xh = xl + m * kp;
         const __m512i half = _mm512_set1_epi16(128), ones = _mm512_set1_epi16(1);

@@ -208,15 +208,16 @@ namespace {
 const float* float_values(const at::Tensor& t, CacheAlignedVector<float>& scratch) {
     if (t.scalar_type() == at::kFloat && t.is_contiguous()) return t.const_data_ptr<float>();
     const at::Tensor c = t.contiguous();
-    scratch.resize(size_t(c.numel()));
+    const int64_t n = c.numel();
+    float* out = scratch_for(scratch, size_t(n));
     auto widen = [&](const auto* p) {
-        for (size_t i = 0; i < scratch.size(); ++i) scratch[i] = float(p[i]);
+        for (int64_t i = 0; i < n; ++i) out[i] = float(p[i]);
     };
     if (c.scalar_type() == at::kBFloat16)
-        kernels::widen_row(reinterpret_cast<const uint16_t*>(c.const_data_ptr<at::BFloat16>()), c.numel(), scratch.data());
+        kernels::widen_row(reinterpret_cast<const uint16_t*>(c.const_data_ptr<at::BFloat16>()), n, out);
     else if (c.scalar_type() == at::kHalf) widen(c.const_data_ptr<at::Half>());
     else widen(c.const_data_ptr<float>());
-    return scratch.data();
+    return out;
 }
 
 // The kernels' fp32 outputs for y [m, N] of fp32, bf16 or fp16: where they write (y itself, or the
@@ -229,8 +230,7 @@ struct QuantOutput {
         if (y.scalar_type() == at::kFloat) {
             rows = y.mutable_data_ptr<float>();
         } else {
-            scratch.resize(size_t(y.numel()));
-            rows = scratch.data();
+            rows = scratch_for(scratch, size_t(y.numel()));
         }
     }
     void round(int64_t m, int64_t n, int64_t r0, int64_t r1) const {
@@ -296,11 +296,9 @@ void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
         });
     } else {
         // [m, K] and [m], quantized once per call and read by every thread
-        xq.resize(size_t(m * k));
-        sx.resize(size_t(m));
-        for (int64_t j = 0; j < m; ++j) sx[size_t(j)] = kernels::quantize_row_q16(xp + j * k, k, xq.data() + j * k);
-        const int16_t* qp = xq.data();
-        const float* sxp = sx.data();
+        int16_t* qp = scratch_for(xq, size_t(m * k));
+        float* sxp = scratch_for(sx, size_t(m));
+        for (int64_t j = 0; j < m; ++j) sxp[j] = kernels::quantize_row_q16(xp + j * k, k, qp + j * k);
         owned_rows(w, k, [&](int64_t r0, int64_t r1) {
             kernels::gemv_rows_i8_q16(wp, sp, qp, sxp, k, m, bp, k, r0, r1, out.rows, n);
             out.round(m, n, r0, r1);
@@ -346,18 +344,15 @@ void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
     thread_local CacheAlignedVector<float> x_scratch, b_scratch, y_scratch;
     thread_local CacheAlignedVector<int8_t> xq;
     thread_local std::vector<float> xs, gsum;
-    xq.resize(size_t(m * k));
-    xs.resize(size_t(m * groups));
-    gsum.resize(size_t(m * groups));
+    int8_t* qp = scratch_for(xq, size_t(m * k));
+    float* xsp = scratch_for(xs, size_t(m * groups));
+    float* gp = scratch_for(gsum, size_t(m * groups));
     const float* xp = float_values(x, x_scratch);
-    for (int64_t j = 0; j < m; ++j)
-        kernels::prepare_row_q8_i4(xp + j * k, k, group, xq.data() + j * k, xs.data() + j * groups, gsum.data() + j * groups);
+    for (int64_t j = 0; j < m; ++j) kernels::prepare_row_q8_i4(xp + j * k, k, group, qp + j * k, xsp + j * groups, gp + j * groups);
     const uint8_t* wp = w.const_data_ptr<uint8_t>();
     const auto* sp = reinterpret_cast<const uint16_t*>(s.const_data_ptr<at::BFloat16>());
     const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());
     const float* bp = b.defined() ? float_values(b, b_scratch) : nullptr;
-    const int8_t* qp = xq.data();
-    const float *xsp = xs.data(), *gp = gsum.data();
     const QuantOutput out(y, y_scratch);
     owned_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
         kernels::gemv_rows_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, out.rows, n);

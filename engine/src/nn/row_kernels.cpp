@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check.h"
+#include "base/cache_aligned.h"
 #include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/row_ops.h"
@@ -264,24 +265,24 @@ void qkv_to_cache_into(const at::Tensor& qkv, const QkvHeads& heads, const at::T
         T* kc = k_cache.mutable_data_ptr<T>();  // [Hkv, L, D]: head j's row pos at (j·L + pos)·D
         T* vc = v_cache.mutable_data_ptr<T>();
         // k and (with qk norm) q pass through a scratch row: RoPE reads whole packed heads
-        thread_local std::vector<T> normed, rotated;
-        normed.resize(size_t(h * d));
-        rotated.resize(size_t(hkv * d));
+        thread_local std::vector<T> normed_rows, rotated_rows;
+        T* const normed = scratch_for(normed_rows, size_t(h * d));
+        T* const rotated = scratch_for(rotated_rows, size_t(hkv * d));
         // qk norm (torch.nn.RMSNorm: the weight in fp32, one rounding): n heads of D values as rows
         auto norm_heads = [&](const T* x, int64_t n, const at::Tensor& w) -> const T* {
             if (!w.defined()) return x;
             const at::Tensor wc = w.contiguous();
-            rms_norm_kernel(x, Rows{n, d}, d, wc.const_data_ptr<T>(), float(eps), false, normed.data());
-            return normed.data();
+            rms_norm_kernel(x, Rows{n, d}, d, wc.const_data_ptr<T>(), float(eps), false, normed);
+            return normed;
         };
         with_type(freqs_cis.scalar_type(), [&](auto ftag) {
             using F = decltype(ftag);
             const F* f = freqs_cis.const_data_ptr<F>();  // [1, D/2, 2]: one token at position 0 of f
             rotary_kernel(norm_heads(src, h, q_norm), Rows{1, h * d}, 1, h, d, f, q.mutable_data_ptr<T>());
-            rotary_kernel(norm_heads(k_src, hkv, k_norm), Rows{1, hkv * d}, 1, hkv, d, f, rotated.data());
+            rotary_kernel(norm_heads(k_src, hkv, k_norm), Rows{1, hkv * d}, 1, hkv, d, f, rotated);
         });
         for (int64_t j = 0; j < hkv; ++j) {
-            std::copy_n(rotated.data() + j * d, d, kc + (j * cap + pos) * d);
+            std::copy_n(rotated + j * d, d, kc + (j * cap + pos) * d);
             std::copy_n(v_src + j * d, d, vc + (j * cap + pos) * d);
         }
     });
