@@ -94,19 +94,25 @@ struct DotQ16 {
         return t;
     }
     std::pair<int64_t, int64_t> two(int64_t ra, int64_t rb, int64_t j) const { return two(wm + ra * k, wm + rb * k, xm + j * ldx); }
+    // rows a and b over [begin, end) of the vector part, at most one chunk: a function of its own,
+    // as the VNNI rows' span (gemv_vnni.cpp): with this loop inside two()'s chunk loop GCC 12 copied
+    // both accumulators to other registers every step and reloaded the loop's bound from the stack
+    HWY_NOINLINE std::pair<int64_t, int64_t> span(const int8_t* wa, const int8_t* wb, const int16_t* x, int64_t begin,
+                                     int64_t end) const {
+        auto a0 = hn::Zero(d32), a1 = hn::Zero(d32), b0 = hn::Zero(d32), b1 = hn::Zero(d32);
+        for (int64_t i = begin; i < end; i += lanes) {
+            if (i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
+            const auto xv = hn::LoadU(d16, x + i);
+            a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), xv, a0, a1);
+            b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), xv, b0, b1);
+        }
+        return {lane_sum(a0) + lane_sum(a1), lane_sum(b0) + lane_sum(b1)};
+    }
     std::pair<int64_t, int64_t> two(const int8_t* wa, const int8_t* wb, const int16_t* x) const {
         int64_t ta = 0, tb = 0;
         for (int64_t c = 0; c < kv; c += chunk) {
-            const int64_t end = std::min(kv, c + chunk);
-            auto a0 = hn::Zero(d32), a1 = hn::Zero(d32), b0 = hn::Zero(d32), b1 = hn::Zero(d32);
-            for (int64_t i = c; i < end; i += lanes) {
-                if (i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
-                const auto xv = hn::LoadU(d16, x + i);
-                a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), xv, a0, a1);
-                b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), xv, b0, b1);
-            }
-            ta += lane_sum(a0) + lane_sum(a1);
-            tb += lane_sum(b0) + lane_sum(b1);
+            const auto [a, b] = span(wa, wb, x, c, std::min(kv, c + chunk));
+            ta += a, tb += b;
         }
         for (int64_t i = kv; i < k; ++i) ta += int64_t(wa[i]) * x[i], tb += int64_t(wb[i]) * x[i];
         return {ta, tb};
