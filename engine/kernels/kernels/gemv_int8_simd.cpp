@@ -99,13 +99,25 @@ struct DotQ16 {
     // both accumulators to other registers every step and reloaded the loop's bound from the stack
     HWY_NOINLINE std::pair<int64_t, int64_t> span(const int8_t* wa, const int8_t* wb, const int16_t* x, int64_t begin,
                                      int64_t end) const {
-        auto a0 = hn::Zero(d32), a1 = hn::Zero(d32), b0 = hn::Zero(d32), b1 = hn::Zero(d32);
-        for (int64_t i = begin; i < end; i += lanes) {
+        // two chains per row, even and odd steps, added at the end (still at most `chunk` products
+        // in a lane): in cache on the Zen 4 AVX2 37.5 -> 42.8 GB/s one input, 9.8 -> 11.2 four
+        auto a0 = hn::Zero(d32), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+        int64_t i = begin;
+        for (; i + 2 * lanes <= end; i += 2 * lanes) {
+            if (i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
+            const auto x0 = hn::LoadU(d16, x + i), x1 = hn::LoadU(d16, x + i + lanes);
+            a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), x0, a0, a1);
+            b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), x0, b0, b1);
+            a2 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i + lanes)), x1, a2, a3);
+            b2 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i + lanes)), x1, b2, b3);
+        }
+        for (; i < end; i += lanes) {
             if (i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
             const auto xv = hn::LoadU(d16, x + i);
             a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), xv, a0, a1);
             b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), xv, b0, b1);
         }
+        a0 = hn::Add(a0, a2), a1 = hn::Add(a1, a3), b0 = hn::Add(b0, b2), b1 = hn::Add(b1, b3);
         return {lane_sum(a0) + lane_sum(a1), lane_sum(b0) + lane_sum(b1)};
     }
     std::pair<int64_t, int64_t> two(const int8_t* wa, const int8_t* wb, const int16_t* x) const {
