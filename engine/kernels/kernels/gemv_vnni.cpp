@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <hwy/aligned_allocator.h>
 #include <immintrin.h>
 
 namespace reef::kernels {
@@ -235,10 +237,12 @@ struct Int8U8 {
 
 // The m inputs split for Int8U8, into this thread's scratch (each thread of a call splits them for
 // itself: K int16 per input, a few hundred instructions beside its share of N·K weights). Rows of
-// 64-byte aligned bytes: the 512-bit loads of a scratch with std::vector's alignment straddled two
-// lines (one thread in L2 on the Zen 4, measured beside span()'s codegen fault: 36 against 38 GB/s).
+// 64-byte aligned bytes (Highway's aligned allocator): the 512-bit loads of a scratch with
+// std::vector's alignment straddled two lines (one thread in L2 on the Zen 4, measured beside
+// span()'s codegen fault: 36 against 38 GB/s).
 struct Int8Split {
-    std::vector<int8_t> bytes;
+    hwy::AlignedFreeUniquePtr<int8_t[]> bytes;  // on a 64-byte line (HWY_ALIGNMENT)
+    size_t capacity = 0;
     std::vector<int64_t> shift;
     int8_t* xl = nullptr;  // [m, kp]
     int8_t* xh = nullptr;  // [m, kp]
@@ -246,10 +250,14 @@ struct Int8Split {
 
     REEF_AVX512_VNNI void prepare(const int16_t* xq, int64_t ldx, int64_t m, int64_t k) {
         kp = (k + 63) / 64 * 64;
-        // grown, never shrunk: resize() would zero-fill what a larger call adds after a smaller one
-        if (bytes.size() < size_t(2 * m * kp + 64)) bytes.resize(size_t(2 * m * kp + 64));
+        // grown, never shrunk (and never filled: every byte read is written below first)
+        if (capacity < size_t(2 * m * kp)) {
+            bytes = hwy::AllocateAligned<int8_t>(size_t(2 * m * kp));
+            if (!bytes) throw std::bad_alloc();
+            capacity = size_t(2 * m * kp);
+        }
         if (shift.size() < size_t(m)) shift.resize(size_t(m));
-        xl = bytes.data() + (64 - reinterpret_cast<uintptr_t>(bytes.data()) % 64) % 64;
+        xl = bytes.get();
         xh = xl + m * kp;
         const __m512i half = _mm512_set1_epi16(128), ones = _mm512_set1_epi16(1);
         for (int64_t j = 0; j < m; ++j) {
