@@ -4,7 +4,9 @@
 // tolerance covers the int8 input rounding, bounded by max|x_g| / 254 per element of group g);
 // every group size (the x86 byte-product rows take 64 and up, the portable ones 32); m inputs at
 // once bit-identical to each input alone; a row range split as two threads split it; the
-// dequantization for long prompts, bit for bit. Torch-free: it runs on aarch64 under qemu-user too.
+// dequantization for long prompts, bit for bit; and the same weights in blocks of 16 rows
+// (kernels/gemv_int4_blocks.h), laid out here from the header's description, against the same
+// reference and the same bits on every target. Torch-free: it runs on aarch64 under qemu-user too.
 // (A source of tst_simd_kernels: its TEST_MAIN runs these cases.)
 #include <cmath>
 #include <cstdint>
@@ -16,6 +18,7 @@
 
 #include "check.h"
 #include "kernels/gemv_int4.h"
+#include "kernels/gemv_int4_blocks.h"
 #include "kernel_test_util.h"
 
 using namespace reef::kernels;
@@ -64,6 +67,45 @@ std::vector<float> run(const Int4Case& c, const std::vector<float>& x, int64_t m
         if (r0 < r1)
             gemv_rows_i4_q8(c.w.data(), c.s.data(), c.z.data(), c.group, xq.data(), xs.data(), gsum.data(), m,
                             with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
+    return y;
+}
+
+// The case's weights in blocks of 16 rows (n a multiple of 16), as gemv_int4_blocks.h describes
+// them: w[b][c][r][i] = byte 4c + i of row 16b + r, s and z [b][g][r].
+struct Int4Blocks {
+    std::vector<uint8_t> w;
+    std::vector<uint16_t> s, z;
+};
+
+Int4Blocks blocked(const Int4Case& c) {
+    const int64_t nb = c.n / 16, runs = c.k / 8, groups = c.k / c.group;
+    Int4Blocks o{std::vector<uint8_t>(c.w.size()), std::vector<uint16_t>(c.s.size()), std::vector<uint16_t>(c.z.size())};
+    for (int64_t b = 0; b < nb; ++b)
+        for (int64_t r = 0; r < 16; ++r) {
+            for (int64_t cc = 0; cc < runs; ++cc)
+                for (int64_t i = 0; i < 4; ++i)
+                    o.w[size_t(((b * runs + cc) * 16 + r) * 4 + i)] = c.w[size_t((16 * b + r) * (c.k / 2) + 4 * cc + i)];
+            for (int64_t gi = 0; gi < groups; ++gi) {
+                o.s[size_t((b * groups + gi) * 16 + r)] = c.s[size_t((16 * b + r) * groups + gi)];
+                o.z[size_t((b * groups + gi) * 16 + r)] = c.z[size_t((16 * b + r) * groups + gi)];
+            }
+        }
+    return o;
+}
+
+std::vector<float> run_blocks(const Int4Case& c, const Int4Blocks& blocks, const std::vector<float>& x, int64_t m,
+                              bool with_bias, int64_t ldy, const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+    const int64_t groups = c.k / c.group;
+    std::vector<int8_t> xq(static_cast<size_t>(m * c.k));
+    std::vector<float> gsum(static_cast<size_t>(m * groups)), xs(static_cast<size_t>(m * groups)),
+        y(static_cast<size_t>(m * ldy), -777.0f);
+    for (int64_t j = 0; j < m; ++j)
+        prepare_row_q8_i4(x.data() + j * c.k, c.k, c.group, xq.data() + j * c.k, xs.data() + j * groups,
+                          gsum.data() + j * groups);
+    for (auto [r0, r1] : ranges)
+        if (r0 < r1)
+            gemv_blocks_i4_q8(blocks.w.data(), blocks.s.data(), blocks.z.data(), c.group, xq.data(), xs.data(),
+                              gsum.data(), m, with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
     return y;
 }
 
@@ -134,6 +176,71 @@ TEST_CASE(batched_int4_rows_equal_one_row_rows_bit_for_bit_on_every_target) {
                     }
                 }
             }
+    });
+}
+
+// Blocks of 16 rows: within the fp64 reference's bounds on every target, and the same bits on every
+// target (integer dots, then the same float operations per row); ranges cut at block bounds as two
+// threads cut them.
+TEST_CASE(int4_blocks_match_an_fp64_reference_with_the_same_bits_on_every_target) {
+    struct Run {
+        Int4Case c;
+        Int4Blocks blocks;
+        std::vector<float> x;
+        bool with_bias;
+    };
+    std::vector<Run> runs;
+    std::mt19937 g(57);
+    for (int64_t group : {32, 64, 128, 256})
+        for (auto [n, k] : {std::pair<int64_t, int64_t>{16, 256}, {48, 768}, {160, 2816}})
+            for (bool with_bias : {false, true}) {
+                Int4Case c = make_case(n, k, group, g);
+                Int4Blocks blocks = blocked(c);
+                runs.push_back({std::move(c), std::move(blocks), randn(size_t(k), g), with_bias});
+            }
+    std::vector<std::vector<float>> first;
+    for_each_target([&](const std::string& t) {
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const Run& r = runs[i];
+            const int64_t cut = r.c.n / 16 / 2 * 16;
+            reset_ran_target();
+            const std::vector<float> y = run_blocks(r.c, r.blocks, r.x, 1, r.with_bias, r.c.n, {{0, cut}, {cut, r.c.n}});
+            CHECK(ran_target() == t);
+            CHECK(close_to_reference(r.c, r.x.data(), y.data(), r.with_bias, t + " blocks"));
+            if (first.size() < runs.size()) {
+                first.push_back(y);
+                continue;
+            }
+            const bool same = std::memcmp(y.data(), first[i].data(), y.size() * sizeof(float)) == 0;
+            if (!same) std::fprintf(stderr, "%s: blocks case %zu differs from the first target's\n", t.c_str(), i);
+            CHECK(same);
+        }
+    });
+}
+
+TEST_CASE(batched_int4_blocks_equal_one_input_bit_for_bit_on_every_target) {
+    std::mt19937 g(58);
+    for_each_target([&](const std::string& t) {
+        for (int64_t group : {32, 128})
+            for (auto [n, k] : {std::pair<int64_t, int64_t>{16, 256}, {80, 1024}})
+                for (int64_t m : {2, 3, 8}) {
+                    const Int4Case c = make_case(n, k, group, g);
+                    const Int4Blocks blocks = blocked(c);
+                    const int64_t ldy = n + 5;  // a stride wider than the rows
+                    const std::vector<float> x = randn(size_t(m * k), g);
+                    const int64_t cut = n / 16 / 3 * 16;
+                    const std::vector<std::pair<int64_t, int64_t>> ranges{{0, cut}, {cut, n}};
+                    const std::vector<float> batched = run_blocks(c, blocks, x, m, true, ldy, ranges);
+                    for (int64_t j = 0; j < m; ++j) {
+                        const std::vector<float> xj(x.begin() + j * k, x.begin() + (j + 1) * k);
+                        const std::vector<float> alone = run_blocks(c, blocks, xj, 1, true, ldy, ranges);
+                        const bool same = std::memcmp(batched.data() + j * ldy, alone.data(), size_t(n) * sizeof(float)) == 0;
+                        if (!same) std::fprintf(stderr, "%s n=%lld k=%lld m=%lld: batched blocks input %lld differs\n",
+                                                t.c_str(), (long long)n, (long long)k, (long long)m, (long long)j);
+                        CHECK(same);
+                        CHECK(batched[size_t(j * ldy + n)] == -777.0f);  // padding untouched
+                    }
+                }
     });
 }
 

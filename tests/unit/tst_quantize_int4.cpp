@@ -182,6 +182,43 @@ TEST_CASE(int4_kernel_gives_one_threads_bits_on_three) {
     at::set_num_threads(before);
 }
 
+// The CPU layout in blocks of 16 rows (nn/linear.h int4_blocks, kernels/gemv_int4_blocks.h): the
+// same weights (back in rows bit for bit, dequantized bit for bit), the product they stand for
+// within the int8 input's rounding on one thread and three alike, and a long prompt's prefill
+// (dequantized blocks, then a GEMM) with the rows layout's bits.
+TEST_CASE(int4_blocks_hold_the_rows_weights_and_give_their_products) {
+    if (!gemv_int8_supported()) return reef_test::skip("built without the SIMD kernels");
+    const int before = at::get_num_threads();
+    at::manual_seed(11);
+    const Int4Weight q = quantize_group_int4(at::randn({96, 512}) * 0.05, 64);
+    const at::Tensor bias = at::randn({96});
+    const Linear rows{q.weight, q.scales, bias, q.zeros};
+    const Linear blocks = int4_blocks(rows);
+    CHECK(blocks.int4_blocked() && blocks.weight.sizes() == at::IntArrayRef({6, 64, 64}) &&
+          blocks.scales.sizes() == at::IntArrayRef({6, 8, 16}));
+    CHECK(blocks.out_features() == 96 && blocks.in_features() == 512 && blocks.group() == 64);
+    const Linear back = int4_rows(blocks);
+    CHECK(at::equal(back.weight, q.weight) && at::equal(back.scales, q.scales) && at::equal(back.zeros, q.zeros));
+    CHECK(at::equal(dequantized(blocks, at::kFloat), dequantized(rows, at::kFloat)));
+    const at::Tensor w = dequantized(rows, at::kDouble);  // [96, 512]
+    for (int64_t m : {1, 3}) {
+        const at::Tensor x = at::randn({m, 512});
+        at::set_num_threads(1);
+        const at::Tensor one = gemv_int4(x, blocks.weight, blocks.scales, blocks.zeros, bias);
+        at::set_num_threads(3);
+        const at::Tensor three = gemv_int4(x, blocks.weight, blocks.scales, blocks.zeros, bias);
+        CHECK(at::equal(one, three));
+        const at::Tensor ref = at::matmul(x.to(at::kDouble), w.t()) + bias.to(at::kDouble);
+        const at::Tensor top = x.to(at::kDouble).view({m, 8, 64}).abs().amax(-1);  // [m, G]
+        const at::Tensor bound = at::matmul(top * (15.0 * 64 / 254.0), q.scales.to(at::kDouble).t());
+        CHECK(((one.to(at::kDouble) - ref).abs() <= bound + 1e-4 * ref.abs() + 1e-5).all().item<bool>());
+    }
+    at::set_num_threads(before);
+    const at::Tensor prompt = at::randn({1, 40, 512}).to(at::kBFloat16);
+    const Linear rows16{q.weight, q.scales, bias.to(at::kBFloat16), q.zeros};
+    CHECK(at::equal(project(prompt, int4_blocks(rows16)), project(prompt, rows16)));
+}
+
 // A long bf16 prompt (more rows than the kernels take): int4 goes through the matrix dequantized a
 // block of rows at a time (nn/linear.cpp; three blocks here), int8 through fish-speech's
 // linear(x, w.to(bf16))·scales (a blockwise int8 measured slower on s1-mini: 477-524 ms against

@@ -19,9 +19,11 @@
 #include "base/kernel_switch.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/gemv_int4.h"
+#include "kernels/gemv_int4_blocks.h"
 #include "kernels/gemv_int8.h"
 #include "kernels/gemv_rows.h"
 #include "kernels/row_ops.h"
+static_assert(reef::kernels::kInt4BlockRows == reef::kInt4BlockRows);
 #endif
 
 namespace reef {
@@ -315,11 +317,48 @@ int64_t int4_kernel_max_groups() {
 #endif
 }
 
+namespace {
+
+// int4 weights as gemv_int4 takes them, in either layout: rows [N, K/2] with s, z [N, G], or
+// blocks of 16 rows [N/16, K/8, 64] with s, z [N/16, G, 16] (kernels/gemv_int4_blocks.h)
+struct Int4Shape {
+    bool blocked = false;
+    int64_t n = 0, k = 0, groups = 0;
+};
+
+Int4Shape int4_shape(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z) {
+    Int4Shape shape;
+    shape.blocked = w.dim() == 3;
+    const bool ok =
+        w.scalar_type() == at::kByte && w.is_contiguous() && w.device().is_cpu() && s.scalar_type() == at::kBFloat16 &&
+        z.scalar_type() == at::kBFloat16 && s.is_contiguous() && z.is_contiguous() && s.sizes() == z.sizes() &&
+        (shape.blocked ? w.size(2) == 64 && s.dim() == 3 && s.size(0) == w.size(0) && s.size(2) == 16
+                       : w.dim() == 2 && s.dim() == 2 && s.size(0) == w.size(0)) &&
+        s.size(1) > 0;
+    REEF_CHECK(ok, "gemv_int4: needs a contiguous uint8 w [N, K/2] with bf16 scales and zeros [N, G], or blocks of 16 "
+                   "rows w [N/16, K/8, 64] with [N/16, G, 16]");
+    shape.n = shape.blocked ? 16 * w.size(0) : w.size(0);
+    shape.k = shape.blocked ? 8 * w.size(1) : 2 * w.size(1);
+    shape.groups = s.size(1);
+    return shape;
+}
+
+}  // namespace
+
+bool gemv_int4_blocks_pay() {
+#ifdef REEF_HAVE_KERNELS
+    return gemv_int8_supported() && kernels::int4_blocks_pay();
+#else
+    return false;
+#endif
+}
+
 at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                      const at::Tensor& b) {
-    // x: [M, K] fp32/bf16/fp16, w: [N, K/2] uint8, s, z: [N, G] bf16 -> [M, N] in x's dtype
-    REEF_CHECK(x.dim() == 2 && w.dim() == 2, "gemv_int4: needs x [M, K] and w [N, K/2]");
-    at::Tensor y = at::empty({x.size(0), w.size(0)}, x.options().memory_format(at::MemoryFormat::Contiguous));
+    // x: [M, K] fp32/bf16/fp16, w and s, z in either layout -> [M, N] in x's dtype
+    const Int4Shape shape = int4_shape(w, s, z);
+    REEF_CHECK(x.dim() == 2, "gemv_int4: needs x [M, K]");
+    at::Tensor y = at::empty({x.size(0), shape.n}, x.options().memory_format(at::MemoryFormat::Contiguous));
     gemv_int4_into(x, w, s, z, b, y);
     return y;
 }
@@ -327,14 +366,11 @@ at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
 void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                     const at::Tensor& b, at::Tensor& y) {
     REEF_CHECK(gemv_int8_supported(), "gemv_int4: needs a build with the SIMD kernels");
-    REEF_CHECK(x.dim() == 2 && w.dim() == 2 && x.size(1) == 2 * w.size(1) && float_dtype(x) && x.device().is_cpu() &&
-                   w.scalar_type() == at::kByte && w.is_contiguous() && w.device().is_cpu() && s.dim() == 2 &&
-                   s.sizes() == z.sizes() && s.size(0) == w.size(0) && s.size(1) > 0 &&
-                   s.scalar_type() == at::kBFloat16 && z.scalar_type() == at::kBFloat16 && s.is_contiguous() &&
-                   z.is_contiguous() && (!b.defined() || (b.numel() == w.size(0) && float_dtype(b))),
-               "gemv_int4: needs x [M, K] (fp32, bf16 or fp16), a contiguous uint8 w [N, K/2], bf16 scales and zeros "
-               "[N, G] (and bias [N])");
-    const int64_t m = x.size(0), n = w.size(0), k = x.size(1), groups = s.size(1), group = k / groups;
+    const Int4Shape shape = int4_shape(w, s, z);
+    const int64_t m = x.size(0), n = shape.n, k = shape.k, groups = shape.groups, group = k / groups;
+    REEF_CHECK(x.dim() == 2 && x.size(1) == k && float_dtype(x) && x.device().is_cpu() &&
+                   (!b.defined() || (b.numel() == n && float_dtype(b))),
+               "gemv_int4: needs x [M, K] (fp32, bf16 or fp16) matching the weights (and bias [N])");
     REEF_CHECK(k % groups == 0 && int4_group_supported(group) &&
                    groups <= int4_kernel_max_groups(),
                "gemv_int4: group size must be 32, 64, 128 or 256, and a row at most int4_kernel_max_groups() groups");
@@ -354,6 +390,15 @@ void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
     const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());
     const float* bp = b.defined() ? float_values(b, b_scratch) : nullptr;
     const QuantOutput out(y, y_scratch);
+    if (shape.blocked) {
+        // the owned regions in blocks (w.size(0) of them, 16·K/2 bytes each)
+        owned_rows(w, 8 * k, [&](int64_t b0, int64_t b1) {
+            const int64_t r0 = b0 * kInt4BlockRows, r1 = b1 * kInt4BlockRows;
+            kernels::gemv_blocks_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, out.rows, n);
+            out.round(m, n, r0, r1);
+        });
+        return;
+    }
     owned_rows(w, k / 2, [&](int64_t r0, int64_t r1) {
         kernels::gemv_rows_i4_q8(wp, sp, zp, group, qp, xsp, gp, m, bp, k, r0, r1, out.rows, n);
         out.round(m, n, r0, r1);
@@ -362,16 +407,25 @@ void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
 }
 
 void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z, int64_t r0, at::Tensor& out) {
-    // w: [N, K/2] uint8, s, z: [N, G] bf16 -> out: [rows, K] bf16, rows r0..r0+rows of the matrix
-    const int64_t n = w.size(0), k = 2 * w.size(1), rows = out.size(0);
-    REEF_CHECK(gemv_int8_supported() && w.scalar_type() == at::kByte && w.is_contiguous() && s.is_contiguous() &&
-                   z.is_contiguous() && s.scalar_type() == at::kBFloat16 && z.scalar_type() == at::kBFloat16 &&
-                   s.dim() == 2 && s.size(0) == n && s.sizes() == z.sizes() && k % s.size(1) == 0 &&
-                   out.scalar_type() == at::kBFloat16 && out.is_contiguous() && out.dim() == 2 && out.size(1) == k &&
-                   r0 >= 0 && r0 + rows <= n,
-               "dequantize_int4_bf16: needs w [N, K/2] uint8, bf16 scales and zeros [N, G], out [rows, K] bf16 within N");
+    // w, s, z in either layout -> out: [rows, K] bf16, rows r0..r0+rows of the matrix (a multiple of 16
+    // of them from a multiple of 16 for blocks)
+    REEF_CHECK(gemv_int8_supported(), "dequantize_int4_bf16: needs a build with the SIMD kernels");
+    const Int4Shape shape = int4_shape(w, s, z);
+    const int64_t n = shape.n, k = shape.k, rows = out.size(0);
+    REEF_CHECK(k % shape.groups == 0 && out.scalar_type() == at::kBFloat16 && out.is_contiguous() && out.dim() == 2 &&
+                   out.size(1) == k && r0 >= 0 && r0 + rows <= n &&
+                   (!shape.blocked || (r0 % kInt4BlockRows == 0 && rows % kInt4BlockRows == 0)),
+               "dequantize_int4_bf16: needs out [rows, K] bf16 within N (whole blocks of 16 rows for blocked weights)");
+    if (shape.blocked) {
+        // these rows' blocks back in the row layout (a few MB at most: a prefill's slice), then as rows
+        const int64_t b0 = r0 / kInt4BlockRows, nb = rows / kInt4BlockRows;
+        const at::Tensor wr = w.narrow(0, b0, nb).view({nb, k / 8, 16, 4}).permute({0, 2, 1, 3}).reshape({rows, k / 2});
+        const at::Tensor sr = s.narrow(0, b0, nb).permute({0, 2, 1}).reshape({rows, shape.groups});
+        const at::Tensor zr = z.narrow(0, b0, nb).permute({0, 2, 1}).reshape({rows, shape.groups});
+        return dequantize_int4_bf16(wr, sr, zr, 0, out);
+    }
 #ifdef REEF_HAVE_KERNELS
-    const int64_t group = k / s.size(1);
+    const int64_t group = k / shape.groups;
     const uint8_t* wp = w.const_data_ptr<uint8_t>();
     const auto* sp = reinterpret_cast<const uint16_t*>(s.const_data_ptr<at::BFloat16>());
     const auto* zp = reinterpret_cast<const uint16_t*>(z.const_data_ptr<at::BFloat16>());

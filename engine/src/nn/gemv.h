@@ -42,8 +42,10 @@ void gemv_int8_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
 
 // Weight-only int4 (issue #44, kernels/gemv_int4.h): y = Σ_g over x·((q − 8)·s + z) (+ b), x [M, K]
 // fp32, bf16 or fp16 (M small, each row bit-identical to M = 1's), w [N, K/2] uint8 (two weights a
-// byte: 2j low, 2j+1 high), s and z [N, K/group] bf16, b [N] or undefined, group 32/64/128/256
-// dividing K, at most int4_kernel_max_groups() groups a row.
+// byte: 2j low, 2j+1 high), s and z [N, K/group] bf16 — or the same in blocks of 16 rows, w
+// [N/16, K/8, 64], s and z [N/16, K/group, 16] (kernels/gemv_int4_blocks.h: other sums, so other
+// bits, the same on every target) — b [N] or undefined, group 32/64/128/256 dividing K, at most
+// int4_kernel_max_groups() groups a row.
 // x is quantized to int8 per group of weights first (kernels/gemv_int4.h). -> [M, N] in x's dtype,
 // rounded once from the fp32 sums.
 // Requires gemv_int8_supported() (the same build and switch).
@@ -52,9 +54,11 @@ at::Tensor gemv_int4(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
 void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& s, const at::Tensor& z,
                     const at::Tensor& b, at::Tensor& y);
 int64_t int4_kernel_max_groups();
+// The kernels run blocks of 16 int4 rows at full speed on the target chosen now (x86 AVX2 and up).
+bool gemv_int4_blocks_pay();
 
-// Rows r0..r0+out.size(0) of the int4 matrix (w, s, z as gemv_int4 takes them) dequantized into out
-// [rows, K] bf16 (contiguous), on the intra-op threads (kernels/gemv_int4.h dequantize_rows_i4_bf16).
+// Rows r0..r0+out.size(0) of the int4 matrix (w, s, z as gemv_int4 takes them; blocks: whole ones)
+// dequantized into out [rows, K] bf16 (contiguous), on the intra-op threads (kernels/gemv_int4.h dequantize_rows_i4_bf16).
 // Requires gemv_int8_supported().
 void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z, int64_t r0, at::Tensor& out);
 

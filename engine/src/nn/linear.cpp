@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check.h"
+#include "base/weight_memory.h"
 #include "nn/gemv.h"
 
 namespace reef {
@@ -24,6 +25,7 @@ constexpr int64_t kInt4KernelPrefillRows = 32;
 
 // The int4 matrix [N, K] in T: w = (q − 8)·scale + zero in fp32, rounded once to T. Rows in
 // parallel on the intra-op threads; plain loops (one pass, ~10x faster than ATen's unpacking ops).
+// l in rows (int4_rows).
 template <typename T>
 void dequantize_int4_rows(const Linear& l, at::Tensor& out) {
     const int64_t n = l.weight.size(0), k = l.in_features(), groups = l.scales.size(1), group = k / groups;
@@ -52,8 +54,9 @@ void dequantize_int4_rows(const Linear& l, at::Tensor& out) {
 at::Tensor project_int4_dequantized(const at::Tensor& x, const Linear& l) {
     RECORD_FUNCTION("reef::int4_prefill", std::vector<c10::IValue>());
     constexpr int64_t kBlockBytes = int64_t(4) << 20;
-    const int64_t n = l.weight.size(0), k = l.in_features(), rows = x.numel() / k;
-    const int64_t block = std::min(n, std::max<int64_t>(16, kBlockBytes / (2 * k)));
+    const int64_t n = l.out_features(), k = l.in_features(), rows = x.numel() / k;
+    // whole blocks of 16 rows (blocked weights dequantize a block at a time)
+    const int64_t block = std::min(n, std::max<int64_t>(16, kBlockBytes / (2 * k)) / kInt4BlockRows * kInt4BlockRows);
     thread_local at::Tensor scratch;  // the engine thread's; grown to the widest block
     if (!scratch.defined() || scratch.numel() < block * k) scratch = at::empty({block * k}, x.options());
     const at::Tensor x2 = x.reshape({rows, k}).contiguous();
@@ -72,7 +75,7 @@ at::Tensor project_int4_dequantized(const at::Tensor& x, const Linear& l) {
 
 // x [..., K] -> [..., N] through an int4 Linear (see project(x, Linear))
 at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
-    const int64_t n = l.weight.size(0), k = l.in_features();
+    const int64_t n = l.out_features(), k = l.in_features();
     REEF_CHECK(x.size(-1) == k, "project: x's last dim must be the int4 weight's K");
     const int64_t rows = x.numel() / k;
     if (x.device().is_cpu() && rows <= kInt4KernelPrefillRows && !gemv_paused() && gemv_int8_supported() &&
@@ -95,6 +98,41 @@ at::Tensor project_int4(const at::Tensor& x, const Linear& l) {
 }
 
 }  // namespace
+
+bool int4_blocks_pay(const Linear& l) {
+    return l.int4() && !l.int4_blocked() && l.weight.device().is_cpu() && l.weight.size(0) % kInt4BlockRows == 0 &&
+           l.in_features() % 8 == 0 && l.weight.is_contiguous() && l.scales.is_contiguous() && l.zeros.is_contiguous() &&
+           gemv_int4_blocks_pay();
+}
+
+Linear int4_blocks(const Linear& l) {
+    REEF_CHECK(l.int4() && l.out_features() % kInt4BlockRows == 0, "int4_blocks: needs an int4 Linear with N a multiple of 16");
+    if (l.int4_blocked()) return l;
+    // w[b][c][r][i] = row 16b + r's byte 4c + i; s, z [b][g][r] (kernels/gemv_int4_blocks.h)
+    const int64_t nb = l.weight.size(0) / kInt4BlockRows, k = l.in_features(), groups = l.scales.size(1);
+    const bool cpu = l.weight.device().is_cpu();
+    auto fresh = [&](at::IntArrayRef sizes, at::ScalarType dtype) {
+        return cpu ? empty_weight_memory(sizes, dtype) : at::empty(sizes, l.weight.options().dtype(dtype));
+    };
+    at::Tensor w = fresh({nb, k / 8, 64}, at::kByte), s = fresh({nb, groups, 16}, at::kBFloat16),
+               z = fresh({nb, groups, 16}, at::kBFloat16);
+    w.view({nb, k / 8, 16, 4}).copy_(l.weight.view({nb, 16, k / 8, 4}).permute({0, 2, 1, 3}));
+    s.copy_(l.scales.view({nb, 16, groups}).permute({0, 2, 1}));
+    z.copy_(l.zeros.view({nb, 16, groups}).permute({0, 2, 1}));
+    return Linear{w, s, l.bias, z};
+}
+
+Linear int4_cpu_layout(const Linear& l) { return int4_blocks_pay(l) ? int4_blocks(l) : l; }
+
+Linear int4_rows(const Linear& l) {
+    REEF_CHECK(l.int4(), "int4_rows: needs an int4 Linear");
+    if (!l.int4_blocked()) return l;
+    const int64_t nb = l.weight.size(0), k = l.in_features(), groups = l.scales.size(1);
+    const at::Tensor w = l.weight.view({nb, k / 8, 16, 4}).permute({0, 2, 1, 3}).reshape({nb * 16, k / 2});
+    const at::Tensor s = l.scales.permute({0, 2, 1}).reshape({nb * 16, groups});
+    const at::Tensor z = l.zeros.permute({0, 2, 1}).reshape({nb * 16, groups});
+    return Linear{to_weight_memory(w), to_weight_memory(s), l.bias, to_weight_memory(z)};
+}
 
 at::Tensor project(const at::Tensor& x, const Linear& l) {
     if (l.int4()) return project_int4(x, l);
@@ -159,6 +197,7 @@ at::Tensor project_rows(const at::Tensor& x, const Linear& l) {
 }
 
 at::Tensor dequantized(const Linear& l, at::ScalarType dtype) {
+    if (l.int4_blocked()) return dequantized(int4_rows(l), dtype);
     if (l.int4()) {
         if (!l.weight.device().is_cpu()) {
             // [N, K/2] bytes -> [N, K/2, 2] nibbles (low first) -> [N, K]; scales, zeros [N, G] -> [N, G, 1]

@@ -2,7 +2,9 @@
 // int8 (issue #44) as fish-speech's tools/llama/quantize.py writes it, WeightOnlyInt8Linear:
 // int8 [N, K] with one scale per output row, applied as linear(x, w)·scales; or weight-only int4,
 // quantize.py --mode int4's arithmetic in Reef's CPU layout (kernels/gemv_int4.h): uint8 [N, K/2]
-// holding two 4-bit values a byte, bf16 scales and zeros [N, K/group], w = (q − 8)·scale + zero.
+// holding two 4-bit values a byte, bf16 scales and zeros [N, K/group], w = (q − 8)·scale + zero;
+// on CPUs where it pays (x86 AVX2 and up) the same values in blocks of 16 rows, [N/16, K/8, 64] and
+// [N/16, K/group, 16] (kernels/gemv_int4_blocks.h: about twice the rows' weights per instruction).
 // Every projection of the text2semantic model goes through project(x, Linear), so the format is
 // decided in one place.
 #pragma once
@@ -10,17 +12,22 @@
 
 namespace reef {
 
+// int4 rows in blocks of 16 (kernels/gemv_int4_blocks.h)
+inline constexpr int64_t kInt4BlockRows = 16;
+
 struct Linear {
-    at::Tensor weight;  // [N, K]: the model's float dtype, or int8; int4: [N, K/2] uint8
-    at::Tensor scales;  // int8: [N] fp32 (read from bf16: exact); int4: [N, K/group] bf16; else undefined
+    at::Tensor weight;  // [N, K]: the model's float dtype, or int8; int4: [N, K/2] uint8 (blocked: [N/16, K/8, 64])
+    at::Tensor scales;  // int8: [N] fp32 (read from bf16: exact); int4: [N, K/group] bf16 ([N/16, K/group, 16]); else undefined
     at::Tensor bias;    // [N] in the model's dtype, or undefined
-    at::Tensor zeros;   // int4: [N, K/group] bf16; else undefined
+    at::Tensor zeros;   // int4: as scales; else undefined
 
     bool int8() const { return scales.defined() && !zeros.defined(); }
     bool int4() const { return zeros.defined(); }
+    bool int4_blocked() const { return int4() && weight.dim() == 3; }
     bool quantized() const { return scales.defined(); }
     bool defined() const { return weight.defined(); }
-    int64_t in_features() const { return int4() ? 2 * weight.size(1) : weight.size(1); }
+    int64_t in_features() const { return int4() ? (int4_blocked() ? 8 : 2) * weight.size(1) : weight.size(1); }
+    int64_t out_features() const { return int4_blocked() ? kInt4BlockRows * weight.size(0) : weight.size(0); }
     int64_t group() const { return int4() ? in_features() / scales.size(1) : 0; }
     // what a decode step reads of it: weight, scales and bias
     int64_t nbytes() const;
@@ -29,6 +36,16 @@ struct Linear {
 // The int4 group sizes Reef writes, reads and runs (quantize.py's WeightOnlyInt4QuantHandler allows
 // the same): one rule for the quantizer, the loader and the kernels' callers.
 inline bool int4_group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
+
+// An int4 Linear in blocks of 16 rows, or back in rows (the file's layout): the same values, new
+// tensors (weight memory on the CPU). int4_blocks(l) requires N % 16 == 0; either returns l itself
+// when it is already in that layout. int4_blocks_pay(l): l is an int4 Linear in rows on the CPU, N a
+// multiple of 16, and this CPU's kernels run blocks at full speed (kernels/gemv_int4_blocks.h).
+bool int4_blocks_pay(const Linear& l);
+Linear int4_blocks(const Linear& l);
+Linear int4_rows(const Linear& l);
+// l in the layout the CPU kernels run best: int4_blocks(l) where int4_blocks_pay(l), else l.
+Linear int4_cpu_layout(const Linear& l);
 
 // Checks the set: an int8 weight needs [N] scales, an int4 one (uint8) bf16 scales and zeros [N, G]
 // with K / G a supported group size, a float one neither. Throws ReefError(ShapeMismatch or

@@ -66,8 +66,8 @@ struct Workspace {
 Workspace& workspace(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims) {
     thread_local std::vector<Workspace> sets;  // the engine thread's; one per block shape seen
     const at::ScalarType t = x.scalar_type();
-    const int64_t b = x.size(0), c = x.size(2), n_qkv = w.attention.wqkv.weight.size(0), hd = dims.n_head * dims.head_dim;
-    const int64_t two_i = w.feed_forward.w13.weight.size(0), inter = two_i / 2;
+    const int64_t b = x.size(0), c = x.size(2), n_qkv = w.attention.wqkv.out_features(), hd = dims.n_head * dims.head_dim;
+    const int64_t two_i = w.feed_forward.w13.out_features(), inter = two_i / 2;
     for (Workspace& s : sets)
         if (s.fits(t, b, c, n_qkv, hd, two_i)) return s;
     Workspace s;
@@ -216,9 +216,9 @@ Workspace* fused_workspace(const at::Tensor& x, const BlockWeights& w, const Blo
         return nullptr;
     const int64_t c = x.size(2), hd = dims.n_head * dims.head_dim;
     if (dims.n_local_heads < 1 || dims.n_head % dims.n_local_heads ||
-        a.wqkv.weight.size(0) != hd + 2 * dims.n_local_heads * dims.head_dim || a.wqkv.in_features() != c ||
-        a.wo.in_features() != hd || a.wo.weight.size(0) != c || f.w13.in_features() != c || f.w13.weight.size(0) % 2 ||
-        f.w2.in_features() != f.w13.weight.size(0) / 2 || f.w2.weight.size(0) != c)
+        a.wqkv.out_features() != hd + 2 * dims.n_local_heads * dims.head_dim || a.wqkv.in_features() != c ||
+        a.wo.in_features() != hd || a.wo.out_features() != c || f.w13.in_features() != c || f.w13.out_features() % 2 ||
+        f.w2.in_features() != f.w13.out_features() / 2 || f.w2.out_features() != c)
         return nullptr;
     Workspace& s = workspace(x, w, dims);
     for (int64_t i = 0; i < x.size(0); ++i) {

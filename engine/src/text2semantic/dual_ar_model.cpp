@@ -35,12 +35,24 @@ Linear take_linear(const TensorMap& w, const std::string& p, bool bias) {
                        zeros == w.end() ? at::Tensor() : zeros->second);
 }
 
+// An int4 projection in the CPU kernels' layout (nn/linear.h int4_cpu_layout: blocks of 16 rows where
+// they pay); when that is a copy, the row layout's tensors leave the map at once, so S2-Pro's int4
+// layers are not held twice until the whole model is built. The embedding tables and the output
+// head, whose rows are looked up, stay in rows.
+Linear in_cpu_layout(Linear l, TensorMap& w, const std::string& p) {
+    if (!l.int4() || l.int4_blocked()) return l;
+    Linear out = int4_cpu_layout(l);
+    if (out.int4_blocked())
+        for (const char* k : {"weight", "scales", "zeros"}) w.erase(p + k);
+    return out;
+}
+
 // Takes a block's weights; w1 and w3 leave the map as they are merged, so their memory goes as
 // soon as the merged copy exists rather than after the whole model is built.
 BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool o_bias, bool qk_norm) {
     BlockWeights b;
-    b.attention.wqkv = take_linear(w, p + "attention.wqkv.", qkv_bias);
-    b.attention.wo = take_linear(w, p + "attention.wo.", o_bias);
+    b.attention.wqkv = in_cpu_layout(take_linear(w, p + "attention.wqkv.", qkv_bias), w, p + "attention.wqkv.");
+    b.attention.wo = in_cpu_layout(take_linear(w, p + "attention.wo.", o_bias), w, p + "attention.wo.");
     if (qk_norm) {
         b.attention.q_norm = take(w, p + "attention.q_norm.weight");
         b.attention.k_norm = take(w, p + "attention.k_norm.weight");
@@ -53,6 +65,8 @@ BlockWeights take_block(TensorMap& w, const std::string& p, bool qkv_bias, bool 
     for (const char* k : {"feed_forward.w1.weight", "feed_forward.w3.weight", "feed_forward.w1.scales", "feed_forward.w3.scales",
                           "feed_forward.w1.zeros", "feed_forward.w3.zeros"})
         w.erase(p + k);
+    b.feed_forward.w13 = int4_cpu_layout(b.feed_forward.w13);  // merged: a copy of its own
+    b.feed_forward.w2 = in_cpu_layout(b.feed_forward.w2, w, p + "feed_forward.w2.");
     return b;
 }
 
@@ -87,13 +101,14 @@ DualArModel::DualArModel(DualArConfig config, TensorMap w) : m_config(std::move(
         m_layers.push_back(take_block(w, "layers." + std::to_string(i) + ".", c.attention_qkv_bias,
                                       c.attention_o_bias, c.attention_qk_norm));
     m_output = c.tie_word_embeddings ? m_embeddings : take_linear(w, "output.", false);
-    if (c.has_fast_project_in()) m_fast_project_in = take_linear(w, "fast_project_in.", w.count("fast_project_in.bias") > 0);
+    if (c.has_fast_project_in())
+        m_fast_project_in = in_cpu_layout(take_linear(w, "fast_project_in.", w.count("fast_project_in.bias") > 0), w, "fast_project_in.");
     m_fast_embeddings = take(w, "fast_embeddings.weight");
     for (int64_t i = 0; i < c.n_fast_layer; ++i)
         m_fast_layers.push_back(take_block(w, "fast_layers." + std::to_string(i) + ".", c.fast_attention_qkv_bias,
                                            c.fast_attention_o_bias, c.fast_attention_qk_norm));
     m_fast_norm = take(w, "fast_norm.weight");
-    m_fast_output = take_linear(w, "fast_output.", false);
+    m_fast_output = in_cpu_layout(take_linear(w, "fast_output.", false), w, "fast_output.");
 
     const auto fopts = at::TensorOptions().dtype(at::kFloat).device(device());
     m_freqs_cis = precompute_freqs_cis(c.max_seq_len, c.head_dim, c.rope_base).to(fopts);
@@ -125,6 +140,7 @@ namespace {
 // table[ids]: ids [...] -> [..., C]; a quantized table's rows dequantized to `dtype` (one rounding)
 at::Tensor lookup(const Linear& table, const at::Tensor& ids, at::ScalarType dtype) {
     if (!table.quantized()) return at::embedding(table.weight, ids);
+    REEF_CHECK(!table.int4_blocked(), "lookup: an int4 table's rows are looked up in the rows layout");
     const at::Tensor flat = ids.reshape({-1});
     auto rows_of = [&](const at::Tensor& t) { return t.defined() ? t.index_select(0, flat) : at::Tensor(); };
     const Linear rows{table.weight.index_select(0, flat), rows_of(table.scales), {}, rows_of(table.zeros)};
@@ -249,6 +265,7 @@ at::Tensor DualArModel::forward_generate_fast_batch(const at::Tensor& x_in, int6
 at::Tensor DualArModel::head_rows(const at::Tensor& row_ids) const {
     // [R, C] in the model's dtype; int8 rows dequantized (w·s, one rounding): R is a few thousand rows
     const at::Tensor ids = row_ids.to(device());
+    REEF_CHECK(!m_output.int4_blocked(), "head_rows: the output head's rows are looked up in the rows layout");
     auto rows_of = [&](const at::Tensor& t) { return t.defined() ? t.index_select(0, ids) : at::Tensor(); };
     const Linear rows{m_output.weight.index_select(0, ids), rows_of(m_output.scales), {}, rows_of(m_output.zeros)};
     return to_weight_memory(dequantized(rows, dtype()).contiguous());
@@ -274,7 +291,7 @@ int64_t block_bytes(const BlockWeights& b) {
 int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
     const auto& c = m_config;
     // a row of a table as held (float, or quantized with its scales)
-    auto row_bytes = [](const Linear& t) { return t.nbytes() / std::max<int64_t>(1, t.weight.size(0)); };
+    auto row_bytes = [](const Linear& t) { return t.nbytes() / std::max<int64_t>(1, t.out_features()); };
     int64_t slow = bytes_of({&m_norm}) + (m_fast_project_in.defined() ? m_fast_project_in.nbytes() : 0);
     for (const auto& b : m_layers) slow += block_bytes(b);
     slow += head_rows * row_bytes(m_output);                                      // output head rows

@@ -1,6 +1,7 @@
 // DualArModel::with_quantized_weights: the same model with its float projections quantized to int8
 // or int4 in memory (the bench's ":int8" and ":int4" arms: the quantized weights against the loaded
-// precision on the same weights).
+// precision on the same weights). int4 projections take the CPU kernels' layout (nn/linear.h
+// int4_cpu_layout) as a model loaded from a file does (dual_ar_model.cpp).
 #include "base/weight_memory.h"
 #include "check.h"
 #include "text2semantic/dual_ar_model.h"
@@ -33,14 +34,19 @@ std::unique_ptr<DualArModel> DualArModel::with_quantized_weights(WeightFormat fo
     int64_t freed = 0;
     for (auto* layers : {&m->m_layers, &m->m_fast_layers})
         for (BlockWeights& b : *layers)
-            for (Linear* l : {&b.attention.wqkv, &b.attention.wo, &b.feed_forward.w13, &b.feed_forward.w2})
+            for (Linear* l : {&b.attention.wqkv, &b.attention.wo, &b.feed_forward.w13, &b.feed_forward.w2}) {
                 freed += quantize(*l, format);
+                *l = int4_cpu_layout(*l);  // at once: the rows layout's copy goes before the next one is made
+            }
     if (!m_config.tie_word_embeddings) freed += quantize(m->m_output, format);  // tied: the embeddings stay
     freed += quantize(m->m_fast_project_in, format);
     freed += quantize(m->m_fast_output, format);
+    m->m_fast_project_in = int4_cpu_layout(m->m_fast_project_in);
+    m->m_fast_output = int4_cpu_layout(m->m_fast_output);  // the output head, whose rows are looked up, stays in rows
     m->m_weight_format = format;
     m->m_weight_bytes -= freed;
     return m;
 }
+
 
 }  // namespace reef
