@@ -66,8 +66,8 @@ void plain_blocks(const BlockArgs& a, int64_t b0, int64_t b1) {
 // 256-bit rows: a block's 64 bytes a run as two halves of 8 rows. Each half's nibbles are
 // vpmaddubsw'd with 4 broadcast input bytes (pairs summed into int16: at most 2·15·127 = 3810), four
 // runs' sums added in int16 (at most 8·3810 = 30 480 < 2^15), then widened by vpmaddwd with ones.
-// One block at a time, its line 8 KiB ahead prefetched into L2 (gemv_int4_blocks_vnni.cpp).
-constexpr int64_t kPrefetch = 8192;
+// One block at a time, no software prefetch (gemv_int4_blocks_vnni.cpp; forced to AVX2 on the Zen 4
+// EPYC, s1-mini int4 frames against the best target's in the same runs: 0.79-0.83 either way).
 
 inline __m256i input4(const int8_t* p) {
     int32_t v;
@@ -106,7 +106,6 @@ void avx2_blocks(const BlockArgs& a, int64_t b0, int64_t b1) {
                     __m256i s0 = _mm256_setzero_si256(), s1 = s0;
 #pragma GCC unroll 4
                     for (int c = c4; c < c4 + 4; ++c) {
-                        if (j == 0) _mm_prefetch(reinterpret_cast<const char*>(p) + 64 * c + kPrefetch, _MM_HINT_T1);
                         const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 64 * c));
                         const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 64 * c + 32));
                         const __m256i ev = input4(eg + 4 * c), od = input4(og + 4 * c);

@@ -15,10 +15,11 @@ namespace {
 
 #define REEF_AVX512_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 
-// Each stream's line 8 KiB ahead, into L2. Two threads over a 29 MB int4 fast stack (re-read from
-// L3 and memory, the Zen 4 EPYC, 3 rounds): 66-68 GB/s with it, 62-64 without, 61-67 with 2 KiB
-// into L1; from memory (209 MB) all within the probe's 28-37. Not measured on an Intel CPU.
-constexpr int64_t kPrefetch = 8192;
+// No software prefetch: the hardware prefetcher keeps two streams a thread fed. Prefetches into L2
+// 8 KiB ahead helped the 29 MB fast stack in L3 (two threads, 66-68 against 62-66 GB/s) but cost
+// more from memory (2 MB matrices, 256 MB, passes interleaved: 35-36 against 42-44 GB/s; T0 2 KiB
+// ahead 38-39) and in the engine's frames (the Zen 4 EPYC, s1-mini int4, three alternations of the
+// binaries: 77.1-78.4 with them, 89.3-93.2 without). Not measured on an Intel CPU.
 
 REEF_AVX512_VNNI inline __m512i input4(const int8_t* p) {  // 4 input bytes in every lane
     int32_t v;
@@ -61,13 +62,11 @@ struct Blocks {
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, b0 = a0, b1 = a0;
 #pragma GCC unroll 32
         for (int c = 0; c < kC; ++c) {
-            _mm_prefetch(reinterpret_cast<const char*>(pa) + 64 * c + kPrefetch, _MM_HINT_T1);
             const __m512i va = _mm512_loadu_si512(pa + 64 * c);
             const __m512i ev = input4(e + 4 * c), od = input4(o + 4 * c);
             a0 = _mm512_dpbusd_epi32(a0, _mm512_and_si512(va, mask), ev);
             a1 = _mm512_dpbusd_epi32(a1, _mm512_and_si512(_mm512_srli_epi16(va, 4), mask), od);
             if constexpr (kPair) {
-                _mm_prefetch(reinterpret_cast<const char*>(pb) + 64 * c + kPrefetch, _MM_HINT_T1);
                 const __m512i vb = _mm512_loadu_si512(pb + 64 * c);
                 b0 = _mm512_dpbusd_epi32(b0, _mm512_and_si512(vb, mask), ev);
                 b1 = _mm512_dpbusd_epi32(b1, _mm512_and_si512(_mm512_srli_epi16(vb, 4), mask), od);
