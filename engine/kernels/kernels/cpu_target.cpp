@@ -25,6 +25,18 @@ HWY_AFTER_NAMESPACE();
 namespace reef::kernels {
 HWY_EXPORT(DispatchedTarget);
 
+bool cpu_is_amd() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    static const bool amd = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_is("amd") != 0;
+    }();
+    return amd;
+#else
+    return false;
+#endif
+}
+
 namespace {
 
 bool cpu_has_avx512_bf16() {

@@ -45,6 +45,9 @@ void note_ran(int64_t hwy_target);
 constexpr int64_t kRanAvx512Bf16 = -1;
 constexpr int64_t kRanAmxBf16 = -2;
 bool use_avx512_bf16_gemv();
+// An AMD x86 CPU: the kernels whose software prefetch was measured to help on Intel and to cost on
+// AMD (gemv_int8_simd.cpp) leave it out there.
+bool cpu_is_amd();
 bool use_amx_bf16_gemv();
 int64_t hand_written_target();
 

@@ -71,8 +71,11 @@ struct DotI8 {
 // size: 2 147 352 576 < 2^31. Then the lanes are summed into int64 and the next chunk starts from
 // zero (S2-Pro's longest rows, 9728 weights, take one chunk on AVX-512, three on SSE4).
 //
-// Each stream's line 2 KiB ahead is prefetched (as gemv_vnni.cpp does, which has the figures):
-// forced to AVX2 on the AMX Xeon, 512 MB of int8 rows read at ~21 GB/s without and ~27 with.
+// Each stream's line 2 KiB ahead is prefetched on Intel CPUs: forced to AVX2 on the AMX Xeon, 512 MB
+// of int8 rows read at ~21 GB/s without and ~27 with. Not on AMD ones: forced to AVX2 on the Zen 4
+// EPYC, s1-mini int8 frames ran 45.8-49.9 frames/s without it and 45.4 with it while the memory read
+// ~55-60 GB/s, 36.1-37.8 against 35.4-37.6 while it read ~36 (alternating binaries, 6 rounds); not
+// measured on other Zen cores.
 struct DotQ16 {
     static constexpr int64_t kPrefetch = 2048;
     using D16 = hn::ScalableTag<int16_t>;
@@ -85,6 +88,7 @@ struct DotQ16 {
     const int64_t lanes = int64_t(hn::Lanes(d16));
     const int64_t kv = k - k % lanes;
     const int64_t chunk = 1024 * int64_t(hn::Lanes(d32));
+    const bool prefetch = !cpu_is_amd();
 
     int64_t lane_sum(hn::Vec<hn::RepartitionToWide<D16>> v) const {
         HWY_ALIGN int32_t buf[hn::MaxLanes(hn::RepartitionToWide<D16>())];
@@ -104,7 +108,7 @@ struct DotQ16 {
         auto a0 = hn::Zero(d32), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
         int64_t i = begin;
         for (; i + 2 * lanes <= end; i += 2 * lanes) {
-            if (i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
+            if (prefetch && i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
             const auto x0 = hn::LoadU(d16, x + i), x1 = hn::LoadU(d16, x + i + lanes);
             a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), x0, a0, a1);
             b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), x0, b0, b1);
@@ -112,7 +116,7 @@ struct DotQ16 {
             b2 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i + lanes)), x1, b2, b3);
         }
         for (; i < end; i += lanes) {
-            if (i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
+            if (prefetch && i % 64 == 0) hwy::Prefetch(wa + i + kPrefetch), hwy::Prefetch(wb + i + kPrefetch);
             const auto xv = hn::LoadU(d16, x + i);
             a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wa + i)), xv, a0, a1);
             b0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, wb + i)), xv, b0, b1);
