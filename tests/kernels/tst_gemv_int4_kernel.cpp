@@ -54,8 +54,10 @@ Int4Case make_case(int64_t n, int64_t k, int64_t group, std::mt19937& g) {
     return c;
 }
 
-std::vector<float> run(const Int4Case& c, const std::vector<float>& x, int64_t m, bool with_bias, int64_t ldy,
-                       const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+// x [m, k] prepared as the kernels take it, then rows(xq, xs, gsum, r0, r1, y) for each range
+template <typename Rows>
+std::vector<float> prepared_run(const Int4Case& c, const std::vector<float>& x, int64_t m, int64_t ldy,
+                                const std::vector<std::pair<int64_t, int64_t>>& ranges, const Rows& rows) {
     const int64_t groups = c.k / c.group;
     std::vector<int8_t> xq(static_cast<size_t>(m * c.k));
     std::vector<float> gsum(static_cast<size_t>(m * groups)), xs(static_cast<size_t>(m * groups)),
@@ -64,10 +66,16 @@ std::vector<float> run(const Int4Case& c, const std::vector<float>& x, int64_t m
         prepare_row_q8_i4(x.data() + j * c.k, c.k, c.group, xq.data() + j * c.k, xs.data() + j * groups,
                           gsum.data() + j * groups);
     for (auto [r0, r1] : ranges)
-        if (r0 < r1)
-            gemv_rows_i4_q8(c.w.data(), c.s.data(), c.z.data(), c.group, xq.data(), xs.data(), gsum.data(), m,
-                            with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
+        if (r0 < r1) rows(xq.data(), xs.data(), gsum.data(), r0, r1, y.data());
     return y;
+}
+
+std::vector<float> run(const Int4Case& c, const std::vector<float>& x, int64_t m, bool with_bias, int64_t ldy,
+                       const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+    return prepared_run(c, x, m, ldy, ranges, [&](const int8_t* xq, const float* xs, const float* gsum, int64_t r0, int64_t r1, float* y) {
+        gemv_rows_i4_q8(c.w.data(), c.s.data(), c.z.data(), c.group, xq, xs, gsum, m, with_bias ? c.b.data() : nullptr,
+                        c.k, r0, r1, y, ldy);
+    });
 }
 
 // The case's weights in blocks of 16 rows (n a multiple of 16), as gemv_int4_blocks.h describes
@@ -95,18 +103,10 @@ Int4Blocks blocked(const Int4Case& c) {
 
 std::vector<float> run_blocks(const Int4Case& c, const Int4Blocks& blocks, const std::vector<float>& x, int64_t m,
                               bool with_bias, int64_t ldy, const std::vector<std::pair<int64_t, int64_t>>& ranges) {
-    const int64_t groups = c.k / c.group;
-    std::vector<int8_t> xq(static_cast<size_t>(m * c.k));
-    std::vector<float> gsum(static_cast<size_t>(m * groups)), xs(static_cast<size_t>(m * groups)),
-        y(static_cast<size_t>(m * ldy), -777.0f);
-    for (int64_t j = 0; j < m; ++j)
-        prepare_row_q8_i4(x.data() + j * c.k, c.k, c.group, xq.data() + j * c.k, xs.data() + j * groups,
-                          gsum.data() + j * groups);
-    for (auto [r0, r1] : ranges)
-        if (r0 < r1)
-            gemv_blocks_i4_q8(blocks.w.data(), blocks.s.data(), blocks.z.data(), c.group, xq.data(), xs.data(),
-                              gsum.data(), m, with_bias ? c.b.data() : nullptr, c.k, r0, r1, y.data(), ldy);
-    return y;
+    return prepared_run(c, x, m, ldy, ranges, [&](const int8_t* xq, const float* xs, const float* gsum, int64_t r0, int64_t r1, float* y) {
+        gemv_blocks_i4_q8(blocks.w.data(), blocks.s.data(), blocks.z.data(), c.group, xq, xs, gsum, m,
+                          with_bias ? c.b.data() : nullptr, c.k, r0, r1, y, ldy);
+    });
 }
 
 bool close_to_reference(const Int4Case& c, const float* x, const float* y, bool with_bias, const std::string& what) {
