@@ -406,6 +406,16 @@ void gemv_int4_into(const at::Tensor& x, const at::Tensor& w, const at::Tensor& 
 #endif
 }
 
+Int4Rows int4_blocks_as_rows(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z) {
+    // w[b][c][r][i] -> [b·16 + r][4c + i]; s, z [b][g][r] -> [b·16 + r][g] (kernels/gemv_int4_blocks.h)
+    REEF_CHECK(w.dim() == 3 && w.size(2) == 64 && s.dim() == 3 && s.size(2) == 16 && s.sizes() == z.sizes() &&
+                   s.size(0) == w.size(0),
+               "int4_blocks_as_rows: needs blocks w [nb, K/8, 64] with s, z [nb, G, 16]");
+    const int64_t nb = w.size(0), k = 8 * w.size(1), groups = s.size(1);
+    return {w.view({nb, k / 8, 16, 4}).permute({0, 2, 1, 3}).reshape({nb * 16, k / 2}),
+            s.permute({0, 2, 1}).reshape({nb * 16, groups}), z.permute({0, 2, 1}).reshape({nb * 16, groups})};
+}
+
 void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z, int64_t r0, at::Tensor& out) {
     // w, s, z in either layout -> out: [rows, K] bf16, rows r0..r0+rows of the matrix (a multiple of 16
     // of them from a multiple of 16 for blocks)
@@ -419,10 +429,8 @@ void dequantize_int4_bf16(const at::Tensor& w, const at::Tensor& s, const at::Te
     if (shape.blocked) {
         // these rows' blocks back in the row layout (a few MB at most: a prefill's slice), then as rows
         const int64_t b0 = r0 / kInt4BlockRows, nb = rows / kInt4BlockRows;
-        const at::Tensor wr = w.narrow(0, b0, nb).view({nb, k / 8, 16, 4}).permute({0, 2, 1, 3}).reshape({rows, k / 2});
-        const at::Tensor sr = s.narrow(0, b0, nb).permute({0, 2, 1}).reshape({rows, shape.groups});
-        const at::Tensor zr = z.narrow(0, b0, nb).permute({0, 2, 1}).reshape({rows, shape.groups});
-        return dequantize_int4_bf16(wr, sr, zr, 0, out);
+        const Int4Rows r = int4_blocks_as_rows(w.narrow(0, b0, nb), s.narrow(0, b0, nb), z.narrow(0, b0, nb));
+        return dequantize_int4_bf16(r.w, r.s, r.z, 0, out);
     }
 #ifdef REEF_HAVE_KERNELS
     const int64_t group = k / shape.groups;

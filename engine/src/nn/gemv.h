@@ -57,6 +57,13 @@ int64_t int4_kernel_max_groups();
 // The kernels run blocks of 16 int4 rows at full speed on the target chosen now (x86 AVX2 and up).
 bool gemv_int4_blocks_pay();
 
+// Blocks of 16 int4 rows (w [nb, K/8, 64], s and z [nb, G, 16], as gemv_int4 takes them) back in
+// the row layout: new contiguous tensors, w [16·nb, K/2], s and z [16·nb, G].
+struct Int4Rows {
+    at::Tensor w, s, z;
+};
+Int4Rows int4_blocks_as_rows(const at::Tensor& w, const at::Tensor& s, const at::Tensor& z);
+
 // Rows r0..r0+out.size(0) of the int4 matrix (w, s, z as gemv_int4 takes them; blocks: whole ones)
 // dequantized into out [rows, K] bf16 (contiguous), on the intra-op threads (kernels/gemv_int4.h dequantize_rows_i4_bf16).
 // Requires gemv_int8_supported().

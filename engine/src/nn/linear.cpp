@@ -127,11 +127,8 @@ Linear int4_cpu_layout(const Linear& l) { return int4_blocks_pay(l) ? int4_block
 Linear int4_rows(const Linear& l) {
     REEF_CHECK(l.int4(), "int4_rows: needs an int4 Linear");
     if (!l.int4_blocked()) return l;
-    const int64_t nb = l.weight.size(0), k = l.in_features(), groups = l.scales.size(1);
-    const at::Tensor w = l.weight.view({nb, k / 8, 16, 4}).permute({0, 2, 1, 3}).reshape({nb * 16, k / 2});
-    const at::Tensor s = l.scales.permute({0, 2, 1}).reshape({nb * 16, groups});
-    const at::Tensor z = l.zeros.permute({0, 2, 1}).reshape({nb * 16, groups});
-    return Linear{to_weight_memory(w), to_weight_memory(s), l.bias, to_weight_memory(z)};
+    const Int4Rows r = int4_blocks_as_rows(l.weight, l.scales, l.zeros);
+    return Linear{to_weight_memory(r.w), to_weight_memory(r.s), l.bias, to_weight_memory(r.z)};
 }
 
 at::Tensor project(const at::Tensor& x, const Linear& l) {

@@ -48,5 +48,4 @@ std::unique_ptr<DualArModel> DualArModel::with_quantized_weights(WeightFormat fo
     return m;
 }
 
-
 }  // namespace reef
