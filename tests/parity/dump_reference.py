@@ -134,6 +134,11 @@ def strip_unknown_config_keys(model_dir, tmp_root):
 def load_lm(model_dir):
     from fish_speech.models.text2semantic import inference as inf
 
+    # An int8 folder makes from_pretrained import tools/llama/quantize.py, which in the S1-era tree
+    # (d3df505) imports load_model, renamed init_model there (same arguments): the alias lets its
+    # int8 path run unchanged (make_int8_fixture.sh sets the same for quantize.py itself).
+    if not hasattr(inf, "load_model"):
+        inf.load_model = inf.init_model
     model, decode_one_token = inf.init_model(str(model_dir), "cpu", torch.float32, compile=False)
     if model.tokenizer is None:
         raise SystemExit("fish-speech could not load the tokenizer of " + str(model_dir) + " (see its warning above)")

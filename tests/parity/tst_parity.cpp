@@ -46,15 +46,19 @@ struct Layout {
     std::unique_ptr<reef::Tokenizer> tok;
     std::unique_ptr<reef::DualArModel> model;
     reef::TokenIds ids;
-    bool s1() const { return name == "s1"; }
+    bool s1() const { return name.rfind("s1", 0) == 0; }
 };
 
 // "s2-int8" (fish-speech's quantize.py folder) and "s2-int8-reef" (Reef's own quantize of the
-// same demo folder) both compare against fixtures/tiny-s2-int8: fish-speech's int8 inference.
+// same demo folder) both compare against fixtures/tiny-s2-int8: fish-speech's int8 inference (the
+// same for s1: fixtures/tiny-s1-int8, the S1-era tree's).
+bool int8_layout(const std::string& layout) { return layout.find("-int8") != std::string::npos; }
+bool reef_quantized(const std::string& layout) { return layout.size() > 5 && layout.substr(layout.size() - 5) == "-reef"; }
+
 fs::path fixture_dir(const std::string& layout) {
     const char* env = std::getenv("REEF_PARITY_FIXTURES");
     const fs::path base = env ? fs::path(env) : fs::path(REEF_PARITY_FIXTURES_DIR);
-    return base / ("tiny-" + (layout.rfind("s2-int8", 0) == 0 ? std::string("s2-int8") : layout));
+    return base / ("tiny-" + (int8_layout(layout) ? layout.substr(0, 2) + "-int8" : layout));
 }
 
 // Issue #44: the folder fish-speech's tools/llama/quantize.py --mode int8 makes of `demo` as it
@@ -66,7 +70,7 @@ fs::path quantize_py_folder(const fs::path& demo, const fs::path& fixtures) {
     fs::remove_all(q);
     fs::copy(demo, q, fs::copy_options::recursive);
     fs::remove(q / "codec.pth");
-    fs::copy_file(fixtures / "model.pth", q / "model.pth");
+    fs::copy_file(fixtures / "model.pth", q / "model.pth", fs::copy_options::overwrite_existing);  // S1: over the float one
     return q;
 }
 
@@ -106,8 +110,9 @@ Layout& layout(const std::string& name) {
         parity::Fixtures fx(fixture_dir(name));
         slot.reset(new Layout{name, std::move(fx), {}, nullptr, nullptr, {}});
         slot->model_dir = model_folder(name, slot->fx);
-        if (name == "s2-int8") slot->model_dir = quantize_py_folder(slot->model_dir, fixture_dir(name));
-        if (name == "s2-int8-reef") slot->model_dir = reef_quantized_folder(slot->model_dir);
+        if (int8_layout(name))
+            slot->model_dir = reef_quantized(name) ? reef_quantized_folder(slot->model_dir)
+                                                   : quantize_py_folder(slot->model_dir, fixture_dir(name));
         slot->tok = reef::Tokenizer::load(slot->model_dir.string());
         slot->model = reef::load_dual_ar_model(slot->model_dir.string(), at::kCPU, at::kFloat);
         slot->model->set_semantic_range(slot->tok->semantic_begin_id(), slot->tok->semantic_end_id());
@@ -366,23 +371,32 @@ TEST_CASE(s2_distribution) { check_distribution("s2"); }
 TEST_CASE(s2_codec) { check_codec(); }
 
 // fish-speech's int8 (issue #44), fp32 as fish-speech ran it: its quantize.py folder loads, and so
-// does Reef's own quantize of the demo; both decode what fish-speech's int8 model decodes.
-// quantize.py's model.pth (6.8 MB, mostly the bf16 codebook embeddings) is written beside the
-// fixture by make_int8_fixture.sh and not committed: where it is absent these two skip, and the
-// Reef-quantize case below still compares with fish-speech's int8 output.
-bool have_quantize_py_pth() {
-    if (fs::exists(fixture_dir("s2-int8") / "model.pth")) return true;
-    reef_test::skip("fixtures/tiny-s2-int8/model.pth is absent (tests/parity/make_int8_fixture.sh writes it)");
+// does Reef's own quantize of the demo; both decode what fish-speech's int8 model decodes, S2 (HEAD's
+// tree) and S1 (the S1-era tree, make_int8_fixture.sh ... s1). quantize.py's model.pth (~7 MB,
+// mostly the bf16 codebook embeddings) is written beside the fixture by make_int8_fixture.sh and not
+// committed: where it is absent the quantize_py cases skip, and the Reef-quantize cases still
+// compare with fish-speech's int8 output.
+bool have_quantize_py_pth(const std::string& layout) {
+    if (fs::exists(fixture_dir(layout) / "model.pth")) return true;
+    reef_test::skip("fixtures/tiny-" + layout.substr(0, 2) + "-int8/model.pth is absent (tests/parity/make_int8_fixture.sh writes it)");
     return false;
 }
 TEST_CASE(s2_int8_quantize_py_folder_prefill) {
-    if (have_quantize_py_pth()) check_prefill("s2-int8", reef::KvMode::ActivePrefix);
+    if (have_quantize_py_pth("s2-int8")) check_prefill("s2-int8", reef::KvMode::ActivePrefix);
 }
 TEST_CASE(s2_int8_quantize_py_folder_greedy) {
-    if (have_quantize_py_pth()) check_greedy("s2-int8", reef::KvMode::ActivePrefix);
+    if (have_quantize_py_pth("s2-int8")) check_greedy("s2-int8", reef::KvMode::ActivePrefix);
 }
 TEST_CASE(s2_int8_reef_quantize_prefill) { check_prefill("s2-int8-reef", reef::KvMode::ActivePrefix); }
 TEST_CASE(s2_int8_reef_quantize_greedy) { check_greedy("s2-int8-reef", reef::KvMode::ActivePrefix); }
+TEST_CASE(s1_int8_quantize_py_folder_prefill) {
+    if (have_quantize_py_pth("s1-int8")) check_prefill("s1-int8", reef::KvMode::ActivePrefix);
+}
+TEST_CASE(s1_int8_quantize_py_folder_greedy) {
+    if (have_quantize_py_pth("s1-int8")) check_greedy("s1-int8", reef::KvMode::ActivePrefix);
+}
+TEST_CASE(s1_int8_reef_quantize_prefill) { check_prefill("s1-int8-reef", reef::KvMode::ActivePrefix); }
+TEST_CASE(s1_int8_reef_quantize_greedy) { check_greedy("s1-int8-reef", reef::KvMode::ActivePrefix); }
 
 TEST_CASE(s1_tokens) { check_tokens("s1"); }
 TEST_CASE(s1_prompts) { check_prompts("s1"); }
