@@ -34,6 +34,9 @@ ModelInfo load_or_fail(TtsBackend& engine, const EngineConfig& config) {
               << ") on " << to_string(info.device) << " " << to_string(info.precision)
               << (info.weights.empty() ? "" : " with " + info.weights + " weights") << ", "
               << double(info.weight_bytes) / 1e9 << " GB of weights\n";
+    if (!info.codec_dir.empty())
+        std::cerr << "note: the codec is " << info.codec_dir << "'s (this folder has no codec.pth; fish-speech's "
+                  << "quantize.py leaves it out of its copies, and that folder holds the same config.json)\n";
     if (info.is_demo) std::cerr << "note: this is a demo model with random weights: its audio is noise\n";
     return info;
 }

@@ -5,6 +5,7 @@
 #include "compiled/aoti_decode_step.h"
 #include "base/cpu_cores.h"
 #include "base/facade_guard.h"
+#include "codec/codec_folder.h"
 #include "study/bench_runner.h"
 #include "runtime/device.h"
 #include "runtime/pipeline.h"
@@ -98,7 +99,7 @@ std::vector<Result<SynthesisResult>> Engine::synthesize_batch(const std::vector<
 Result<Codes> Engine::encode_reference(const std::vector<float>& mono_44k) {
     return guarded("encode", [&]() -> Result<Codes> {
         Pipeline& p = m_impl->loaded();
-        if (!p.codec) throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth to encode with");
+        if (!p.codec) throw_no_codec(p.config.model_dir, "to encode the clip with");
         if (mono_44k.size() < size_t(kSamplesPerFrame))
             throw ReefError(ErrorCode::InvalidArgument, "the reference clip is shorter than one frame (46 ms)");
         c10::InferenceMode inference;
@@ -110,7 +111,7 @@ Result<Codes> Engine::encode_reference(const std::vector<float>& mono_44k) {
 Result<std::vector<float>> Engine::decode_codes(const Codes& codes) {
     return guarded("decode", [&]() -> Result<std::vector<float>> {
         Pipeline& p = m_impl->loaded();
-        if (!p.codec) throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth to decode with");
+        if (!p.codec) throw_no_codec(p.config.model_dir, "to decode codes with");
         c10::InferenceMode inference;
         const at::Tensor c = codes_to_tensor(codes, p.codec->config().n_total_codebooks(), "codes");
         const at::Tensor pcm = p.codec->decode(c).to(at::kFloat).contiguous();

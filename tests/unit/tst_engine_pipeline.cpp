@@ -390,6 +390,69 @@ TEST_CASE(voice_clone_reference_round_trip) {
     CHECK(!unencoded.ok() && unencoded.error().code == ErrorCode::InvalidArgument);
 }
 
+// fish-speech's quantize.py writes its int8 model as a copy of the model folder with codec.pth
+// deleted, beside the folder it quantized. Loading the copy takes the codec of that folder (the one
+// beside it with the copy's config.json), not another model's; with none left, audio is refused
+// saying where the codec goes, and codes-only synthesis still runs.
+TEST_CASE(a_copy_without_its_codec_takes_the_codec_of_the_folder_it_was_made_from) {
+    const fs::path base = reef_test::temp_dir("codec_beside");
+    const fs::path source = base / "openaudio", copy = base / "fs-1.2-int8-x", other = base / "a-other";
+    CHECK(write_demo_model(source.string(), "tiny", "s2", 1234).ok());
+    CHECK(write_demo_model(other.string(), "tiny", "s2", 99).ok());  // another codec, first by name
+    {
+        std::ifstream in(other / "config.json");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto at = text.find("\"max_seq_len\": 4096");
+        CHECK(at != std::string::npos);
+        if (at != std::string::npos) text.replace(at, 19, "\"max_seq_len\": 4095");
+        std::ofstream(other / "config.json", std::ios::trunc) << text;
+    }
+    fs::copy(source, copy, fs::copy_options::recursive);
+    fs::remove(copy / "codec.pth");
+
+    Codes codes{10, 4, {}};
+    for (int i = 0; i < 40; ++i) codes.data.push_back((i * 37) % 97);
+    auto pcm_of = [&](const fs::path& dir, ModelInfo* info) {
+        Engine engine;
+        EngineConfig c;
+        c.model_dir = dir.string();
+        auto loaded = engine.load(c);
+        CHECK(loaded.ok());
+        if (!loaded) return std::vector<float>{};
+        if (info) *info = *loaded;
+        auto pcm = engine.decode_codes(codes);
+        CHECK(pcm.ok());
+        return pcm ? *pcm : std::vector<float>{};
+    };
+    ModelInfo info;
+    const std::vector<float> from_copy = pcm_of(copy, &info);
+    CHECK(!info.codec_dir.empty() && fs::equivalent(info.codec_dir, source));
+    CHECK(!from_copy.empty());
+    CHECK(from_copy == pcm_of(source, nullptr));
+    CHECK(from_copy != pcm_of(other, nullptr));  // the two codecs do differ
+
+    fs::remove(source / "codec.pth");
+    Engine engine;
+    EngineConfig c;
+    c.model_dir = copy.string();
+    auto loaded = engine.load(c);
+    CHECK(loaded.ok());
+    if (!loaded) return;
+    CHECK(loaded->codec_dir.empty());
+    CHECK(loaded->codec_parameters == 0);
+    SynthesisRequest r = greedy_request(4);
+    auto refused = engine.synthesize(r, {});
+    CHECK(!refused.ok() && refused.error().code == ErrorCode::ModelNotFound);
+    if (!refused.ok()) {
+        CHECK(refused.error().message.find("has no codec.pth") != std::string::npos);
+        CHECK(refused.error().hint.find("quantize.py") != std::string::npos);
+    }
+    r.decode_audio = false;
+    auto codes_only = engine.synthesize(r, {});
+    CHECK(codes_only.ok());
+    if (codes_only) CHECK(codes_only->codes.n_frames > 0);
+}
+
 TEST_CASE(bad_input_is_a_specific_error) {
     Engine engine;
     CHECK(engine.synthesize(greedy_request(), {}).error().code == ErrorCode::NotLoaded);

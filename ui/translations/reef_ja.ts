@@ -1273,6 +1273,10 @@ agreement</source>
         <source>Nothing to re-decode: load a model on this computer, and pick a take that kept its codes</source>
         <translation>再デコードするものがありません：このコンピューターでモデルを読み込み、コードを保存したテイクを選んでください</translation>
     </message>
+    <message>
+        <source>codec from %1</source>
+        <translation>%1 のコーデック</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>

@@ -1273,6 +1273,10 @@ agreement</source>
         <source>Nothing to re-decode: load a model on this computer, and pick a take that kept its codes</source>
         <translation>没有可重新解码的内容：请在本机加载模型，并选择保存了编码的录音</translation>
     </message>
+    <message>
+        <source>codec from %1</source>
+        <translation>编解码器来自 %1</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfChartWidget</name>

@@ -309,7 +309,9 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
                        .arg(QString::fromStdString(info.name))
                        .arg(double(info.n_parameters) / 1e6, 0, 'f', 1)
                        .arg(QString::fromStdString(info.model_dir)) +
-                   QStringLiteral(" · ") + weightsText(info),
+                   QStringLiteral(" · ") + weightsText(info) +
+                   (info.codec_dir.empty() ? QString()
+                                           : QStringLiteral(" · ") + tr("codec from %1").arg(QString::fromStdString(info.codec_dir))),
                8000);
 }
 

@@ -243,6 +243,9 @@ struct ModelInfo {
     bool is_demo = false;     // random weights: the audio is noise
     int64_t n_parameters = 0;
     int64_t codec_parameters = 0;
+    // The folder the codec was read from where the model folder has none: the one fish-speech's
+    // tools/llama/quantize.py copied it from (it leaves codec.pth out of its copy); "" otherwise.
+    std::string codec_dir;
     int max_seq_len = 0;
     int num_codebooks = 0;
     DeviceKind device = DeviceKind::Cpu;

@@ -6,6 +6,7 @@ target_sources(reef_engine PRIVATE
   src/codec/codec_transformer.cpp
   src/codec/codec_quantizer.cpp
   src/codec/codec.cpp
+  src/codec/codec_folder.cpp
   src/codec/streaming_decoder.cpp
   src/codec/demo_codec.cpp
 )

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "checkpoint/verify.h"
 #include "codec/codec_config.h"
+#include "codec/codec_folder.h"
 #include "codec/codec_weights.h"
 #include "runtime/device.h"
 #include "runtime/synthesis.h"
@@ -66,20 +67,21 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     // The codec first: its load reads codec.pth whole and converts it (~2x its size in passing,
     // S2-Pro's: 2.1 GB), which then comes and goes before the text2semantic weights are resident
     // rather than on top of them (S2-Pro int4: synth's peak RSS 5.49 GB with the codec last).
-    const bool has_codec = fs::exists(fs::path(config.model_dir) / "codec.pth") ||
-                           fs::exists(fs::path(config.model_dir) / "codec.safetensors");
+    // Beside the weights, or in the folder fish-speech's quantize.py copied them from (codec/codec_folder.h)
+    const std::string codec_dir = codec_folder(config.model_dir);
+    const bool has_codec = !codec_dir.empty();
     // A model that cannot fit beside its codec is refused before the codec is read, not after. The
     // codec's figure comes from its config (an unreadable one: the codec's load says why).
     uint64_t codec_bytes = 0;
     if (config.load_codec && has_codec) try {
-        codec_bytes = expected_bytes(codec_expected_shapes(load_codec_config(config.model_dir)), codec_dtype(device, dtype));
+        codec_bytes = expected_bytes(codec_expected_shapes(load_codec_config(codec_dir)), codec_dtype(device, dtype));
     } catch (const ReefError&) {
     }
     require_dual_ar_memory(config.model_dir, device, dtype, codec_bytes);
     if (config.load_codec && has_codec) {
         // The encoder (half the codec) is read on the first reference clip to encode: a synthesis
         // that clones no new voice never holds it (S2-Pro: 0.41 GB in bf16).
-        p->codec = Codec::load(config.model_dir, device, codec_dtype(device, dtype), /*encoder_later=*/true);
+        p->codec = Codec::load(codec_dir, device, codec_dtype(device, dtype), /*encoder_later=*/true);
         trim_heap();
     }
     p->model = load_dual_ar_model(config.model_dir, device, dtype);
@@ -102,6 +104,7 @@ std::unique_ptr<Pipeline> load_pipeline(const EngineConfig& config) {
     info.name = describe_model(c, config.model_dir, &info.is_demo);
     info.n_parameters = p->model->n_parameters();
     info.codec_parameters = p->codec ? p->codec->n_parameters() : 0;
+    if (p->codec && codec_dir != config.model_dir) info.codec_dir = codec_dir;
     info.max_seq_len = int(c.max_seq_len);
     info.num_codebooks = int(c.num_codebooks);
     info.device = config.device;

@@ -14,6 +14,7 @@
 #include <ATen/Parallel.h>
 
 #include "check.h"
+#include "codec/codec_folder.h"
 #include "compiled/aoti_decode_step.h"
 #include "nn/attention.h"
 #include "runtime/codec_worker.h"
@@ -202,8 +203,7 @@ int64_t max_new_frames(const Pipeline& p, const SynthesisRequest& r, int64_t pro
 void check_runnable(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o) {
     validate_request(r, o.max_text_bytes);
     if (r.decode_audio && !p.codec)
-        throw ReefError(ErrorCode::ModelNotFound, p.config.model_dir + " has no codec.pth, so no audio can be made",
-                        "add the codec file, or generate codes only");
+        throw_no_codec(p.config.model_dir, "to make audio with", "or generate codes only");
 }
 
 int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& r) { return first_prompt(p, r).size(1); }
