@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <vector>
 
 #include "check.h"
+#include "checkpoint/model_file.h"
 #include "input_limits.h"
 
 namespace reef {
@@ -22,17 +21,13 @@ bool holds_codec(const fs::path& dir) {
     return false;
 }
 
-// config.json's bytes, or nothing where it is missing, unreadable or larger than any real one
+// config.json's bytes, or nothing where it is missing, not a regular file or larger than any real one
 std::optional<std::string> config_bytes(const fs::path& dir) {
-    std::error_code ec;
-    const fs::path p = dir / "config.json";
-    const auto size = fs::file_size(p, ec);
-    if (ec || size > limits::kMaxConfigFileBytes) return std::nullopt;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.size() != size) return std::nullopt;
-    return text;
+    try {
+        return read_model_text(dir / "config.json", limits::kMaxConfigFileBytes, "config file");
+    } catch (const ReefError&) {
+        return std::nullopt;
+    }
 }
 
 }  // namespace
