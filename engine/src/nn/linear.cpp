@@ -127,8 +127,10 @@ Linear int4_cpu_layout(const Linear& l) { return int4_blocks_pay(l) ? int4_block
 Linear int4_rows(const Linear& l) {
     REEF_CHECK(l.int4(), "int4_rows: needs an int4 Linear");
     if (!l.int4_blocked()) return l;
+    // reshape's copies are already contiguous tensors of their own: the rows are a temporary of
+    // dequantized(), not weights decode streams, so they are not copied again into weight memory
     const Int4Rows r = int4_blocks_as_rows(l.weight, l.scales, l.zeros);
-    return Linear{to_weight_memory(r.w), to_weight_memory(r.s), l.bias, to_weight_memory(r.z)};
+    return Linear{r.w, r.s, l.bias, r.z};
 }
 
 at::Tensor project(const at::Tensor& x, const Linear& l) {

@@ -38,9 +38,10 @@ struct Linear {
 inline bool int4_group_supported(int64_t group) { return group == 32 || group == 64 || group == 128 || group == 256; }
 
 // An int4 Linear in blocks of 16 rows, or back in rows (the file's layout): the same values, new
-// tensors (weight memory on the CPU). int4_blocks(l) requires N % 16 == 0; either returns l itself
-// when it is already in that layout. int4_blocks_pay(l): l is an int4 Linear in rows on the CPU, N a
-// multiple of 16, and this CPU's kernels run blocks at full speed (kernels/gemv_int4_blocks.h).
+// tensors (int4_blocks': weight memory on the CPU; int4_rows': plain ones, for dequantizing).
+// int4_blocks(l) requires N % 16 == 0; either returns l itself when it is already in that layout.
+// int4_blocks_pay(l): l is an int4 Linear in rows on the CPU, N a multiple of 16, and this CPU's
+// kernels run blocks at full speed (kernels/gemv_int4_blocks.h).
 bool int4_blocks_pay(const Linear& l);
 Linear int4_blocks(const Linear& l);
 Linear int4_rows(const Linear& l);
