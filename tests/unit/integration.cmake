@@ -2,7 +2,7 @@
 reef_add_test(tst_synthesize_batch SOURCES tst_synthesize_batch.cpp LIBS reef_engine LABELS unit)
 reef_add_test(tst_engine_pipeline SOURCES tst_engine_pipeline.cpp LIBS reef_engine LABELS unit)
 reef_add_test(tst_prefix_cache SOURCES tst_prefix_cache.cpp LIBS reef_engine LABELS unit)
-reef_add_test(tst_bench SOURCES tst_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit)
+reef_add_test(tst_bench SOURCES tst_bench.cpp LIBS reef_engine nlohmann_json::nlohmann_json LABELS unit TORCH)
 add_test(NAME tst_cli_smoke COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_smoke.sh $<TARGET_FILE:reef-cli>)
 set_tests_properties(tst_cli_smoke PROPERTIES LABELS unit TIMEOUT 600
   ENVIRONMENT "OMP_NUM_THREADS=1;REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp;ALSA_CONFIG_PATH=${PROJECT_SOURCE_DIR}/tests/alsa/asound-test.conf;PA_TEST_OUT=${CMAKE_CURRENT_BINARY_DIR}/tmp/cli_play.wav")

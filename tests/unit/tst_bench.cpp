@@ -6,7 +6,13 @@
 #include <string>
 #include <vector>
 
+#include <ATen/record_function.h>
 #include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
 
 #include "check.h"
 #include "reef/bench_report.h"
@@ -290,6 +296,68 @@ TEST_CASE(context_sweep_prefills_each_length) {
     }
     // a longer requested length really gives a longer prompt
     CHECK(r->sweep[2].prompt_tokens > r->sweep[0].prompt_tokens + 200);
+}
+
+namespace {
+
+// Quantized GEMV calls (the ops the int8 and int4 kernels record, any thread) per bench phase, the
+// phase named by the bench's own progress messages: "<arm> @ N tokens: ..." for the context sweep,
+// "batch B: ..." for the batch table, anything else for the matrix.
+struct QuantizedCalls {
+    static inline std::mutex mutex;
+    static inline std::string phase;
+    static inline std::map<std::string, int> calls;  // phase -> quantized GEMV calls
+    static std::unique_ptr<at::ObserverContext> on_op(const at::RecordFunction& fn) {
+        if (std::strcmp(fn.name(), "reef::gemv_int4") != 0 && std::strcmp(fn.name(), "reef::gemv_int8") != 0) return nullptr;
+        std::lock_guard lock(mutex);
+        ++calls[phase];
+        return nullptr;
+    }
+    at::CallbackHandle handle =
+        at::addGlobalCallback(at::RecordFunctionCallback(&on_op).scopes({at::RecordScope::FUNCTION}));
+    QuantizedCalls() { calls.clear(); }
+    ~QuantizedCalls() { at::removeCallback(handle); }
+    static void progress(int, const std::string& m) {
+        std::lock_guard lock(mutex);
+        const size_t at = m.find(" @ ");
+        phase = at != std::string::npos ? "sweep " + m.substr(0, at) : m.rfind("batch ", 0) == 0 ? "batch" : "matrix";
+    }
+    static int in(const std::string& p) {
+        std::lock_guard lock(mutex);
+        return calls.count(p) ? calls.at(p) : 0;
+    }
+};
+
+}  // namespace
+
+// The context sweep and the batch table run a quantized arm with its quantized weights, as the
+// matrix does: the int4 kernels run in the int4 arm's sweep points and in a batch table whose arm is
+// int4 (seen by the kernels' own op records, not the bench's bookkeeping), never in the float
+// arm's; and the batch frame's bytes are the int4 weights', below the float model's.
+TEST_CASE(sweep_and_batch_decode_quantized_arms_with_their_weights) {
+    BenchRequest req = tiny_bench("bench_quantized_sweep", "s2", {"eager:auto", "eager:auto:int4-g32"}, 8, 2, 1, 2);
+    req.decode_audio = false;
+    req.reference_arm = 1;
+    req.contexts = {150};
+    req.sweep_repeats = 1;
+    req.batch_sizes = {2};
+    Engine engine;
+    QuantizedCalls seen;
+    auto r = engine.bench(req, &QuantizedCalls::progress, {});
+    CHECK(r.ok());
+    if (!r) { std::fprintf(stderr, "%s\n", r.error().to_string().c_str()); return; }
+    CHECK(QuantizedCalls::in("matrix") > 0);
+    CHECK_EQ(QuantizedCalls::in("sweep eager:auto"), 0);
+    CHECK(QuantizedCalls::in("sweep eager:auto:int4-g32") > 0);
+    CHECK(QuantizedCalls::in("batch") > 0);
+    CHECK_EQ(int(r->sweep.size()), 2);
+    for (const SweepPoint& pt : r->sweep) CHECK(pt.ran);
+    CHECK_EQ(int(r->batch.size()), 1);
+    CHECK(r->batch[0].ran);
+    CHECK(r->batch[0].arm == "eager:auto:int4-g32");
+    // the weights read once (bytes less KV rows) are the int4 arm's, not the loaded float model's
+    CHECK(r->batch[0].bytes_per_frame < r->weight_bytes_per_frame);
+    CHECK(r->batch[0].bytes_per_frame > r->arms[1].bytes_per_frame - r->arms[1].fast_pass_bytes);
 }
 
 // The batch table (issue #27): every size runs with the reference arm's settings; a batch frame of

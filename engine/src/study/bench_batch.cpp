@@ -97,6 +97,7 @@ std::string batch_member_text(const std::string& base, int i) {
 }
 
 void run_batch_table(Pipeline& p, const BenchRequest& req, BenchReport& report, const ReadBandwidth& bw,
+                     int64_t head_rows, ArmModel::Spares& spares,
                      const std::function<void(int, const std::string&)>& progress,
                      const std::function<bool()>& should_abort) {
     const int arm_index = batch_arm(report, req.reference_arm);
@@ -112,11 +113,16 @@ void run_batch_table(Pipeline& p, const BenchRequest& req, BenchReport& report, 
         report.batch.push_back(pt);
     }
     if (arm_index < 0) return;
-    const BenchArm arm = report.arms[size_t(arm_index)].arm;
-    const int64_t weight_bytes = report.weight_bytes_per_frame;
-    const int64_t reread = int64_t(report.fast_passes) * report.fast_pass_bytes;
-    // Multiply-adds per sequence and frame: one per weight element read (embedding rows aside).
-    const double macs_per_sequence = double(weight_bytes) / double(c10::elementSize(p.model->dtype()));
+    const ArmResult& ran = report.arms[size_t(arm_index)];
+    const BenchArm arm = ran.arm;
+    const ArmModel weights(p, spares, arm);  // a ":int8" / ":int4" arm batches its quantized weights
+    const int64_t weight_bytes = p.model->decode_weight_bytes(head_rows);
+    const int64_t pass = p.model->fast_pass_bytes(), reread = int64_t(report.fast_passes) * pass;
+    // the re-reads of this arm's fast stack as its repeats probed them (a quantized one is smaller)
+    ReadBandwidth arm_bw = bw;
+    if (ran.reread_bandwidth_gbps > 0) arm_bw.reread_gbps = ran.reread_bandwidth_gbps;
+    // Multiply-adds per sequence and frame: the projections', whatever format holds them.
+    const double macs_per_sequence = double(p.model->decode_multiply_adds(head_rows));
     for (BatchPoint& pt : report.batch) {
         if (!pt.error.empty()) continue;
         const int b = pt.batch;
@@ -160,16 +166,15 @@ void run_batch_table(Pipeline& p, const BenchRequest& req, BenchReport& report, 
         pt.step_ms = median(step);
         pt.prefill_ms = median(prefill);
         pt.bytes_per_frame = weight_bytes + last.kv_bytes;
-        if (bw.memory_gbps > 0)
+        if (arm_bw.memory_gbps > 0)
             pt.roofline_fraction = pt.per_sequence_frames_per_s /
-                                   roofline_frames_per_s(bw, pt.bytes_per_frame - reread, report.fast_pass_bytes,
-                                                         report.fast_passes);
+                                   roofline_frames_per_s(arm_bw, pt.bytes_per_frame - reread, pass, report.fast_passes);
         pt.gflops = 2.0 * macs_per_sequence * b * pt.per_sequence_frames_per_s / 1e9;
         {
             const RunOptions o = run_options(p, req, arm);  // the arm's kernels and projection path
             const GemvPause linear(o.libtorch_linear);
             const CpuTargetScope target(o.cpu_target);
-            pt.probe_gflops = measure_batched_gemv_gflops(p.model->device(), p.model->dtype(), b);
+            pt.probe_gflops = measure_batched_gemv_gflops(p.model->device(), p.model->dtype(), b, p.model->weight_format());
         }
         if (pt.probe_gflops > 0) pt.compute_fraction = pt.gflops / pt.probe_gflops;
     }

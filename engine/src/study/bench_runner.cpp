@@ -5,7 +5,6 @@
 #include <torch/version.h>
 
 #include <algorithm>
-#include <map>
 #include <chrono>
 #include <ctime>
 #include <memory>
@@ -13,6 +12,7 @@
 #include "check.h"
 #include "nn/gemv_team.h"
 #include "text2semantic/decode_block.h"
+#include "study/arm_model.h"
 #include "study/bench_batch.h"
 #include "study/bench_sweep.h"
 #include "runtime/device.h"
@@ -162,39 +162,6 @@ void run_repeat(Pipeline& p, const BenchRequest& req, int rep, ArmResult& a, Arm
     a.memory = peak_of(a.memory, res.metrics.memory);
 }
 
-// A ":int8" or ":int4" arm decodes with a quantized copy of the loaded model (made once per bench
-// and format, kept in `spares`), swapped in for the arm's runs and out again after; the caches
-// start over each time, so no head rows or buffers of one model serve the other.
-class ArmModel {
-public:
-    using Spares = std::map<std::string, std::unique_ptr<DualArModel>>;
-    ArmModel(Pipeline& p, Spares& spares, const BenchArm& arm)
-        : m_p(p), m_spare(spares[format_of(arm).name()]) {
-        const WeightFormat format = format_of(arm);
-        if (!format.bits || p.model->quantized()) return;
-        if (!m_spare) m_spare = p.model->with_quantized_weights(format);
-        swap();
-    }
-    static WeightFormat format_of(const BenchArm& arm) {
-        return arm.int8_weights ? WeightFormat::int8() : arm.int4_group ? WeightFormat::int4(arm.int4_group) : WeightFormat{};
-    }
-    ~ArmModel() {
-        if (m_swapped) swap();
-    }
-    ArmModel(const ArmModel&) = delete;
-    ArmModel& operator=(const ArmModel&) = delete;
-
-private:
-    void swap() {
-        std::swap(m_p.model, m_spare);
-        m_p.caches = Text2SemanticCaches{};
-        m_swapped = !m_swapped;
-    }
-    Pipeline& m_p;
-    std::unique_ptr<DualArModel>& m_spare;
-    bool m_swapped = false;
-};
-
 // One more run with streaming decode: time to first audio, codec time, RTF and the arm's WAV.
 void run_audio(Pipeline& p, const BenchRequest& req, ArmResult& a, const Callbacks& cb) {
     SynthesisRequest s = greedy_request(req);
@@ -306,7 +273,8 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
     } catch (const ReefError& e) {
         if (e.error().code == ErrorCode::Cancelled) throw;
     }
-    report.weight_bytes_per_frame = p.model->decode_weight_bytes(sampled_head_rows(p));
+    const int64_t head_rows = sampled_head_rows(p);  // the same rows whichever weights an arm decodes with
+    report.weight_bytes_per_frame = p.model->decode_weight_bytes(head_rows);
     report.fast_pass_bytes = p.model->fast_pass_bytes();
     report.fast_passes = int(p.model->config().num_codebooks);
     // The bandwidth probe runs before the repeats and again after each arm's repeat: a shared
@@ -423,8 +391,9 @@ BenchReport run_bench(Pipeline& p, const BenchRequest& req, const std::function<
         }
         compare(traces[size_t(req.reference_arm)], traces[i], req.logit_steps, report.logit_tolerance, a.quality);
     }
-    if (!req.contexts.empty()) run_context_sweep(p, req, report, progress, cb);
-    if (!req.batch_sizes.empty()) run_batch_table(p, req, report, bw, progress, should_abort);
+    if (!req.contexts.empty()) run_context_sweep(p, req, report, quantized_models, progress, cb);
+    if (!req.batch_sizes.empty())
+        run_batch_table(p, req, report, bw, head_rows, quantized_models, progress, should_abort);
     return report;
 }
 

@@ -75,7 +75,7 @@ std::string text_for_context(const Pipeline& p, const BenchRequest& req, int64_t
     return text_with_words(req.text, words, lo);
 }
 
-void run_context_sweep(Pipeline& p, const BenchRequest& req, BenchReport& report,
+void run_context_sweep(Pipeline& p, const BenchRequest& req, BenchReport& report, ArmModel::Spares& spares,
                        const std::function<void(int, const std::string&)>& progress, const Callbacks& cb) {
     const int64_t max_seq_len = p.model->config().max_seq_len;
     const size_t n_arms = report.arms.size();
@@ -119,6 +119,7 @@ void run_context_sweep(Pipeline& p, const BenchRequest& req, BenchReport& report
                     progress(int(i), report.arms[i].arm.name() + " @ " + std::to_string(prompt_tokens) + " tokens: repeat " +
                                          std::to_string(rep + 1) + "/" + std::to_string(req.sweep_repeats));
                 try {
+                    const ArmModel weights(p, spares, report.arms[i].arm);
                     p.caches = Text2SemanticCaches{};  // each point sizes its own cache; cold costs stay in prefill
                     RunOptions o = run_options(p, req, report.arms[i].arm);
                     o.capture_logits_frames = 0;

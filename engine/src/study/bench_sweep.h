@@ -7,14 +7,16 @@
 
 #include "reef/bench.h"
 #include "runtime/pipeline.h"
+#include "study/arm_model.h"
 
 namespace reef {
 
 // Fills report.sweep (arms already named in report.arms). Per context: the prompt is built once
 // (the bench text extended with filler sentences to the longest prompt of at most that many
 // tokens), then the arms run interleaved, sweep_repeats times; each run prefills the prompt and
-// decodes request.frames greedy frames. A point that cannot run carries its reason.
-void run_context_sweep(Pipeline& p, const BenchRequest& request, BenchReport& report,
+// decodes request.frames greedy frames, with the arm's weights (a quantized arm's copy from
+// `spares`). A point that cannot run carries its reason.
+void run_context_sweep(Pipeline& p, const BenchRequest& request, BenchReport& report, ArmModel::Spares& spares,
                        const std::function<void(int, const std::string&)>& progress, const Callbacks& callbacks);
 
 // The text whose first-batch prompt is the longest that does not exceed `target` tokens (the

@@ -8,6 +8,8 @@
 #include "check.h"
 #include "base/weight_memory.h"
 #include "nn/gemv.h"
+#include "nn/linear.h"
+#include "text2semantic/dual_ar_model.h"
 
 namespace reef {
 
@@ -99,14 +101,15 @@ int64_t kv_bytes_per_frame(const DualArConfig& c, KvMode mode, int64_t kv_len, i
     return (slow + fast) * elem_size;
 }
 
-double measure_batched_gemv_gflops(at::Device device, at::ScalarType dtype, int64_t batch) {
+double measure_batched_gemv_gflops(at::Device device, at::ScalarType dtype, int64_t batch, WeightFormat format) {
     if (!device.is_cpu() || !gemv_supported(dtype) || batch < 1) return 0;
     c10::InferenceMode guard;
-    // [1024, 1024]: 2 MiB of bf16 shared by the threads, in their L2 caches after the first call,
-    // and as wide as the s1-mini projections' rows
+    // [1024, 1024]: 2 MiB of bf16 (less quantized) shared by the threads, in their L2 caches after
+    // the first call, and as wide as the s1-mini projections' rows
     constexpr int64_t kRows = 1024, kCols = 1024;
     const auto opts = at::TensorOptions().dtype(dtype);
-    const at::Tensor w = at::randn({kRows, kCols}, opts.dtype(at::kFloat)).mul_(0.02).to(dtype).contiguous();
+    Linear w{at::randn({kRows, kCols}, opts.dtype(at::kFloat)).mul_(0.02).to(dtype).contiguous(), {}, {}, {}};
+    if (format.bits) w = quantized_linear(w, format);  // the arm's own format through its own kernels
     const at::Tensor x = at::randn({batch, 1, kCols}, opts.dtype(at::kFloat)).to(dtype).contiguous();
     for (int i = 0; i < 8; ++i) project_rows(x, w);  // warm: caches, threads
     double best = 0;

@@ -17,6 +17,7 @@
 
 #include "reef/engine_types.h"
 #include "text2semantic/model_config.h"
+#include "text2semantic/model_weights.h"
 
 namespace reef {
 
@@ -68,7 +69,8 @@ int64_t kv_bytes_per_frame(const DualArConfig& c, KvMode mode, int64_t kv_len, i
 // projection decode uses (nn/gemv.h project_rows, the current CPU kernels and thread count) for
 // `batch` inputs against a cache-resident weight of `dtype`, best of five ~30 ms rounds. Once the
 // weights are read once for several sequences, this and not the read bandwidth may bind a frame.
-// 0 where the CPU kernels do not run (a GPU, a build without them, fp16).
-double measure_batched_gemv_gflops(at::Device device, at::ScalarType dtype, int64_t batch);
+// 0 where the CPU kernels do not run (a GPU, a build without them, fp16). format: the weights in
+// int8 or int4 as a quantized arm holds them (float: as `dtype`).
+double measure_batched_gemv_gflops(at::Device device, at::ScalarType dtype, int64_t batch, WeightFormat format = {});
 
 }  // namespace reef

@@ -3,6 +3,7 @@
 # probe, the op profile, the host description, and the SDPA kernel bench. Built on runtime/;
 # runtime/ never includes study/.
 target_sources(reef_engine PRIVATE
+  src/study/arm_model.cpp
   src/study/bench_arm.cpp
   src/study/bench_report.cpp
   src/study/bench_runner.cpp

@@ -286,7 +286,22 @@ int64_t block_bytes(const BlockWeights& b) {
            b.feed_forward.w13.nbytes() + b.feed_forward.w2.nbytes();
 }
 
+int64_t multiply_adds(const Linear& l) { return l.defined() ? l.out_features() * l.in_features() : 0; }
+
+int64_t block_multiply_adds(const BlockWeights& b) {
+    return multiply_adds(b.attention.wqkv) + multiply_adds(b.attention.wo) + multiply_adds(b.feed_forward.w13) +
+           multiply_adds(b.feed_forward.w2);
+}
+
 }  // namespace
+
+int64_t DualArModel::decode_multiply_adds(int64_t head_rows) const {
+    int64_t slow = multiply_adds(m_fast_project_in) + head_rows * m_output.in_features();
+    for (const auto& b : m_layers) slow += block_multiply_adds(b);
+    int64_t fast = multiply_adds(m_fast_output);
+    for (const auto& b : m_fast_layers) fast += block_multiply_adds(b);
+    return slow + m_config.num_codebooks * fast;
+}
 
 int64_t DualArModel::decode_weight_bytes(int64_t head_rows) const {
     const auto& c = m_config;

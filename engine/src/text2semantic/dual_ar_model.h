@@ -24,6 +24,10 @@ struct ForwardResult {
     at::Tensor normed;         // [1, 1, C]: the head's input (vocab_logits recomputes all V from it)
 };
 
+// A float projection as with_quantized_weights makes it: int8 rows, or int4 groups in the CPU
+// kernels' layout (the bench's batched-GEMV probe runs the arm's own format through it).
+Linear quantized_linear(Linear l, WeightFormat format);
+
 class DualArModel {
 public:
     // weights: internal names (expected_shapes_for), already on the run device and dtype (int8
@@ -91,6 +95,10 @@ public:
     // reads them num_codebooks times, back to back, so they can come from cache (the roofline's
     // re-read part).
     int64_t fast_pass_bytes() const;
+    // Multiply-adds of one decode frame's projections, whatever format holds them: every slow
+    // projection once, `head_rows` rows of the output head, the fast stack and head once per
+    // codebook (what the batch table's GFLOP/s counts per sequence).
+    int64_t decode_multiply_adds(int64_t head_rows) const;
 
     // port of DualARTransformer.forward_generate_fast. x: [1, 1, Cf] at fast position pos -> [1, 1, K]
     at::Tensor forward_generate_fast(const at::Tensor& x, int64_t pos, KvCache& fast_cache, KvMode mode) const;

@@ -28,6 +28,12 @@ int64_t quantize(Linear& l, WeightFormat format) {
 
 }  // namespace
 
+Linear quantized_linear(Linear l, WeightFormat format) {
+    REEF_CHECK(format.bits == 8 || format.bits == 4, "quantized_linear: int8 or int4");
+    quantize(l, format);
+    return int4_cpu_layout(l);
+}
+
 std::unique_ptr<DualArModel> DualArModel::with_quantized_weights(WeightFormat format) const {
     REEF_CHECK(format.bits == 8 || format.bits == 4, "with_quantized_weights: int8 or int4");
     auto m = std::make_unique<DualArModel>(*this);
