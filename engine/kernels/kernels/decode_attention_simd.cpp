@@ -15,6 +15,7 @@
 #include "kernels/bf16.h"
 #include "kernels/cpu_target.h"
 #include "kernels/decode_attention.h"
+#include "kernels/decode_attention_avx512_bf16.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace reef::kernels {
@@ -332,6 +333,7 @@ void decode_attention_head(const float* q, int64_t g, int64_t d, const KvRows<fl
 void decode_attention_head(const float* q, int64_t g, int64_t d, const KvRows<uint16_t>& kv, float scale,
                            float* out) {
     ensure_target_chosen();
+    if (use_avx512_bf16_gemv() && decode_attention_head_avx512_bf16(q, g, d, kv, scale, out)) return;
     HWY_DYNAMIC_DISPATCH(DecodeHeadBf16)(q, g, d, kv, scale, out);
 }
 
