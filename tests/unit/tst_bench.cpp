@@ -9,7 +9,6 @@
 #include <ATen/record_function.h>
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -355,7 +354,7 @@ TEST_CASE(sweep_and_batch_decode_quantized_arms_with_their_weights) {
     CHECK_EQ(int(r->batch.size()), 1);
     CHECK(r->batch[0].ran);
     CHECK(r->batch[0].arm == "eager:auto:int4-g32");
-    // the weights read once (bytes less KV rows) are the int4 arm's, not the loaded float model's
+    // the bytes a batch frame reads are the int4 weights (and two sequences' KV rows), not the float model's
     CHECK(r->batch[0].bytes_per_frame < r->weight_bytes_per_frame);
     CHECK(r->batch[0].bytes_per_frame > r->arms[1].bytes_per_frame - r->arms[1].fast_pass_bytes);
 }
