@@ -24,18 +24,17 @@
 #include <vector>
 
 #include "kernels/bf16.h"
-#include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12's AVX-512 headers pass _mm512_undefined_ps() as the unused merge source of the shuffles,
 // unpacks and scalef (GCC bug 105593), which -Wmaybe-uninitialized reports at every inlined use.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
+#include "kernels/avx512_bf16.h"
 
 namespace reef::kernels {
 namespace {
 
-#define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
+using avx512_bf16::lane_sum;
 
 constexpr int64_t kBlock = 32;      // key rows per block: a query row's scores are two vectors
 constexpr int64_t kChunk = 32;      // bf16 values per vdpbf16ps
@@ -46,7 +45,7 @@ constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 alignas(64) const uint16_t kZeroRow[kMaxChunks * kChunk] = {};  // a masked key's stand-in in a pair
 
 REEF_AVX512_BF16 inline __m512bh bh(__m512i v) { return (__m512bh)v; }
-REEF_AVX512_BF16 inline __m512i load(const uint16_t* p) { return _mm512_loadu_si512(p); }
+REEF_AVX512_BF16 inline __m512i load(const uint16_t* p) { return _mm512_loadu_si512(p); }  // as integers: unpacked
 
 // 16 vectors -> one whose lane i is the sum of a[i]'s lanes: pairs of lanes within 128-bit blocks,
 // then pairs of those, then the blocks.
@@ -91,12 +90,6 @@ REEF_AVX512_BF16 inline float lane_max(__m512 v) {
     return *std::max_element(lanes, lanes + 16);
 }
 
-REEF_AVX512_BF16 inline float lane_sum(__m512 v) {
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, v);
-    return sum_lanes<float>(lanes);
-}
-
 inline bool kept(const KvRows<uint16_t>& kv, int64_t i) { return kv.keep == nullptr || kv.keep[i] != 0; }
 
 inline void prefetch_row(const uint16_t* row, int64_t d) {
@@ -122,7 +115,7 @@ REEF_AVX512_BF16 inline void scores8(const uint16_t* k, int64_t ks, const __m512
     }
     const __m512 s = _mm512_mul_ps(sum16(acc), _mm512_set1_ps(scale));
     _mm256_storeu_ps(sa, _mm512_castps512_ps256(s));
-    _mm256_storeu_ps(sb, _mm512_extractf32x8_ps(s, 1));
+    _mm256_storeu_ps(sb, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(s), 1)));
 }
 
 template <int C>

@@ -16,26 +16,17 @@
 #include "kernels/bf16.h"
 #include "kernels/cpu_target.h"
 #include "kernels/gemv_rows.h"
-#include "kernels/lane_sum.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "kernels/avx512_bf16.h"
 
 namespace reef::kernels {
 namespace {
 
+using avx512_bf16::lane_sum;
+using avx512_bf16::load;
+
 constexpr int64_t kStep = 32;  // bf16 values per vdpbf16ps: one 64-byte line
-
-#define REEF_AVX512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
-
-REEF_AVX512_BF16 inline __m512bh load(const uint16_t* p) { return (__m512bh)_mm512_loadu_si512(p); }
-
-// The sum of the 16 lanes, through memory (kernels/lane_sum.h)
-REEF_AVX512_BF16 inline float lane_sum(__m512 acc) {
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, acc);
-    return sum_lanes<float>(lanes);
-}
 
 // Rows a and b against x: two accumulators per row over 64-value steps (two lines of each row in
 // flight), a last 32-value step when K % 64 == 32. Every caller goes through this one function, so
