@@ -25,8 +25,9 @@ struct ForwardResult {
 };
 
 // A float projection as with_quantized_weights makes it: int8 rows, or int4 groups in the CPU
-// kernels' layout (the bench's batched-GEMV probe runs the arm's own format through it).
-Linear quantized_linear(Linear l, WeightFormat format);
+// kernels' layout (the bench's batched-GEMV probe runs the arm's own format through it); an
+// undefined or already quantized one as it is. freed: adds the bytes quantizing saved.
+Linear quantized_linear(Linear l, WeightFormat format, int64_t* freed = nullptr);
 
 class DualArModel {
 public:

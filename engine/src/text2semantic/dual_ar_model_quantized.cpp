@@ -28,10 +28,11 @@ int64_t quantize(Linear& l, WeightFormat format) {
 
 }  // namespace
 
-Linear quantized_linear(Linear l, WeightFormat format) {
+Linear quantized_linear(Linear l, WeightFormat format, int64_t* freed) {
     REEF_CHECK(format.bits == 8 || format.bits == 4, "quantized_linear: int8 or int4");
-    quantize(l, format);
-    return int4_cpu_layout(l);
+    const int64_t f = quantize(l, format);
+    if (freed) *freed += f;
+    return int4_cpu_layout(l);  // at once: the rows layout's copy goes before the next one is made
 }
 
 std::unique_ptr<DualArModel> DualArModel::with_quantized_weights(WeightFormat format) const {
@@ -40,15 +41,12 @@ std::unique_ptr<DualArModel> DualArModel::with_quantized_weights(WeightFormat fo
     int64_t freed = 0;
     for (auto* layers : {&m->m_layers, &m->m_fast_layers})
         for (BlockWeights& b : *layers)
-            for (Linear* l : {&b.attention.wqkv, &b.attention.wo, &b.feed_forward.w13, &b.feed_forward.w2}) {
-                freed += quantize(*l, format);
-                *l = int4_cpu_layout(*l);  // at once: the rows layout's copy goes before the next one is made
-            }
-    if (!m_config.tie_word_embeddings) freed += quantize(m->m_output, format);  // tied: the embeddings stay
-    freed += quantize(m->m_fast_project_in, format);
-    freed += quantize(m->m_fast_output, format);
-    m->m_fast_project_in = int4_cpu_layout(m->m_fast_project_in);
-    m->m_fast_output = int4_cpu_layout(m->m_fast_output);  // the output head, whose rows are looked up, stays in rows
+            for (Linear* l : {&b.attention.wqkv, &b.attention.wo, &b.feed_forward.w13, &b.feed_forward.w2})
+                *l = quantized_linear(*l, format, &freed);
+    // the output head, whose rows are looked up, stays in rows; tied, the embeddings stay as they are
+    if (!m_config.tie_word_embeddings) freed += quantize(m->m_output, format);
+    m->m_fast_project_in = quantized_linear(m->m_fast_project_in, format, &freed);
+    m->m_fast_output = quantized_linear(m->m_fast_output, format, &freed);
     m->m_weight_format = format;
     m->m_weight_bytes -= freed;
     return m;
