@@ -221,9 +221,10 @@ TEST_CASE(int4_blocks_match_an_fp64_reference_with_the_same_bits_on_every_target
 TEST_CASE(batched_int4_blocks_equal_one_input_bit_for_bit_on_every_target) {
     std::mt19937 g(58);
     for_each_target([&](const std::string& t) {
-        for (int64_t group : {32, 128})
+        for (int64_t group : {32, 64, 128, 256})
             for (auto [n, k] : {std::pair<int64_t, int64_t>{16, 256}, {80, 1024}})
-                for (int64_t m : {2, 3, 8}) {
+                // the AVX-512 VNNI rows take inputs four at a time: 2 and 3 alone, 4 + 1, 4 + 2, 4 + 4
+                for (int64_t m : {2, 3, 5, 6, 8}) {
                     const Int4Case c = make_case(n, k, group, g);
                     const Int4Blocks blocks = blocked(c);
                     const int64_t ldy = n + 5;  // a stride wider than the rows

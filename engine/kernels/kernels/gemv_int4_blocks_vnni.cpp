@@ -6,8 +6,12 @@
 #include "kernels/gemv_int4_blocks.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's AVX-512 headers pass an undefined vector as the unused merge source of the widening
+// and shifts (GCC bug 105593), which -Wmaybe-uninitialized reports once many() inlines them.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace reef::kernels {
@@ -92,7 +96,68 @@ struct Blocks {
         }
         ya = _mm512_add_ps(acc_a, zacc_a), yb = _mm512_add_ps(acc_b, zacc_b);
     }
+
+    // blocks a and b (kPair; else a alone) against kM inputs j0..j0+kM-1, each 64-byte load split
+    // into nibbles once for all of them: split once per input, every input cost as much as the
+    // first (one Zen 4 core, a 1024 x 1024 matrix in L2: 9.4 us an input at 4 inputs, now 5.3).
+    // The integer dots are exact in any order and each input's float work is two()'s, so every
+    // input keeps the bits it gets alone.
+    template <int kM, bool kPair>
+    REEF_AVX512_VNNI void many(int64_t ba, int64_t bb, int64_t j0, __m512* ya, __m512* yb) const {
+        const int64_t n = groups(), half = k / 2;
+        const uint8_t *wa = block(ba), *wb = block(bb);
+        const __m512i mask = _mm512_set1_epi8(0x0F);
+        __m512 acc_a[kM], zacc_a[kM], acc_b[kM], zacc_b[kM];
+        for (int j = 0; j < kM; ++j)
+            acc_a[j] = zacc_a[j] = acc_b[j] = zacc_b[j] = _mm512_setzero_ps();
+        for (int64_t g = 0; g < n; ++g) {
+            const uint8_t *pa = wa + g * 64 * kC, *pb = wb + g * 64 * kC;
+            const int8_t* e = xq + j0 * k + g * 4 * kC;  // input j0's evens of group g; odds half after
+            __m512i da[kM], db[kM];
+            for (int j = 0; j < kM; ++j) da[j] = db[j] = _mm512_setzero_si512();
+#pragma GCC unroll 32
+            for (int c = 0; c < kC; ++c) {
+                const __m512i va = _mm512_loadu_si512(pa + 64 * c);
+                const __m512i lo_a = _mm512_and_si512(va, mask), hi_a = _mm512_and_si512(_mm512_srli_epi16(va, 4), mask);
+                __m512i lo_b = lo_a, hi_b = hi_a;
+                if constexpr (kPair) {
+                    const __m512i vb = _mm512_loadu_si512(pb + 64 * c);
+                    lo_b = _mm512_and_si512(vb, mask), hi_b = _mm512_and_si512(_mm512_srli_epi16(vb, 4), mask);
+                }
+#pragma GCC unroll 4
+                for (int j = 0; j < kM; ++j) {
+                    const __m512i ev = input4(e + j * k + 4 * c), od = input4(e + j * k + half + 4 * c);
+                    da[j] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(da[j], lo_a, ev), hi_a, od);
+                    if constexpr (kPair) db[j] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(db[j], lo_b, ev), hi_b, od);
+                }
+            }
+            for (int j = 0; j < kM; ++j) {
+                const float x_scale = xs[(j0 + j) * n + g], x_sum = gsum[(j0 + j) * n + g];
+                add_group(da[j], s + (ba * n + g) * 16, z + (ba * n + g) * 16, x_scale, x_sum, acc_a[j], zacc_a[j]);
+                if constexpr (kPair)
+                    add_group(db[j], s + (bb * n + g) * 16, z + (bb * n + g) * 16, x_scale, x_sum, acc_b[j], zacc_b[j]);
+            }
+        }
+        for (int j = 0; j < kM; ++j) ya[j] = _mm512_add_ps(acc_a[j], zacc_a[j]), yb[j] = _mm512_add_ps(acc_b[j], zacc_b[j]);
+    }
 };
+
+// blocks a and b (kPair; else a alone) against every input, four at a time
+template <int kC, bool kPair, typename Put>
+REEF_AVX512_VNNI void blocks_against_inputs(const Blocks<kC>& blocks, int64_t m, int64_t ba, int64_t bb, const Put& put) {
+    for (int64_t j0 = 0; j0 < m; j0 += 4) {
+        __m512 ya[4], yb[4];
+        const int64_t mj = std::min<int64_t>(4, m - j0);
+        if (mj == 4) blocks.template many<4, kPair>(ba, bb, j0, ya, yb);
+        else if (mj == 3) blocks.template many<3, kPair>(ba, bb, j0, ya, yb);
+        else if (mj == 2) blocks.template many<2, kPair>(ba, bb, j0, ya, yb);
+        else blocks.template two<kPair>(ba, bb, j0, ya[0], yb[0]);
+        for (int64_t j = 0; j < mj; ++j) {
+            put(j0 + j, ba, ya[j]);
+            if constexpr (kPair) put(j0 + j, bb, yb[j]);
+        }
+    }
+}
 
 template <int kC>
 REEF_AVX512_VNNI void run(const Blocks<kC>& blocks, int64_t m, const float* b, int64_t b0, int64_t b1, float* y,
@@ -103,18 +168,8 @@ REEF_AVX512_VNNI void run(const Blocks<kC>& blocks, int64_t m, const float* b, i
     };
     // the range's two halves as two streams (the row layout's order), each pair against every input
     const int64_t half = (b1 - b0) / 2;
-    for (int64_t ba = b0; ba < b0 + half; ++ba)
-        for (int64_t j = 0; j < m; ++j) {
-            __m512 ya, yb;
-            blocks.template two<true>(ba, ba + half, j, ya, yb);
-            put(j, ba, ya), put(j, ba + half, yb);
-        }
-    if ((b1 - b0) % 2)
-        for (int64_t j = 0; j < m; ++j) {
-            __m512 ya, yb;
-            blocks.template two<false>(b1 - 1, b1 - 1, j, ya, yb);
-            put(j, b1 - 1, ya);
-        }
+    for (int64_t ba = b0; ba < b0 + half; ++ba) blocks_against_inputs<kC, true>(blocks, m, ba, ba + half, put);
+    if ((b1 - b0) % 2) blocks_against_inputs<kC, false>(blocks, m, b1 - 1, b1 - 1, put);
 }
 
 }  // namespace
