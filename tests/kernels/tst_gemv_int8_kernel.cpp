@@ -143,20 +143,23 @@ TEST_CASE(q16_input_quantization_stays_within_half_a_step_on_every_target) {
 // The int16-input rows are an exact integer dot product: each output equals float(double(Σ w·xq) ·
 // sx · s) (+ b) computed here from an int64 sum, bit for bit, on every target; m inputs at once give
 // each input's bits alone; the largest products over 9000 weights (three 4096-weight chunks) do
-// not overflow (three chunks of the 1-lane scalar target, one of AVX-512's).
+// not overflow (the 1-lane scalar target's chunks, the AVX-512 VNNI rows' int32 folds).
 TEST_CASE(q16_rows_equal_the_exact_integer_dot_on_every_target) {
     std::mt19937 g(47);
     for_each_target([&](const std::string& t) {
         for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {9, 100}, {67, 1024}, {5, 9000}}) {
-            for (bool extreme : {false, true}) {
+            // 0: random; 1: w = -128 (the AVX-512 VNNI rows' flipped byte 0); 2 and 3: w = 127 (its
+            // flipped 255) against the largest inputs of either sign, whose lanes' 256·h + l folds
+            // come closest to int32's end over a 4096-weight chunk
+            for (int extreme : {0, 1, 2, 3}) {
                 Int8Case c = make_case(n, k, g);
                 const int64_t m = 3, ldx = k + 2, ldy = n + 1;
                 std::vector<int16_t> xq(size_t(m * ldx));
                 std::uniform_int_distribution<int> xd(-kQ16Max, kQ16Max);
                 for (int16_t& v : xq) v = int16_t(xd(g));
                 if (extreme) {
-                    std::fill(c.w.begin(), c.w.end(), int8_t(-128));
-                    std::fill(xq.begin(), xq.end(), int16_t(-kQ16Max));
+                    std::fill(c.w.begin(), c.w.end(), int8_t(extreme == 1 ? -128 : 127));
+                    std::fill(xq.begin(), xq.end(), int16_t(extreme == 3 ? kQ16Max : -kQ16Max));
                 }
                 const std::vector<float> sx = {0.001f, 0.5f, 3e-6f};
                 std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
