@@ -125,27 +125,38 @@ at::Tensor reef_decode_attention(const at::Tensor& q, const at::Tensor& k, const
 }
 
 void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows& kv, float* out) {
+    reef_decode_attention_rows_batch(q, hkv, g, d, &kv, 1, out);
+}
+
+void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows* kv,
+                                      int64_t n, float* out) {
 #ifndef REEF_HAVE_KERNELS
-    (void)q, (void)hkv, (void)g, (void)d, (void)kv, (void)out;
+    (void)q, (void)hkv, (void)g, (void)d, (void)kv, (void)n, (void)out;
     throw ReefError(ErrorCode::BackendUnavailable, "Reef's decode attention: this build has no CPU kernels");
 #else
-    REEF_CHECK(kv.len >= 1 && d >= 2 && d % 2 == 0 && kv.row_stride >= d, "reef_decode_attention_rows: bad shape");
+    int64_t macs = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        REEF_CHECK(kv[i].len >= 1 && d >= 2 && d % 2 == 0 && kv[i].row_stride >= d, "reef_decode_attention_rows: bad shape");
+        macs += hkv * g * kv[i].len * d;
+    }
     RECORD_FUNCTION("reef::decode_attention", std::vector<c10::IValue>());  // its own row in op profiles
     const float scale = 1.0f / std::sqrt(float(d));  // as reef_decode_attention
-    for_each_head(hkv, hkv * g * kv.len * d, [&](int64_t j) {
-        const int64_t o = j * kv.head_stride;
-        if (kv.bf16) {
-            const auto* kb = static_cast<const uint16_t*>(kv.k) + o;
-            const auto* vb = static_cast<const uint16_t*>(kv.v) + o;
-            kernels::decode_attention_head(q + j * g * d, g, d,
-                                           kernels::KvRows<uint16_t>{kb, vb, kv.row_stride, kv.row_stride, kv.len, kv.keep},
-                                           scale, out + j * g * d);
+    for_each_head(n * hkv, macs, [&](int64_t item) {  // item = sequence · Hkv + KV head
+        const int64_t i = item / hkv, j = item % hkv;
+        const DecodeKvRows& r = kv[i];
+        const int64_t o = j * r.head_stride;
+        const float* qh = q + item * g * d;
+        float* oh = out + item * g * d;
+        if (r.bf16) {
+            const auto* kb = static_cast<const uint16_t*>(r.k) + o;
+            const auto* vb = static_cast<const uint16_t*>(r.v) + o;
+            kernels::decode_attention_head(qh, g, d, kernels::KvRows<uint16_t>{kb, vb, r.row_stride, r.row_stride, r.len, r.keep},
+                                           scale, oh);
         } else {
-            const auto* kf = static_cast<const float*>(kv.k) + o;
-            const auto* vf = static_cast<const float*>(kv.v) + o;
-            kernels::decode_attention_head(q + j * g * d, g, d,
-                                           kernels::KvRows<float>{kf, vf, kv.row_stride, kv.row_stride, kv.len, kv.keep},
-                                           scale, out + j * g * d);
+            const auto* kf = static_cast<const float*>(r.k) + o;
+            const auto* vf = static_cast<const float*>(r.v) + o;
+            kernels::decode_attention_head(qh, g, d, kernels::KvRows<float>{kf, vf, r.row_stride, r.row_stride, r.len, r.keep},
+                                           scale, oh);
         }
     });
 #endif

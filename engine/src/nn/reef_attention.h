@@ -40,6 +40,13 @@ struct DecodeKvRows {
     bool bf16 = false;
 };
 void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows& kv, float* out);
+// n sequences' reef_decode_attention_rows in one call (a batched decode step): sequence i's query
+// at q + i·Hkv·G·D against kv[i], its output at out + i·Hkv·G·D. All n·Hkv heads are shared out on
+// the threads at once: one parallel region for the batch, where a call per sequence opened one each
+// and kept a short one (the fast stack's) on this thread. Each head is computed alone, so every
+// sequence gets the bits of its own call.
+void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows* kv,
+                                      int64_t n, float* out);
 
 bool set_reef_decode_attention(bool on);
 bool reef_decode_attention_on();

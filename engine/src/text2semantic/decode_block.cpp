@@ -43,7 +43,8 @@ struct Workspace {
     at::Tensor gated;  // [B, I]
     // per sequence, views made once: qkv [1, 1, N], q [1, H·D], up's first half [1, I], silu [1, I]
     std::vector<at::Tensor> qkv_rows, q_rows, gate_rows, silu_rows;
-    std::vector<float> q32, att32;  // [H·D] fp32: the attention kernel's query and output
+    std::vector<float> q32, att32;  // [B, H·D] fp32: the attention kernel's queries and outputs
+    std::vector<DecodeKvRows> kv;   // [B]: each sequence's cache rows
     at::Tensor outs[2];             // [B, 1, C]: the block's output, reused once no one holds it
 
     // An output buffer nobody else holds (neither the tensor nor a view of its storage): the caller
@@ -88,8 +89,9 @@ Workspace& workspace(const at::Tensor& x, const BlockWeights& w, const BlockDims
         s.gate_rows.push_back(s.up.narrow(0, i, 1).narrow(1, 0, inter));
         s.silu_rows.push_back(s.silu.narrow(0, i, 1));
     }
-    s.q32.resize(size_t(hd));
-    s.att32.resize(size_t(hd));
+    s.q32.resize(size_t(b * hd));
+    s.att32.resize(size_t(b * hd));
+    s.kv.resize(size_t(b));
     sets.push_back(std::move(s));
     return sets.back();
 }
@@ -138,32 +140,43 @@ void round_into(const float* x, int64_t n, c10::BFloat16* y) {
     kernels::round_row(x, n, reinterpret_cast<uint16_t*>(y));
 }
 
-// Sequence i's attention: qk norm, RoPE and its cache row `start` from its qkv row, then Reef's
-// decode attention over its cache's first kv_len rows (attention_core's CPU decode path, then
-// attention()'s reef branch): q [H, D] = [Hkv, G, D] widened (exact), the fp32 output rounded once
-// to T into att row i (reef_decode_attention's .to(bf16); [1, 1, H·D]: heads in order).
+// Sequence i's query: qk norm, RoPE and its cache row `start` from its qkv row (attention_core's
+// CPU decode path), q [H, D] = [Hkv, G, D] widened (exact) into its row of s.q32, and its cache's
+// first kv_len rows into s.kv[i] for Reef's decode attention (attention()'s reef branch).
 template <typename T>
-void attend_row(int64_t i, const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor& freqs_cis,
-                const CacheSlot& slot, Workspace& s) {
+void query_row(int64_t i, const BlockWeights& w, const BlockDims& dims, const at::Tensor& freqs_cis, const CacheSlot& slot,
+               Workspace& s) {
     const int64_t h = dims.n_head, hkv = dims.n_local_heads, d = dims.head_dim;
     const AttentionWeights& a = w.attention;
     slot.cache->check_rows(slot.layer, slot.start, 1);
     const at::Tensor &kc = slot.cache->key_rows(slot.layer), &vc = slot.cache->value_rows(slot.layer);
     qkv_to_cache_into(s.qkv_rows[size_t(i)], QkvHeads{h, hkv, d}, a.q_norm, a.k_norm, dims.norm_eps, freqs_cis, kc, vc,
                       slot.start, s.q_rows[size_t(i)]);
-    const int64_t kv_len = slot.span->kv_len, cap = kc.size(2);
-    widen_into(s.q.const_data_ptr<T>() + i * h * d, h * d, s.q32.data());
-    DecodeKvRows kv;
+    widen_into(s.q.const_data_ptr<T>() + i * h * d, h * d, s.q32.data() + i * h * d);
+    DecodeKvRows& kv = s.kv[size_t(i)];
     kv.k = kc.const_data_ptr<T>();
     kv.v = vc.const_data_ptr<T>();
-    kv.head_stride = cap * d, kv.row_stride = d, kv.len = kv_len;
+    kv.head_stride = kc.size(2) * d, kv.row_stride = d, kv.len = slot.span->kv_len;
     kv.keep = slot.span->mask ? reinterpret_cast<const uint8_t*>(slot.span->mask->const_data_ptr<bool>()) : nullptr;
     kv.bf16 = std::is_same_v<T, c10::BFloat16>;
-    reef_decode_attention_rows(s.q32.data(), hkv, h / hkv, d, kv, s.att32.data());
-    BackendRecorder::current().record(slot.site, SdpaBackend::Reef, kv_len, [&] {
-        return describe_call({1, h, 1, d}, {1, hkv, kv_len, d}, x.scalar_type());
-    });
-    round_into(s.att32.data(), h * d, s.att.mutable_data_ptr<T>() + i * h * d);
+}
+
+// The batch's attention: every sequence's query, then all their heads in one call (one parallel
+// region), then each fp32 output rounded once to T into its att row (reef_decode_attention's
+// .to(bf16); [1, 1, H·D]: heads in order) and its backend recorded.
+template <typename T>
+void attend_rows(const at::Tensor& x, const BlockWeights& w, const BlockDims& dims, const at::Tensor* freqs_cis,
+                 const CacheSlot* slots, Workspace& s) {
+    const int64_t b = s.b, h = dims.n_head, hkv = dims.n_local_heads, d = dims.head_dim;
+    for (int64_t i = 0; i < b; ++i) query_row<T>(i, w, dims, freqs_cis[i], slots[i], s);
+    reef_decode_attention_rows_batch(s.q32.data(), hkv, h / hkv, d, s.kv.data(), b, s.att32.data());
+    for (int64_t i = 0; i < b; ++i) {
+        const int64_t kv_len = s.kv[size_t(i)].len;
+        BackendRecorder::current().record(slots[i].site, SdpaBackend::Reef, kv_len, [&] {
+            return describe_call({1, h, 1, d}, {1, hkv, kv_len, d}, x.scalar_type());
+        });
+        round_into(s.att32.data() + i * h * d, h * d, s.att.mutable_data_ptr<T>() + i * h * d);
+    }
 }
 
 template <typename T>
@@ -180,7 +193,7 @@ at::Tensor run_block(const at::Tensor& x, const BlockWeights& w, const BlockDims
     // h = x + wo(attention(wqkv(attention_norm(x))))
     norm_rows(x.const_data_ptr<T>(), w.attention_norm);
     project_rows_into(s.norm, w.attention.wqkv, s.qkv);
-    for (int64_t i = 0; i < b; ++i) attend_row<T>(i, x, w, dims, freqs_cis[i], slots[i], s);
+    attend_rows<T>(x, w, dims, freqs_cis, slots, s);
     project_rows_into(s.att, w.attention.wo, s.proj);
     add_rows(x.const_data_ptr<T>(), s.proj.const_data_ptr<T>(), b * c, s.h.mutable_data_ptr<T>());
 
