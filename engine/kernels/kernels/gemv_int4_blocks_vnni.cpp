@@ -118,7 +118,8 @@ struct Blocks {
 #pragma GCC unroll 32
             for (int c = 0; c < kC; ++c) {
                 const __m512i va = _mm512_loadu_si512(pa + 64 * c);
-                const __m512i lo_a = _mm512_and_si512(va, mask), hi_a = _mm512_and_si512(_mm512_srli_epi16(va, 4), mask);
+                const __m512i lo_a = _mm512_and_si512(va, mask);
+                const __m512i hi_a = _mm512_and_si512(_mm512_srli_epi16(va, 4), mask);
                 __m512i lo_b = lo_a, hi_b = hi_a;
                 if constexpr (kPair) {
                     const __m512i vb = _mm512_loadu_si512(pb + 64 * c);
@@ -138,13 +139,17 @@ struct Blocks {
                     add_group(db[j], s + (bb * n + g) * 16, z + (bb * n + g) * 16, x_scale, x_sum, acc_b[j], zacc_b[j]);
             }
         }
-        for (int j = 0; j < kM; ++j) ya[j] = _mm512_add_ps(acc_a[j], zacc_a[j]), yb[j] = _mm512_add_ps(acc_b[j], zacc_b[j]);
+        for (int j = 0; j < kM; ++j) {
+            ya[j] = _mm512_add_ps(acc_a[j], zacc_a[j]);
+            yb[j] = _mm512_add_ps(acc_b[j], zacc_b[j]);
+        }
     }
 };
 
 // blocks a and b (kPair; else a alone) against every input, four at a time
 template <int kC, bool kPair, typename Put>
-REEF_AVX512_VNNI void blocks_against_inputs(const Blocks<kC>& blocks, int64_t m, int64_t ba, int64_t bb, const Put& put) {
+REEF_AVX512_VNNI void blocks_against_inputs(const Blocks<kC>& blocks, int64_t m, int64_t ba, int64_t bb,
+                                            const Put& put) {
     for (int64_t j0 = 0; j0 < m; j0 += 4) {
         __m512 ya[4], yb[4];
         const int64_t mj = std::min<int64_t>(4, m - j0);

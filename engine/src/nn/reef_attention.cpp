@@ -136,7 +136,8 @@ void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, in
 #else
     int64_t macs = 0;
     for (int64_t i = 0; i < n; ++i) {
-        REEF_CHECK(kv[i].len >= 1 && d >= 2 && d % 2 == 0 && kv[i].row_stride >= d, "reef_decode_attention_rows: bad shape");
+        REEF_CHECK(kv[i].len >= 1 && d >= 2 && d % 2 == 0 && kv[i].row_stride >= d,
+                   "reef_decode_attention_rows: bad shape");
         macs += hkv * g * kv[i].len * d;
     }
     RECORD_FUNCTION("reef::decode_attention", std::vector<c10::IValue>());  // its own row in op profiles
@@ -150,13 +151,13 @@ void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, in
         if (r.bf16) {
             const auto* kb = static_cast<const uint16_t*>(r.k) + o;
             const auto* vb = static_cast<const uint16_t*>(r.v) + o;
-            kernels::decode_attention_head(qh, g, d, kernels::KvRows<uint16_t>{kb, vb, r.row_stride, r.row_stride, r.len, r.keep},
-                                           scale, oh);
+            kernels::decode_attention_head(
+                qh, g, d, kernels::KvRows<uint16_t>{kb, vb, r.row_stride, r.row_stride, r.len, r.keep}, scale, oh);
         } else {
             const auto* kf = static_cast<const float*>(r.k) + o;
             const auto* vf = static_cast<const float*>(r.v) + o;
-            kernels::decode_attention_head(qh, g, d, kernels::KvRows<float>{kf, vf, r.row_stride, r.row_stride, r.len, r.keep},
-                                           scale, oh);
+            kernels::decode_attention_head(
+                qh, g, d, kernels::KvRows<float>{kf, vf, r.row_stride, r.row_stride, r.len, r.keep}, scale, oh);
         }
     });
 #endif

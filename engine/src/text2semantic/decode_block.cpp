@@ -144,8 +144,8 @@ void round_into(const float* x, int64_t n, c10::BFloat16* y) {
 // CPU decode path), q [H, D] = [Hkv, G, D] widened (exact) into its row of s.q32, and its cache's
 // first kv_len rows into s.kv[i] for Reef's decode attention (attention()'s reef branch).
 template <typename T>
-void query_row(int64_t i, const BlockWeights& w, const BlockDims& dims, const at::Tensor& freqs_cis, const CacheSlot& slot,
-               Workspace& s) {
+void query_row(int64_t i, const BlockWeights& w, const BlockDims& dims, const at::Tensor& freqs_cis,
+               const CacheSlot& slot, Workspace& s) {
     const int64_t h = dims.n_head, hkv = dims.n_local_heads, d = dims.head_dim;
     const AttentionWeights& a = w.attention;
     slot.cache->check_rows(slot.layer, slot.start, 1);
