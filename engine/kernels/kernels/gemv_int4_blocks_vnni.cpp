@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/row_pairs.h"
+
 namespace reef::kernels {
 namespace {
 
@@ -172,9 +174,10 @@ REEF_AVX512_VNNI void run(const Blocks<kC>& blocks, int64_t m, const float* b, i
         _mm512_storeu_ps(y + j * ldy + 16 * blk, v);
     };
     // the range's two halves as two streams (the row layout's order), each pair against every input
-    const int64_t half = (b1 - b0) / 2;
-    for (int64_t ba = b0; ba < b0 + half; ++ba) blocks_against_inputs<kC, true>(blocks, m, ba, ba + half, put);
-    if ((b1 - b0) % 2) blocks_against_inputs<kC, false>(blocks, m, b1 - 1, b1 - 1, put);
+    for_row_pairs(b0, b1, [&](int64_t ba, int64_t bb, bool both) REEF_AVX512_VNNI {
+        if (both) blocks_against_inputs<kC, true>(blocks, m, ba, bb, put);
+        else blocks_against_inputs<kC, false>(blocks, m, ba, bb, put);
+    });
 }
 
 }  // namespace

@@ -193,9 +193,7 @@ void GemvRowsI8Q16(const int8_t* w, const float* s, const int16_t* xq, const flo
             if (both) put(j, rb, vb);
         }
     };
-    const int64_t half = (r1 - r0) / 2;
-    for (int64_t ra = r0; ra < r0 + half; ++ra) pair(ra, ra + half, true);
-    if ((r1 - r0) % 2) pair(r1 - 1, r1 - 1, false);
+    for_row_pairs(r0, r1, pair);
     note_ran(HWY_TARGET);
 }
 

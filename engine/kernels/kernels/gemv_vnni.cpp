@@ -27,6 +27,7 @@
 
 #include "kernels/bf16.h"
 #include "kernels/gemv_int4.h"
+#include "kernels/row_pairs.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12's AVX-512 headers pass an undefined vector as the unused merge source of masked loads
@@ -309,19 +310,16 @@ struct Int8Split {
     }
 };
 
-// two_stream_rows-inl.h's order: rows ra and rb = ra + half of the block, each pair against every
-// input; the odd last row paired with itself
+// for_row_pairs' order (two_stream_rows-inl.h's), each pair against every input
 template <typename Dot, typename Put>
 void rows(const Dot& dot, int64_t r0, int64_t r1, int64_t m, const Put& put) {
-    const int64_t half = (r1 - r0) / 2;
-    for (int64_t ra = r0; ra < r0 + half; ++ra)
+    for_row_pairs(r0, r1, [&](int64_t ra, int64_t rb, bool both) {
         for (int64_t j = 0; j < m; ++j) {
-            const auto [va, vb] = dot.two(ra, ra + half, j);
+            const auto [va, vb] = dot.two(ra, rb, j);
             put(j, ra, va);
-            put(j, ra + half, vb);
+            if (both) put(j, rb, vb);
         }
-    if ((r1 - r0) % 2)
-        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.two(r1 - 1, r1 - 1, j).first);
+    });
 }
 
 }  // namespace
@@ -344,7 +342,7 @@ void gemv_rows_i8_q16_vnni(const int8_t* w, const float* s, const int16_t* xq, c
         const float v = float(double(total) * double(sx[j]) * double(s[r]));
         y[j * ldy + r] = b ? v + b[r] : v;
     };
-    // rows() order, each pair against the inputs four at a time
+    // for_row_pairs' order, each pair against the inputs four at a time
     auto pair = [&](int64_t ra, int64_t rb, bool both) {
         for (int64_t j0 = 0; j0 < m; j0 += 4) {
             int64_t ta[4], tb[4];
@@ -359,9 +357,7 @@ void gemv_rows_i8_q16_vnni(const int8_t* w, const float* s, const int16_t* xq, c
             }
         }
     };
-    const int64_t half = (r1 - r0) / 2;
-    for (int64_t ra = r0; ra < r0 + half; ++ra) pair(ra, ra + half, true);
-    if ((r1 - r0) % 2) pair(r1 - 1, r1 - 1, false);
+    for_row_pairs(r0, r1, pair);
 }
 
 }  // namespace reef::kernels

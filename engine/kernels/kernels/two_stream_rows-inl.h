@@ -17,6 +17,7 @@
 #include <hwy/highway.h>
 
 #include "kernels/cpu_target.h"
+#include "kernels/row_pairs.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace reef::kernels {
@@ -24,17 +25,13 @@ namespace HWY_NAMESPACE {
 
 template <typename Dot, typename Put>
 void two_stream_rows(const Dot& dot, int64_t r0, int64_t r1, int64_t m, const Put& put) {
-    const int64_t half = (r1 - r0) / 2;
-    for (int64_t ra = r0; ra < r0 + half; ++ra) {
-        const int64_t rb = ra + half;
+    for_row_pairs(r0, r1, [&](int64_t ra, int64_t rb, bool both) {
         for (int64_t j = 0; j < m; ++j) {
             const auto [va, vb] = dot.two(ra, rb, j);
             put(j, ra, va);
-            put(j, rb, vb);
+            if (both) put(j, rb, vb);
         }
-    }
-    if ((r1 - r0) % 2)
-        for (int64_t j = 0; j < m; ++j) put(j, r1 - 1, dot.two(r1 - 1, r1 - 1, j).first);
+    });
     note_ran(HWY_TARGET);
 }
 
