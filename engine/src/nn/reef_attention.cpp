@@ -124,10 +124,6 @@ at::Tensor reef_decode_attention(const at::Tensor& q, const at::Tensor& k, const
 #endif
 }
 
-void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows& kv, float* out) {
-    reef_decode_attention_rows_batch(q, hkv, g, d, &kv, 1, out);
-}
-
 void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows* kv,
                                       int64_t n, float* out) {
 #ifndef REEF_HAVE_KERNELS
@@ -137,7 +133,7 @@ void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, in
     int64_t macs = 0;
     for (int64_t i = 0; i < n; ++i) {
         REEF_CHECK(kv[i].len >= 1 && d >= 2 && d % 2 == 0 && kv[i].row_stride >= d,
-                   "reef_decode_attention_rows: bad shape");
+                   "reef_decode_attention_rows_batch: bad shape");
         macs += hkv * g * kv[i].len * d;
     }
     RECORD_FUNCTION("reef::decode_attention", std::vector<c10::IValue>());  // its own row in op profiles

@@ -25,8 +25,6 @@ std::string reef_attention_refusal(const at::Tensor& q, const at::Tensor& k, con
 at::Tensor reef_decode_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                                  const std::optional<at::Tensor>& mask);
 
-// Whether attention() sends decode calls here: set by SdpaPolicyGuard for the "reef" policy
-// (engine thread); returns the previous setting.
 // One sequence's decode query already folded and widened: q [Hkv, G, D] fp32 (query head h = j·G + i
 // is row i of KV head j), KV head j's row r of keys at k + j·head_stride + r·row_stride (values
 // likewise at v), `len` rows, keep = len flags (1 = attend) or null -> out [Hkv, G, D] fp32: the
@@ -39,15 +37,16 @@ struct DecodeKvRows {
     const uint8_t* keep = nullptr;
     bool bf16 = false;
 };
-void reef_decode_attention_rows(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows& kv, float* out);
-// n sequences' reef_decode_attention_rows in one call (a batched decode step): sequence i's query
-// at q + i·Hkv·G·D against kv[i], its output at out + i·Hkv·G·D. All n·Hkv heads are shared out on
-// the threads at once: one parallel region for the batch, where a call per sequence opened one each
-// and kept a short one (the fast stack's) on this thread. Each head is computed alone, so every
-// sequence gets the bits of its own call.
+// n sequences of a decode step at once (n = 1 for one): sequence i's query at q + i·Hkv·G·D against
+// kv[i], its output at out + i·Hkv·G·D. All n·Hkv heads are shared out on the threads at once: one
+// parallel region for a batch, where a call per sequence opened one each and kept a short one (the
+// fast stack's) on this thread. Each head is computed alone, so every sequence gets the bits it
+// gets alone.
 void reef_decode_attention_rows_batch(const float* q, int64_t hkv, int64_t g, int64_t d, const DecodeKvRows* kv,
                                       int64_t n, float* out);
 
+// Whether attention() sends decode calls here: set by SdpaPolicyGuard for the "reef" policy
+// (engine thread); returns the previous setting.
 bool set_reef_decode_attention(bool on);
 bool reef_decode_attention_on();
 

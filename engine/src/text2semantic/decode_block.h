@@ -7,7 +7,7 @@
 // the second thread idled ~25 % of a frame, perf). decode_block runs the same kernels in the same
 // order on buffers kept between calls: RMSNorm (nn/row_kernels), the projections (nn/linear.h
 // project_rows_into), qk norm + RoPE + cache write (qkv_to_cache_into), Reef's decode attention
-// (reef_decode_attention_rows), the SwiGLU gate (ATen's silu, as silu_mul_rows) and the residual
+// (reef_decode_attention_rows_batch), the SwiGLU gate (ATen's silu, as silu_mul_rows) and the residual
 // adds, so its output is block_forward's, bit for bit (tests/unit/tst_decode_block.cpp).
 //
 // It applies where every part would take that path anyway: CPU fp32/bf16 rows, the kernels for
