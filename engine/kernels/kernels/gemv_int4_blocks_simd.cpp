@@ -75,6 +75,14 @@ inline __m256i input4(const int8_t* p) {
     return _mm256_set1_epi32(v);
 }
 
+// 32 bytes of a block, loaded once: GCC 12 folds the load into both the mask and the shift of the
+// nibbles otherwise, two loads of each line (gemv_int4_blocks_vnni.cpp's load_once)
+inline __m256i load_once(const uint8_t* p) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    asm("" : "+x"(v));  // opaque: the value must stay in its register
+    return v;
+}
+
 inline __m256 widen_bf16(const uint16_t* p) {  // 8 bf16 -> fp32 (exact)
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16));
 }
@@ -111,8 +119,7 @@ void avx2_block(const BlockArgs& a, int64_t blk, int64_t j0) {
             for (int j = 0; j < kM; ++j) s0[j] = s1[j] = _mm256_setzero_si256();
 #pragma GCC unroll 4
             for (int c = c4; c < c4 + 4; ++c) {
-                const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 64 * c));
-                const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 64 * c + 32));
+                const __m256i v0 = load_once(p + 64 * c), v1 = load_once(p + 64 * c + 32);
                 const __m256i lo0 = _mm256_and_si256(v0, mask), lo1 = _mm256_and_si256(v1, mask);
                 const __m256i hi0 = _mm256_and_si256(_mm256_srli_epi16(v0, 4), mask);
                 const __m256i hi1 = _mm256_and_si256(_mm256_srli_epi16(v1, 4), mask);
