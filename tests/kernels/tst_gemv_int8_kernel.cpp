@@ -143,7 +143,8 @@ TEST_CASE(q16_input_quantization_stays_within_half_a_step_on_every_target) {
 // The int16-input rows are an exact integer dot product: each output equals float(double(Σ w·xq) ·
 // sx · s) (+ b) computed here from an int64 sum, bit for bit, on every target; m inputs at once give
 // each input's bits alone; the largest products over 9000 weights (three 4096-weight chunks) do
-// not overflow (the 1-lane scalar target's chunks, the AVX-512 VNNI rows' int32 folds).
+// not overflow (the 1-lane scalar target's chunks, the AVX-512 VNNI rows' int32 folds). m = 3, 5, 6
+// meet every group the batched rows take (VNNI: 3, 4 + 1, 4 + 2; Highway: 2 + 1, 2 + 2 + 1, 2 + 2 + 2).
 TEST_CASE(q16_rows_equal_the_exact_integer_dot_on_every_target) {
     std::mt19937 g(47);
     for_each_target([&](const std::string& t) {
@@ -152,39 +153,43 @@ TEST_CASE(q16_rows_equal_the_exact_integer_dot_on_every_target) {
             // flipped 255) against the largest inputs of either sign, whose lanes' 256·h + l folds
             // come closest to int32's end over a 4096-weight chunk
             for (int extreme : {0, 1, 2, 3}) {
-                Int8Case c = make_case(n, k, g);
-                const int64_t m = 3, ldx = k + 2, ldy = n + 1;
-                std::vector<int16_t> xq(size_t(m * ldx));
-                std::uniform_int_distribution<int> xd(-kQ16Max, kQ16Max);
-                for (int16_t& v : xq) v = int16_t(xd(g));
-                if (extreme) {
-                    std::fill(c.w.begin(), c.w.end(), int8_t(extreme == 1 ? -128 : 127));
-                    std::fill(xq.begin(), xq.end(), int16_t(extreme == 3 ? kQ16Max : -kQ16Max));
-                }
-                const std::vector<float> sx = {0.001f, 0.5f, 3e-6f};
-                std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
-                reset_ran_target();
-                gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data(), sx.data(), ldx, m, c.b.data(), k, 0, n,
-                                 batched.data(), ldy);
-                CHECK(ran_target() == t);
-                for (int64_t j = 0; j < m; ++j)
-                    gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data() + j * ldx, sx.data() + j, ldx, 1, c.b.data(), k,
-                                     0, n, alone.data() + j * ldy, ldy);
-                CHECK(std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(float)) == 0);
-                bool exact = true;
-                for (int64_t j = 0; j < m; ++j)
-                    for (int64_t r = 0; r < n; ++r) {
-                        int64_t total = 0;
-                        for (int64_t i = 0; i < k; ++i) total += int64_t(c.w[size_t(r * k + i)]) * xq[size_t(j * ldx + i)];
-                        const float want = float(double(total) * double(sx[size_t(j)]) * double(c.s[size_t(r)])) + c.b[size_t(r)];
-                        if (batched[size_t(j * ldy + r)] != want) {
-                            exact = false;
-                            std::fprintf(stderr, "%s n=%lld k=%lld input %lld row %lld: %.9g, want %.9g\n", t.c_str(),
-                                         (long long)n, (long long)k, (long long)j, (long long)r,
-                                         double(batched[size_t(j * ldy + r)]), double(want));
-                        }
+                for (int64_t m : {3, 5, 6}) {
+                    Int8Case c = make_case(n, k, g);
+                    const int64_t ldx = k + 2, ldy = n + 1;
+                    std::vector<int16_t> xq(size_t(m * ldx));
+                    std::uniform_int_distribution<int> xd(-kQ16Max, kQ16Max);
+                    for (int16_t& v : xq) v = int16_t(xd(g));
+                    if (extreme) {
+                        std::fill(c.w.begin(), c.w.end(), int8_t(extreme == 1 ? -128 : 127));
+                        std::fill(xq.begin(), xq.end(), int16_t(extreme == 3 ? kQ16Max : -kQ16Max));
                     }
-                CHECK(exact);
+                    const std::vector<float> sx = {0.001f, 0.5f, 3e-6f, 2.0f, 7e-4f, 0.03f};
+                    std::vector<float> batched(size_t(m * ldy), -777.0f), alone(batched);
+                    reset_ran_target();
+                    gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data(), sx.data(), ldx, m, c.b.data(), k, 0, n,
+                                     batched.data(), ldy);
+                    CHECK(ran_target() == t);
+                    for (int64_t j = 0; j < m; ++j)
+                        gemv_rows_i8_q16(c.w.data(), c.s.data(), xq.data() + j * ldx, sx.data() + j, ldx, 1,
+                                         c.b.data(), k, 0, n, alone.data() + j * ldy, ldy);
+                    CHECK(std::memcmp(batched.data(), alone.data(), batched.size() * sizeof(float)) == 0);
+                    bool exact = true;
+                    for (int64_t j = 0; j < m; ++j)
+                        for (int64_t r = 0; r < n; ++r) {
+                            int64_t total = 0;
+                            for (int64_t i = 0; i < k; ++i)
+                                total += int64_t(c.w[size_t(r * k + i)]) * xq[size_t(j * ldx + i)];
+                            const float want =
+                                float(double(total) * double(sx[size_t(j)]) * double(c.s[size_t(r)])) + c.b[size_t(r)];
+                            if (batched[size_t(j * ldy + r)] != want) {
+                                exact = false;
+                                std::fprintf(stderr, "%s n=%lld k=%lld m=%lld input %lld row %lld: %.9g, want %.9g\n",
+                                             t.c_str(), (long long)n, (long long)k, (long long)m, (long long)j,
+                                             (long long)r, double(batched[size_t(j * ldy + r)]), double(want));
+                            }
+                        }
+                    CHECK(exact);
+                }
             }
         }
     });
