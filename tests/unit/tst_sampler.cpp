@@ -218,6 +218,42 @@ TEST_CASE(stream_matches_torch_manual_seed_order) {
     CHECK(at::equal(at::rand({3}, gen), at::rand({3}, ref)));
 }
 
+// The CPU race reads −log U only where probs > 0 (a top-k / top-p cut leaves ≤ top_k of them) and,
+// for a row-restricted head, from one draw over the whole vocabulary at the rows' ids: every pick
+// must be ATen's argmax(probs / −log(rand(V))[ids]) of the same stream, including rows where one
+// token holds all the probability, rows with a NaN (the whole row decides then) and rows whose
+// probabilities are tiny.
+TEST_CASE(race_over_cut_rows_and_a_restricted_head) {
+    at::Generator gen = make_request_generator(at::kCPU, 5);
+    at::Generator ref = at::make_generator<at::CPUGeneratorImpl>(5);
+    at::manual_seed(5);
+    int differ = 0, rows = 0;
+    for (int i = 0; i < 300; ++i) {
+        const int64_t n = 1 + (i * 53) % 4097;
+        at::Tensor logits = at::randn({n}) * (1 + i % 4);
+        if (i % 3 == 0) logits = logits.to(at::kBFloat16).to(at::kFloat);  // ties
+        const at::Tensor probs = logits_to_probs(logits, 0.8, i % 5 == 0 ? 1.0 : 0.8, i % 7 == 0 ? n : 30);
+        at::Tensor p = probs;
+        if (i % 11 == 0) p = p * 1e-30;                          // denormal and zero products
+        if (i % 29 == 0) p = p.clone(), p[n / 2] = NAN;          // the whole row's argmax
+        SampleDraw draw;
+        at::Tensor ids;
+        if (i % 2) {  // a head restricted to n ascending ids of a larger vocabulary
+            const int64_t vocab = n + 1 + (i * 7919) % 20000;
+            ids = std::get<0>(at::sort(at::randperm(vocab).narrow(0, 0, n)));
+            draw = {vocab, ids};
+        }
+        const int64_t got = multinomial_sample_one_no_sync(p, gen, false, draw).item<int64_t>();
+        at::Tensor q = -at::log(at::rand({draw.size > 0 ? draw.size : n}, ref));
+        if (ids.defined()) q = q.index_select(0, ids);
+        differ += got != at::argmax(p / q).item<int64_t>();
+        ++rows;
+    }
+    std::printf("%d rows, %d picks differ\n", rows, differ);
+    CHECK_EQ(differ, 0);
+    CHECK(at::equal(at::rand({9}, gen), at::rand({9}, ref)));
+}
+
 TEST_CASE(s1_exponential_draw_matches_its_stream_and_distribution) {
     at::Generator gen = make_request_generator(at::kCPU, 7);
     at::Generator ref = at::make_generator<at::CPUGeneratorImpl>(7);

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "text2semantic/top_p_cut.h"
+#include "text2semantic/uniform_draw.h"
 #ifdef REEF_HAVE_KERNELS
 #include "kernels/row_ops.h"
 #endif
@@ -41,16 +42,13 @@ at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, doub
     return at::softmax(kept / std::max(temperature, 1e-5), -1);
 }
 
-// ATen's CPU uniform kernel: one 32-bit mt19937 draw per element in order, under the generator's
-// lock, its low 24 bits kept as k·2^-24 (uniform_real over [0, 1), exact in fp32).
 at::Tensor uniform_draw(const std::vector<int64_t>& sizes, at::Generator& gen, const at::TensorOptions& options) {
     if (!(options.device().is_cpu() && options.dtype() == at::kFloat && gen.device().is_cpu()))
         return at::rand(sizes, gen, options);
     at::Tensor u = at::empty(sizes, options);
-    float* p = u.mutable_data_ptr<float>();
     auto* cpu = at::check_generator<at::CPUGeneratorImpl>(gen);
     std::lock_guard<std::mutex> lock(gen.mutex());
-    for (int64_t i = 0, n = u.numel(); i < n; ++i) p[i] = float(cpu->random() & 0xFFFFFFu) * (1.0f / 16777216.0f);
+    uniform_into(cpu, u.numel(), u.mutable_data_ptr<float>());
     return u;
 }
 
@@ -79,10 +77,65 @@ at::Tensor argmax_of(const at::Tensor& x, const at::Tensor* q) {
 
 }  // namespace
 
+namespace {
+
+// The race on the CPU for an fp32 row without ATen's passes over the whole draw: U drawn into a
+// buffer, then −log U only where probs > 0 (after a top-k/top-p cut, ≤ top_k of a row's 4,096 or
+// 155,776 draws; log is elementwise, so these are the values −log over the whole draw gives them),
+// each p / q as ATen's division rounds it, the first largest. Every other id has p = 0, so
+// p / q = 0 there (q > 0); where the largest kept value is not above 0 (q = inf on a kept id), or a
+// p is NaN, the whole row's argmax decides, as before. -> index into probs, or -1: not taken.
+int64_t race_cpu(const at::Tensor& probs, at::Generator& gen, int64_t size, const at::Tensor& index) {
+    const int64_t n = probs.numel();
+    const bool indexed = index.defined();
+    if (probs.dim() != 1 || !cpu_float_row(probs) || !gen.device().is_cpu() ||
+        (indexed && !(index.device().is_cpu() && index.scalar_type() == at::kLong && index.is_contiguous() &&
+                      index.numel() == n)) ||
+        (!indexed && size != n))
+        return -1;
+    const int64_t* ids = indexed ? index.const_data_ptr<int64_t>() : nullptr;
+    if (ids && !std::all_of(ids, ids + n, [&](int64_t id) { return id >= 0 && id < size; })) return -1;
+    thread_local std::vector<float> u;  // the engine thread's draw, kept between calls
+    u.resize(size_t(size));
+    {
+        auto* cpu = at::check_generator<at::CPUGeneratorImpl>(gen);
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        uniform_into(cpu, size, u.data());
+    }
+    const float* p = probs.const_data_ptr<float>();
+    thread_local std::vector<int64_t> kept;
+    thread_local std::vector<float> kept_u;
+    kept.clear(), kept_u.clear();
+    bool nan = false;
+    for (int64_t j = 0; j < n; ++j) {
+        nan = nan || std::isnan(p[j]);
+        if (p[j] > 0) kept.push_back(j), kept_u.push_back(u[size_t(ids ? ids[j] : j)]);
+    }
+    if (!nan && !kept.empty()) {
+        const at::Tensor q = -at::log(at::from_blob(kept_u.data(), {int64_t(kept_u.size())}, probs.options()));
+        const float* qd = q.const_data_ptr<float>();
+        float top = 0;
+        int64_t best = -1;
+        for (size_t k = 0; k < kept.size(); ++k)
+            if (const float v = p[kept[k]] / qd[k]; v > top) top = v, best = kept[k];
+        if (best >= 0) return best;
+    }
+    // the whole row, as multinomial_sample_one_no_sync's ATen form computes it from the same draw
+    at::Tensor q = -at::log(at::from_blob(u.data(), {size}, probs.options()));
+    if (indexed) q = q.index_select(0, index);
+    return at::argmax(probs / q, -1).item<int64_t>();
+}
+
+}  // namespace
+
 at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator& gen, bool exponential,
                                           const SampleDraw& draw) {
+    const int64_t size = draw.size > 0 ? draw.size : probs.numel();
+    if (!exponential)
+        if (const int64_t pick = race_cpu(probs, gen, size, draw.index); pick >= 0)
+            return at::full({1}, pick, at::TensorOptions().dtype(at::kLong));
     // at::rand / exponential_ (and uniform_draw) take the generator's own lock.
-    const std::vector<int64_t> sizes{draw.size > 0 ? draw.size : probs.numel()};
+    const std::vector<int64_t> sizes{size};
     at::Tensor q = exponential ? at::empty(sizes, probs.options()).exponential_(1.0, gen)
                                : -at::log(uniform_draw(sizes, gen, probs.options()));
     if (draw.index.defined()) q = q.index_select(0, draw.index);
