@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "text2semantic/sampler.h"
+#include "text2semantic/sort_ranks.h"
 #include "text2semantic/top_p_cut.h"
 
 using namespace reef;
@@ -81,22 +82,60 @@ TEST_CASE(cpu_top_p_cut_keeps_what_the_sort_keeps) {
                         if (!at::equal(logits_to_probs(x, 0.7, top_p, top_k), want.probs)) ++mismatches;
                         if (const auto t = top_p_cut_cpu(x, top_p, top_k)) {
                             ++cut_found;
-                            // the kept tokens are the logits above the cut (a -inf one has no
-                            // probability either way)
-                            if (!at::equal(x.gt(*t).logical_and(finite), want.kept.logical_and(finite))) ++bad_cut;
+                            // the kept tokens are the logits above the cut and the tied ones named
+                            // (a -inf one has no probability either way)
+                            at::Tensor kept = x.gt(t->threshold);
+                            for (const int64_t id : t->tied_kept) kept[id] = x[id].eq(t->threshold).item<bool>();
+                            if (!at::equal(kept.logical_and(finite), want.kept.logical_and(finite))) ++bad_cut;
                         }
                     }
             }
     std::printf("%d rows: %d cut without the sort, %d mismatches, %d wrong cuts\n", rows, cut_found, mismatches, bad_cut);
     CHECK(mismatches == 0);
     CHECK(bad_cut == 0);
-    CHECK(cut_found > rows / 2);  // the sort is the exception, not the rule
+    CHECK_EQ(cut_found, rows);  // no NaN or +inf in these rows: the sort never runs
     // NaN or +inf in the row: no answer (the sort decides how they rank)
     CHECK(!top_p_cut_cpu(at::tensor({1.0f, NAN, 2.0f}), 0.8, 30).has_value());
     CHECK(!top_p_cut_cpu(at::tensor({1.0f, INFINITY, 2.0f}), 0.8, 30).has_value());
-    // a tie across the cut: no answer; one inside the kept ranks: a cut
-    CHECK(!top_p_cut_cpu(at::tensor({3.0f, 1.0f, 1.0f, 0.0f}), 1.0, 2).has_value());
-    CHECK(top_p_cut_cpu(at::tensor({3.0f, 3.0f, 1.0f, 0.0f}), 1.0, 2) == std::optional<float>(1.0f));
+    // a tie across the cut: the tied id at::sort ranks first; one inside the kept ranks: a plain cut
+    const at::Tensor tie = at::tensor({3.0f, 1.0f, 1.0f, 0.0f});
+    const auto across = top_p_cut_cpu(tie, 1.0, 2);
+    CHECK(across.has_value() && across->threshold == 1.0f && across->tied_kept.size() == 1 &&
+          across->tied_kept[0] == std::get<1>(at::sort(tie, -1, true))[1].item<int64_t>());
+    const auto inside = top_p_cut_cpu(at::tensor({3.0f, 3.0f, 1.0f, 0.0f}), 1.0, 2);
+    CHECK(inside.has_value() && inside->threshold == 1.0f && inside->tied_kept.empty());
+}
+
+// settle_ranks against at::sort itself: rows where ties are the rule (bf16-rounded, a few values,
+// -inf and NaN entries), lengths from 2 to the S2 vocabulary, many rank windows; the ids at the
+// wanted ranks, in order, must be at::sort's.
+TEST_CASE(settled_ranks_are_atens_sort_order) {
+    at::manual_seed(8);
+    int windows = 0, wrong = 0;
+    for (int r = 0; r < 120; ++r) {
+        const int64_t n = r % 6 == 0 ? 155776 : (r % 6 == 1 ? 4097 : (r % 6 == 2 ? 4096 : 2 + (r * 131) % 3000));
+        at::Tensor x = (at::randn({n}) * (1 + r % 5)).to(at::kBFloat16).to(at::kFloat);
+        if (r % 4 == 1) x = at::randint(0, 1 + r % 7, {n}).to(at::kFloat);
+        if (r % 5 == 2) x = x.masked_fill(at::rand({n}).lt(0.3), -INFINITY);
+        if (r % 9 == 4) x = x.masked_fill(at::rand({n}).lt(0.01), NAN);
+        const at::Tensor order = std::get<1>(at::sort(x, -1, true));
+        const int64_t* want = order.const_data_ptr<int64_t>();
+        const float* v = x.const_data_ptr<float>();
+        for (int w = 0; w < 4; ++w) {
+            const int64_t lo = (r * 977 + w * 4099) % n, hi = std::min(n, lo + 1 + (w * 37 + r) % 200);
+            std::vector<RankedLogit> row;
+            for (int64_t i = 0; i < n; ++i) row.push_back({v[i], i});
+            settle_ranks(row, lo, hi);
+            ++windows;
+            for (int64_t k = lo; k < hi; ++k)
+                if (row[size_t(k)].id != want[k]) {
+                    ++wrong;
+                    break;
+                }
+        }
+    }
+    std::printf("%d rank windows, %d not at::sort's\n", windows, wrong);
+    CHECK_EQ(wrong, 0);
 }
 
 // Greedy picks and the race's argmax are ATen's argmax: the first of tied maxima, a NaN beating

@@ -27,8 +27,10 @@ at::Tensor logits_to_probs(const at::Tensor& logits_in, double temperature, doub
     // logits: [V] -> probs [V]
     const at::Tensor logits = logits_in.reshape({-1}).to(at::kFloat);
     at::Tensor to_remove;
-    if (const std::optional<float> cut = top_p_cut_cpu(logits, top_p, top_k)) {
-        to_remove = logits.le(*cut);  // the same tokens as below (top_p_cut.h), a tenth of the time on a CPU
+    if (const std::optional<TopPCut> cut = top_p_cut_cpu(logits, top_p, top_k)) {
+        to_remove = logits.le(cut->threshold);  // the same tokens as below (top_p_cut.h), a tenth of the time on a CPU
+        bool* removed = to_remove.mutable_data_ptr<bool>();
+        for (const int64_t id : cut->tied_kept) removed[id] = false;
     } else {
         const auto [sorted_logits, sorted_indices] = at::sort(logits, /*dim=*/-1, /*descending=*/true);
         const at::Tensor cum_probs = at::cumsum(at::softmax(sorted_logits, -1), -1);

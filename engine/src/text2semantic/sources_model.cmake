@@ -13,6 +13,7 @@ target_sources(reef_engine PRIVATE
   src/text2semantic/dual_ar_model_quantized.cpp
   src/text2semantic/sampler.cpp
   src/text2semantic/top_p_cut.cpp
+  src/text2semantic/sort_ranks.cpp
   src/text2semantic/uniform_draw.cpp
   src/text2semantic/generator.cpp
   src/text2semantic/batch_generator.cpp

@@ -7,6 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include "text2semantic/sort_ranks.h"
+
 namespace reef {
 namespace {
 
@@ -61,7 +63,7 @@ bool cpu_float_row(const at::Tensor& t) {
     return t.device().is_cpu() && t.scalar_type() == at::kFloat && t.is_contiguous() && t.numel() > 0;
 }
 
-std::optional<float> top_p_cut_cpu(const at::Tensor& logits, double top_p, int64_t top_k) {
+std::optional<TopPCut> top_p_cut_cpu(const at::Tensor& logits, double top_p, int64_t top_k) {
     if (logits.dim() != 1 || !cpu_float_row(logits)) return std::nullopt;
     const int64_t n = logits.numel();
     thread_local std::vector<float> sorted;
@@ -78,9 +80,21 @@ std::optional<float> top_p_cut_cpu(const at::Tensor& logits, double top_p, int64
             cut = r;
             break;
         }
-    if (cut == n) return -std::numeric_limits<float>::infinity();
-    if (sorted[size_t(cut - 1)] == sorted[size_t(cut)]) return std::nullopt;  // at::sort's tie order decides
-    return sorted[size_t(cut)];
+    if (cut == n) return TopPCut{-std::numeric_limits<float>::infinity(), {}};
+    const float t = sorted[size_t(cut)];
+    if (sorted[size_t(cut - 1)] != t) return TopPCut{t, {}};
+    // a tie straddles the cut: ranks [lo, cut) hold logits equal to t, and at::sort's order of the
+    // row says which ids those are
+    int64_t lo = cut - 1;
+    while (lo > 0 && sorted[size_t(lo - 1)] == t) --lo;
+    thread_local std::vector<RankedLogit> row;
+    row.resize(size_t(n));
+    const float* x = logits.const_data_ptr<float>();
+    for (int64_t i = 0; i < n; ++i) row[size_t(i)] = {x[i], i};
+    settle_ranks(row, lo, cut);
+    TopPCut out{t, {}};
+    for (int64_t r = lo; r < cut; ++r) out.tied_kept.push_back(row[size_t(r)].id);
+    return out;
 }
 
 }  // namespace reef
