@@ -79,6 +79,11 @@ void register_bench(CLI::App& app) {
     cmd->add_option("--reference", o->reference, "the quality reference arm (default: the first)");
     cmd->add_option("--text", o->req.text, "prompt text")->capture_default_str();
     cmd->add_option("--seed", o->req.seed, "seed")->capture_default_str();
+    cmd->add_option("--temperature", o->req.temperature,
+                    "0 = greedy decoding (arms compare token by token); > 0 = sampled as a synthesis is (top-p 0.8, "
+                    "top-k 30, --seed): the sampler's time counts")
+        ->check(CLI::Range(0.0, 2.0))
+        ->capture_default_str();
     cmd->add_option("--frames", o->req.frames, "decode steps per repeat")->capture_default_str();
     cmd->add_option("--warmup", o->req.warmup, "steps excluded from the warm median")->capture_default_str();
     cmd->add_option("--repeats", o->req.repeats, "repeats per arm")->capture_default_str();

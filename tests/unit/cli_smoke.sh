@@ -83,7 +83,7 @@ has "first sample handed to PortAudio"
 bad "$CLI" bench -m "$T/tiny" --arms eager:math,eager:flash,eager:efficient --frames 8 --warmup 2 --repeats 1 --json "$T/r.json" --md "$T/r.md" --csv "$T/r.csv" --wav-dir "$T/wavs"
 has "1 of 3 arms could not run"
 ok test -s "$T/r.json"; ok test -s "$T/wavs/eager_math.wav"
-ok grep -q "reef-bench/13" "$T/r.json"
+ok grep -q "reef-bench/14" "$T/r.json"
 ok grep -q "\"weight_pages\": \"" "$T/r.json"   # a CPU bench says where its weights live
 ok grep -q "roofline_fraction" "$T/r.json"
 ok "$CLI" sdpa-bench --preset s1-mini --widths 128 --iters 3 --json "$T/sdpa.json" --md "$T/sdpa.md"

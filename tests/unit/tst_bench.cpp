@@ -167,6 +167,34 @@ TEST_CASE(ops_arms_turn_the_fused_decode_block_off) {
     CHECK(bench_report_json(*r).find("\"decode_blocks_per_frame\"") != std::string::npos);
 }
 
+// --temperature: the decode is sampled as a synthesis is (the seed's stream), so its tokens are not
+// the greedy run's, the same seed gives the same tokens again, and the report says it sampled.
+TEST_CASE(temperature_samples_the_decode) {
+    const int frames = 16;
+    BenchRequest req = tiny_bench("bench_temperature_model", "s2", {"eager:math"}, frames, 2, 1, 0);
+    req.decode_audio = false;
+    Engine engine;
+    auto greedy = engine.bench(req, {}, {});
+    req.temperature = 0.8;
+    auto sampled = engine.bench(req, {}, {});
+    auto again = engine.bench(req, {}, {});
+    req.seed += 1;
+    auto other_seed = engine.bench(req, {}, {});
+    CHECK(greedy.ok() && sampled.ok() && again.ok() && other_seed.ok());
+    if (!greedy || !sampled || !again || !other_seed) return;
+    const auto& g = greedy->arms[0].greedy_tokens;
+    const auto& s = sampled->arms[0].greedy_tokens;
+    CHECK_EQ(int(s.size()), frames);
+    CHECK(s != g);
+    CHECK(s == again->arms[0].greedy_tokens);
+    CHECK(s != other_seed->arms[0].greedy_tokens);
+    CHECK(nlohmann::json::parse(bench_report_json(*sampled))["request"]["temperature"] == 0.8);
+    CHECK(bench_report_markdown(*sampled).find("sampled (temperature 0.80") != std::string::npos);
+    CHECK(bench_report_markdown(*greedy).find("; greedy; ") != std::string::npos);
+    req.temperature = 2.5;
+    CHECK(!engine.bench(req, {}, {}).ok());
+}
+
 // "@<target>" arms: each arm runs the SIMD target it names (the kernels record what ran, an
 // observation independent of the bench's bookkeeping), a target this CPU lacks leaves its arm not
 // run with the reason, and afterwards the process runs the target it ran before.

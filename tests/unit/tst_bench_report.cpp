@@ -1,4 +1,4 @@
-// Bench arm names and the report writers (JSON schema reef-bench/13, Markdown, CSV).
+// Bench arm names and the report writers (JSON schema reef-bench/14, Markdown, CSV).
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -70,7 +70,7 @@ TEST_CASE(arm_names_round_trip) {
 
 TEST_CASE(json_report_has_schema_fields) {
     const auto j = nlohmann::json::parse(bench_report_json(sample_report()));
-    CHECK(j["schema"] == "reef-bench/13");
+    CHECK(j["schema"] == "reef-bench/14");
     CHECK(j["roofline"]["read_bandwidth_gbps"] == 20.0);
     CHECK(j["roofline"]["weight_bytes_per_frame"] == 10000000);
     CHECK(j["arms"][0]["bytes_per_frame"] == 1200000);

@@ -48,6 +48,10 @@ struct BenchRequest {
     int reference_arm = 0;            // index into arms: the quality yardstick
     std::string text = "Reef measures which attention backend decodes fish-speech fastest.";
     uint64_t seed = 42;
+    // 0: greedy decoding, so the arms compare token by token; > 0: sampled as a user's synthesis is
+    // (this temperature, top-p 0.8, top-k 30, the seed): the sampler's time counts in the frames, and
+    // arms agree in codes only while their logits do
+    double temperature = 0;
     int frames = 64;                  // decode steps per repeat (im_end is suppressed)
     int warmup = 4;                   // steps excluded from the warm median
     int repeats = 3;

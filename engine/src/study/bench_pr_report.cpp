@@ -190,6 +190,7 @@ std::string bench_command_line(const BenchRequest& q) {
     s << " --frames " << q.frames << " --warmup " << q.warmup << " --repeats " << q.repeats << " --logit-steps "
       << q.logit_steps << " --kv-margin " << q.kv_margin << " --seed " << q.seed << " --text " << shell_quote(q.text);
     if (q.logit_tolerance > 0) s << " --tolerance " << q.logit_tolerance;
+    if (q.temperature > 0) s << " --temperature " << q.temperature;
     if (!q.contexts.empty()) {
         std::string c;
         for (int v : q.contexts) c += (c.empty() ? "" : ",") + std::to_string(v);

@@ -150,7 +150,7 @@ std::string bench_report_json(const BenchReport& r) {
         arms.push_back(std::move(j));
     }
     const BenchRequest& q = r.request;
-    json root{{"schema", "reef-bench/13"},
+    json root{{"schema", "reef-bench/14"},
               {"reef_version", r.reef_version},
               {"libtorch_version", r.libtorch_version},
               {"device", r.device_name},
@@ -164,6 +164,7 @@ std::string bench_report_json(const BenchReport& r) {
               {"request",
                {{"text", q.text},
                 {"seed", q.seed},
+                {"temperature", q.temperature},
                 {"frames", q.frames},
                 {"warmup", q.warmup},
                 {"repeats", q.repeats},
@@ -257,7 +258,9 @@ std::string bench_report_markdown(const BenchReport& r) {
     s << "- Reef " << r.reef_version << ", libtorch " << r.libtorch_version << ", device: " << r.device_name
       << ", precision: " << r.precision << ", CPU threads: " << r.cpu_threads << "\n";
     s << "- " << cpu_kernels_line(r) << "\n";
-    s << "- " << r.started_at << "; text: \"" << q.text << "\"; seed " << q.seed << "; " << q.frames
+    s << "- " << r.started_at << "; text: \"" << q.text << "\"; seed " << q.seed << "; "
+      << (q.temperature > 0 ? "sampled (temperature " + fmt(q.temperature, 2) + ", top-p 0.8, top-k 30)" : std::string("greedy"))
+      << "; " << q.frames
       << " frames per repeat (im_end suppressed), " << q.warmup << " warm-up steps, " << q.repeats
       << " repeats, KV margin " << q.kv_margin << " rows\n";
     s << "- Warm frames/s = median over repeats of the per-repeat median step rate after the warm-up steps; repeats "

@@ -44,6 +44,7 @@ void validate(const BenchRequest& r) {
     if (r.repeats < 1) bad("repeats must be >= 1");
     if (r.warmup < 0 || r.warmup >= r.frames) bad("warmup must be in [0, frames)");
     if (r.logit_steps < 0) bad("logit_steps must be >= 0");
+    if (!(r.temperature >= 0 && r.temperature <= 2)) bad("temperature must be in [0, 2]");
     if (!r.contexts.empty() && r.sweep_repeats < 1) bad("sweep_repeats must be >= 1");
     for (int c : r.contexts)
         if (c < 1) bad("context lengths must be >= 1 token, got " + std::to_string(c));
@@ -92,7 +93,7 @@ RunOptions run_options(const Pipeline& p, const BenchRequest& req, const BenchAr
 SynthesisRequest greedy_request(const BenchRequest& req) {
     SynthesisRequest s;
     s.text = req.text;
-    s.sampling.temperature = 0;  // greedy: the arms must be comparable token by token
+    s.sampling.temperature = float(req.temperature);  // 0, greedy: the arms compare token by token
     s.sampling.seed = req.seed;
     s.sampling.max_new_frames = req.frames;
     s.sampling.chunk_length = 0;  // no length limit: the text is one batch
