@@ -275,6 +275,7 @@ TEST_CASE(race_over_cut_rows_and_a_restricted_head) {
         at::Tensor p = probs;
         if (i % 11 == 0) p = p * 1e-30;                          // denormal and zero products
         if (i % 29 == 0) p = p.clone(), p[n / 2] = NAN;          // the whole row's argmax
+        if (i % 31 == 0) p = p.clone(), p[n / 3] = INFINITY;     // inf / q, and inf / inf = NaN where U = 0
         SampleDraw draw;
         at::Tensor ids;
         if (i % 2) {  // a head restricted to n ascending ids of a larger vocabulary

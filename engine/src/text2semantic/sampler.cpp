@@ -86,7 +86,7 @@ namespace {
 // 155,776 draws; log is elementwise, so these are the values −log over the whole draw gives them),
 // each p / q as ATen's division rounds it, the first largest. Every other id has p = 0, so
 // p / q = 0 there (q > 0); where the largest kept value is not above 0 (q = inf on a kept id), or a
-// p is NaN, the whole row's argmax decides, as before. -> index into probs, or -1: not taken.
+// p or a p / q is NaN, the whole row's argmax decides, as before. -> index into probs, or -1: not taken.
 int64_t race_cpu(const at::Tensor& probs, at::Generator& gen, int64_t size, const at::Tensor& index) {
     const int64_t n = probs.numel();
     const bool indexed = index.defined();
@@ -118,9 +118,12 @@ int64_t race_cpu(const at::Tensor& probs, at::Generator& gen, int64_t size, cons
         const float* qd = q.const_data_ptr<float>();
         float top = 0;
         int64_t best = -1;
-        for (size_t k = 0; k < kept.size(); ++k)
-            if (const float v = p[kept[k]] / qd[k]; v > top) top = v, best = kept[k];
-        if (best >= 0) return best;
+        for (size_t k = 0; k < kept.size() && !nan; ++k) {
+            const float v = p[kept[k]] / qd[k];
+            nan = std::isnan(v);  // inf / inf: ATen's argmax takes the first NaN, so the whole row decides
+            if (v > top) top = v, best = kept[k];
+        }
+        if (best >= 0 && !nan) return best;
     }
     // the whole row, as multinomial_sample_one_no_sync's ATen form computes it from the same draw
     at::Tensor q = -at::log(at::from_blob(u.data(), {size}, probs.options()));
