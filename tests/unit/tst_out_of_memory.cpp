@@ -3,8 +3,9 @@
 // again, with the same codes as before the failure.
 //
 // The failure is the real one: at frame kLimitAtFrame the test lowers RLIMIT_AS (the address space
-// the kernel lets this process map) to what is mapped right now, so the next allocation that needs
-// new memory fails inside libtorch's CPU allocator exactly as on a machine out of memory. glibc's
+// the kernel lets this process map) to 1 MiB below what is mapped right now (a block the step frees
+// in between must not make room for the next), so the next allocation that needs new memory fails
+// inside libtorch's CPU allocator exactly as on a machine out of memory. glibc's
 // malloc is told to take every block above a small threshold straight from mmap and to give it
 // back at once, so the engine's activations do need new mappings (instead of reusing its heap).
 #include <malloc.h>
@@ -21,6 +22,7 @@ using namespace reef;
 namespace {
 
 constexpr int kLimitAtFrame = 6;
+constexpr uint64_t kLimitMargin = 1 << 20;
 
 uint64_t vm_size_bytes() {
     std::ifstream in("/proc/self/status");
@@ -91,7 +93,9 @@ int fail_mid_run_then_recover(int stream_chunk_frames, bool codec_worker = true)
     cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) {
         ++frames;
         if (lowered) ++frames_after_limit;
-        if (frames == kLimitAtFrame) lowered = limit.lower_to(vm_size_bytes());
+        // below what is mapped now by more than a step's short-lived blocks, so that one of them
+        // unmapped in between does not leave room for the next
+        if (frames == kLimitAtFrame) lowered = limit.lower_to(vm_size_bytes() - kLimitMargin);
     };
     const auto failed = engine.synthesize(req, cb);
     limit.restore();
