@@ -126,6 +126,12 @@ int fail_mid_run_then_recover(int stream_chunk_frames, bool codec_worker = true)
 TEST_CASE(allocation_failure_in_the_decode_step_is_an_error_and_the_engine_stays_usable) {
     // No streaming: the codec runs only after the last frame, so what fails is the text-to-semantic
     // model's decode step. Every block of 4 KiB or more comes from mmap, as the step's are.
+    // One malloc arena for every thread: a thread's own arena grows inside the 64 MiB glibc
+    // reserved for it, without a new mapping, so past the limit the engine thread's blocks could
+    // still be served there (the clean-clone CI run of c22a8c3 and of e8ed83f: the error came 27
+    // and 34 frames after the limit, once the sampler stopped mapping a fresh draw every frame).
+    // The main arena grows by brk, which the limit stops.
+    mallopt(M_ARENA_MAX, 1);
     mallopt(M_MMAP_THRESHOLD, 4 * 1024);
     mallopt(M_TRIM_THRESHOLD, 4 * 1024);
     const int after = fail_mid_run_then_recover(0);
