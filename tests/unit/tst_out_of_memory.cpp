@@ -11,7 +11,9 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <vector>
 
 #include "check.h"
 #include "reef/engine.h"
@@ -89,16 +91,33 @@ int fail_mid_run_then_recover(int stream_chunk_frames, bool codec_worker = true)
     AddressSpaceLimit limit;
     int frames = 0, frames_after_limit = 0;
     bool lowered = false;
+    // Free blocks already in the heap serve an allocation without new memory, however low the
+    // limit (how many depends on what ran before: the first run in a fresh test folder left enough
+    // for 34 frames, once the sampler stopped mapping a fresh 623 KB draw every frame; CI runs of
+    // c22a8c3, e8ed83f and e4f1953 failed so). So once the limit
+    // is down, the heap's free blocks of 4 KiB and more are taken too, and held until the run has
+    // failed: from then on such a block needs new memory, as on a machine that has run out.
+    std::vector<void*> held;
+    held.reserve(size_t(1) << 18);
     Callbacks cb;
     cb.on_frame = [&](uint64_t, int, const std::vector<int32_t>&) {
         ++frames;
         if (lowered) ++frames_after_limit;
+        if (frames != kLimitAtFrame) return;
         // below what is mapped now by more than a step's short-lived blocks, so that one of them
         // unmapped in between does not leave room for the next
-        if (frames == kLimitAtFrame) lowered = limit.lower_to(vm_size_bytes() - kLimitMargin);
+        lowered = limit.lower_to(vm_size_bytes() - kLimitMargin);
+        for (const size_t size : {size_t(1) << 20, size_t(64) << 10, size_t(4) << 10})
+            while (held.size() < held.capacity())
+                if (void* p = std::malloc(size))
+                    held.push_back(p);
+                else
+                    break;
     };
     const auto failed = engine.synthesize(req, cb);
     limit.restore();
+    for (void* p : held) std::free(p);
+    std::printf("held %zu free heap blocks\n", held.size());
     CHECK(lowered);
     CHECK(!failed.ok());
     if (failed.ok()) return -1;
@@ -126,11 +145,10 @@ int fail_mid_run_then_recover(int stream_chunk_frames, bool codec_worker = true)
 TEST_CASE(allocation_failure_in_the_decode_step_is_an_error_and_the_engine_stays_usable) {
     // No streaming: the codec runs only after the last frame, so what fails is the text-to-semantic
     // model's decode step. Every block of 4 KiB or more comes from mmap, as the step's are.
-    // One malloc arena for every thread: a thread's own arena grows inside the 64 MiB glibc
-    // reserved for it, without a new mapping, so past the limit the engine thread's blocks could
-    // still be served there (the clean-clone CI run of c22a8c3 and of e8ed83f: the error came 27
-    // and 34 frames after the limit, once the sampler stopped mapping a fresh draw every frame).
-    // The main arena grows by brk, which the limit stops.
+    // One malloc arena for every thread: the free blocks the test takes after the limit are then
+    // the ones every thread would be served from, and a thread's own arena cannot grow inside the
+    // 64 MiB glibc reserved for it without a new mapping (the main arena grows by brk, which the
+    // limit stops).
     mallopt(M_ARENA_MAX, 1);
     mallopt(M_MMAP_THRESHOLD, 4 * 1024);
     mallopt(M_TRIM_THRESHOLD, 4 * 1024);
