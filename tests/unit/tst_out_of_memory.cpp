@@ -94,9 +94,9 @@ int fail_mid_run_then_recover(int stream_chunk_frames, bool codec_worker = true)
     // Free blocks already in the heap serve an allocation without new memory, however low the
     // limit (how many depends on what ran before: the first run in a fresh test folder left enough
     // for 34 frames, once the sampler stopped mapping a fresh 623 KB draw every frame; CI runs of
-    // c22a8c3, e8ed83f and e4f1953 failed so). So once the limit
-    // is down, the heap's free blocks of 4 KiB and more are taken too, and held until the run has
-    // failed: from then on such a block needs new memory, as on a machine that has run out.
+    // c22a8c3, e8ed83f and e4f1953 failed so). So once the limit is down, the heap's free blocks of
+    // 4 KiB and more are taken too, and held until the run has failed: from then on such a block
+    // needs new memory, as on a machine that has run out.
     std::vector<void*> held;
     held.reserve(size_t(1) << 18);
     Callbacks cb;
