@@ -77,26 +77,23 @@ at::Tensor argmax_of(const at::Tensor& x, const at::Tensor* q) {
     return at::full({1}, best, at::TensorOptions().dtype(at::kLong));
 }
 
-}  // namespace
-
-namespace {
-
 // The race on the CPU for an fp32 row without ATen's passes over the whole draw: U drawn into a
 // buffer, then −log U only where probs > 0 (after a top-k/top-p cut, ≤ top_k of a row's 4,096 or
 // 155,776 draws; log is elementwise, so these are the values −log over the whole draw gives them),
 // each p / q as ATen's division rounds it, the first largest. Every other id has p = 0, so
 // p / q = 0 there (q > 0); where the largest kept value is not above 0 (q = inf on a kept id), or a
-// p or a p / q is NaN, the whole row's argmax decides, as before. -> index into probs, or -1: not taken.
-int64_t race_cpu(const at::Tensor& probs, at::Generator& gen, int64_t size, const at::Tensor& index) {
+// p or a p / q is NaN, the whole row's argmax decides, as before. -> [1] int64 index into probs, or
+// an undefined tensor: not taken (nothing drawn).
+at::Tensor race_cpu(const at::Tensor& probs, at::Generator& gen, int64_t size, const at::Tensor& index) {
     const int64_t n = probs.numel();
     const bool indexed = index.defined();
     if (probs.dim() != 1 || !cpu_float_row(probs) || !gen.device().is_cpu() ||
         (indexed && !(index.device().is_cpu() && index.scalar_type() == at::kLong && index.is_contiguous() &&
                       index.numel() == n)) ||
         (!indexed && size != n))
-        return -1;
+        return {};
     const int64_t* ids = indexed ? index.const_data_ptr<int64_t>() : nullptr;
-    if (ids && !std::all_of(ids, ids + n, [&](int64_t id) { return id >= 0 && id < size; })) return -1;
+    if (ids && !std::all_of(ids, ids + n, [&](int64_t id) { return id >= 0 && id < size; })) return {};
     thread_local std::vector<float> u;  // the engine thread's draw, kept between calls
     u.resize(size_t(size));
     {
@@ -123,12 +120,12 @@ int64_t race_cpu(const at::Tensor& probs, at::Generator& gen, int64_t size, cons
             nan = std::isnan(v);  // inf / inf: ATen's argmax takes the first NaN, so the whole row decides
             if (v > top) top = v, best = kept[k];
         }
-        if (best >= 0 && !nan) return best;
+        if (best >= 0 && !nan) return at::full({1}, best, at::TensorOptions().dtype(at::kLong));
     }
-    // the whole row, as multinomial_sample_one_no_sync's ATen form computes it from the same draw
+    // the whole row from the same draw, as multinomial_sample_one_no_sync races it
     at::Tensor q = -at::log(at::from_blob(u.data(), {size}, probs.options()));
     if (indexed) q = q.index_select(0, index);
-    return at::argmax(probs / q, -1).item<int64_t>();
+    return argmax_of(probs, &q);
 }
 
 }  // namespace
@@ -137,8 +134,7 @@ at::Tensor multinomial_sample_one_no_sync(const at::Tensor& probs, at::Generator
                                           const SampleDraw& draw) {
     const int64_t size = draw.size > 0 ? draw.size : probs.numel();
     if (!exponential)
-        if (const int64_t pick = race_cpu(probs, gen, size, draw.index); pick >= 0)
-            return at::full({1}, pick, at::TensorOptions().dtype(at::kLong));
+        if (at::Tensor pick = race_cpu(probs, gen, size, draw.index); pick.defined()) return pick;
     // at::rand / exponential_ (and uniform_draw) take the generator's own lock.
     const std::vector<int64_t> sizes{size};
     at::Tensor q = exponential ? at::empty(sizes, probs.options()).exponential_(1.0, gen)

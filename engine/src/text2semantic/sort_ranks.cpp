@@ -1,6 +1,7 @@
 #include "text2semantic/sort_ranks.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -79,12 +80,6 @@ void introsort_ranks(It first, It last, int64_t depth, It lo, It hi) {
     if (!misses(first, last, lo, hi)) insertion_sort(first, last);
 }
 
-int64_t floor_log2(int64_t n) {
-    int64_t k = 0;
-    while (n > 1) n >>= 1, ++k;
-    return k;
-}
-
 }  // namespace
 
 void settle_ranks(std::vector<RankedLogit>& row, int64_t lo, int64_t hi) {
@@ -92,7 +87,8 @@ void settle_ranks(std::vector<RankedLogit>& row, int64_t lo, int64_t hi) {
     lo = std::clamp<int64_t>(lo, 0, n), hi = std::clamp<int64_t>(hi, lo, n);
     if (n < 2 || lo == hi) return;
     It first = row.data();
-    introsort_ranks(first, first + n, 2 * floor_log2(n), first + lo, first + hi);
+    // std::sort's depth limit: twice floor(log2(n))
+    introsort_ranks(first, first + n, 2 * (int64_t(std::bit_width(uint64_t(n))) - 1), first + lo, first + hi);
 }
 
 }  // namespace reef
