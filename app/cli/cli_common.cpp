@@ -37,6 +37,11 @@ void EngineFlags::add_to(CLI::App* cmd, bool model_required) {
                     "CPU core free beside --threads, else off (where the worker would only compete with generation)")
         ->check(CLI::IsMember({"auto", "on", "off"}))
         ->capture_default_str();
+    cmd->add_option("--adaptive-threads", adaptive_threads,
+                    "on: CPU decode frames take fewer threads while that measures faster (another program keeping "
+                    "a core busy) | off: every frame uses --threads")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
     cmd->add_option("--codec-threads", codec_threads, "intra-op threads of the codec worker (0 = as many as generation)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--codec-priority", codec_priority, "idle: the codec worker only takes cycles generation leaves | normal")
@@ -48,6 +53,7 @@ EngineConfig EngineFlags::to_config() const {
     EngineConfig c;
     c.model_dir = model_dir;
     c.cpu_threads = threads;
+    c.adaptive_threads = adaptive_threads == "on";
     if (codec_worker != "auto") c.codec_worker = codec_worker == "on";
     c.codec_threads = codec_threads;
     c.codec_idle_priority = codec_priority == "idle";

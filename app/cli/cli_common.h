@@ -28,7 +28,7 @@ void register_quantize(CLI::App& app);
 struct EngineFlags {
     std::string model_dir, device = "cpu", precision = "fp32", compile = "eager", sdpa, kv = "active";  // sdpa "": default_sdpa_policy
     int threads = 0;
-    std::string codec_worker = "auto", codec_priority = "idle";
+    std::string codec_worker = "auto", codec_priority = "idle", adaptive_threads = "on";
     int codec_threads = 0;
     void add_to(CLI::App* cmd, bool model_required = true);
     EngineConfig to_config() const;  // throws CLI::ValidationError on a bad name or what cannot run here

@@ -70,6 +70,9 @@ void print_metrics(const RunMetrics& m) {
         std::fprintf(stderr, "generation %.1f ms (%.2f frames/s wall, first to last frame) | waited for the codec %.1f ms\n",
                      m.generation_ms, double(m.frames - 1) * 1000.0 / (m.generation_ms - m.cold_first_frame_ms),
                      m.codec_wait_ms);
+    if (const std::string threads = describe_step_threads(m.step_threads); !threads.empty())
+        std::fprintf(stderr, "decode threads: %s (fewer measured faster while other programs kept cores busy)\n",
+                     threads.c_str());
     for (const auto& b : m.backends)
         std::fprintf(stderr, "  attention %-13s %-10s x%lld  %s%s\n", to_string(b.site), to_string(b.backend),
                      (long long)b.calls, b.shape.c_str(), b.compiled ? " (read from the compiled package)" : "");

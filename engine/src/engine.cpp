@@ -23,6 +23,7 @@ RunOptions configured_run_options(const Pipeline& p) {
     o.compile_mode = p.config.compile_mode;
     o.kv_mode = p.config.kv_mode;
     o.kv_margin = p.config.kv_margin;
+    o.adaptive_threads = p.config.adaptive_threads;
     return o;
 }
 

@@ -1,6 +1,8 @@
 // Names of the public enums and their parsers; one table per enum so both directions agree.
 #include "reef/remote.h"
+#include <algorithm>
 #include <array>
+#include <map>
 #include <string_view>
 #include <utility>
 
@@ -118,5 +120,20 @@ std::optional<RemoteFlavour> parse_remote_flavour(const std::string& s) {
 }
 
 bool remote_flavour_openai(const std::string& s) { return s == "openai"; }
+
+std::string describe_step_threads(const std::vector<int>& step_threads) {
+    std::map<int, int> frames;  // count -> frames
+    for (const int n : step_threads) ++frames[n];
+    if (frames.size() < 2) return {};
+    std::vector<std::pair<int, int>> by_use(frames.begin(), frames.end());
+    std::stable_sort(by_use.begin(), by_use.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string s;
+    for (const auto& [n, f] : by_use) {
+        if (!s.empty()) s += ", ";
+        s += std::to_string(n) + (s.empty() ? (n == 1 ? " thread" : " threads") : "") + " for " + std::to_string(f) +
+             (s.empty() ? " frames" : "");
+    }
+    return s;
+}
 
 }  // namespace reef

@@ -28,3 +28,7 @@ if(REEF_LONG_TESTS)
   set_tests_properties(tst_compiled_step_s1mini PROPERTIES LABELS compile-long TIMEOUT 3600
     ENVIRONMENT "REEF_TEST_TMP=${CMAKE_CURRENT_BINARY_DIR}/tmp;REEF_COMPILED_SIZE=s1-mini")
 endif()
+# Plain arithmetic on frame times: no torch header, no precompiled header.
+reef_add_test(tst_thread_governor SOURCES tst_thread_governor.cpp ${PROJECT_SOURCE_DIR}/engine/src/base/thread_governor.cpp
+  LABELS unit)
+target_include_directories(tst_thread_governor PRIVATE ${PROJECT_SOURCE_DIR}/engine/src)

@@ -72,6 +72,9 @@ TEST_CASE(loads_demo_model_and_streams_audio) {
     for (float s : r->audio) CHECK(s >= -1.0f && s <= 1.0f);
     CHECK(r->metrics.time_to_first_audio_ms > 0);
     CHECK(!r->metrics.backends.empty());
+    // each decode step's thread count reaches the facade, within the load's count
+    CHECK_EQ(r->metrics.step_threads.size(), r->metrics.step_ms.size());
+    for (const int n : r->metrics.step_threads) CHECK(n >= 1 && n <= info->cpu_threads);
     // Decoding the returned codes in one go gives the streamed audio (chunked == whole).
     auto whole = engine.decode_codes(r->codes);
     CHECK(whole.ok());

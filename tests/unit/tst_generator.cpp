@@ -1,8 +1,13 @@
 // generate(): ActivePrefix == Full (logits and greedy codes), same seed -> same codes, im_end stop,
-// abort within a frame and a working next request, cache growth between requests, S1 decoding.
+// abort within a frame and a working next request, cache growth between requests, S1 decoding,
+// frames at the thread governor's changing counts.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <set>
 
 #include "check.h"
+#include "nn/sdpa_policy.h"
 #include "t2s_fixtures.h"
 
 using namespace reef;
@@ -14,6 +19,7 @@ struct Run {
     at::Tensor codes;
     GenerateStats stats;
     std::vector<std::vector<int32_t>> columns;
+    std::vector<int> threads_between;  // the engine thread's count in each frame's callback
 };
 
 Run run(const DualArModel& m, Text2SemanticCaches& caches, const at::Tensor& prompt, GenerateOptions opts,
@@ -22,6 +28,7 @@ Run run(const DualArModel& m, Text2SemanticCaches& caches, const at::Tensor& pro
     opts.on_frame = [&](int frame, const std::vector<int32_t>& column, double) {
         CHECK_EQ(size_t(frame), r.columns.size());
         r.columns.push_back(column);
+        r.threads_between.push_back(at::get_num_threads());
     };
     at::Generator gen = make_request_generator(m.device(), seed);
     r.codes = generate(m, caches, prompt, ids, opts, gen, r.stats);
@@ -173,6 +180,46 @@ TEST_CASE(s1_decoding_uses_1024_fast_logits_and_no_bias) {
     // greedy S1 works and is stable
     const Run g1 = run_fresh(*m, prompt, greedy(6)), g2 = run_fresh(*m, prompt, greedy(6));
     CHECK(at::equal(g1.codes, g2.codes));
+}
+
+TEST_CASE(frames_at_the_governors_changing_thread_counts_keep_their_bits) {
+    // Matrices large enough that the GEMV rows split between threads (nn/gemv.cpp: 64 KB pieces)
+    // and attention by heads; Reef's decode attention, as CPU synthesis runs it (the governor is
+    // on only there: libtorch's flash attention splits a decode query's keys by thread).
+    DualArConfig c = small_config(ModelLayout::S2);
+    c.dim = 256, c.n_head = 8, c.n_local_heads = 2, c.head_dim = 32, c.intermediate_size = 768;
+    c.fast_dim = 256, c.fast_n_head = 8, c.fast_n_local_heads = 2, c.fast_head_dim = 32, c.fast_intermediate_size = 768;
+    const int before = at::get_num_threads();
+    at::set_num_threads(2);  // the test runs with OMP_NUM_THREADS=1
+    const SdpaPolicyGuard reef(SdpaPolicy::Reef, CompileMode::Eager);
+    for (const at::ScalarType dtype : {at::kFloat, at::kBFloat16}) {
+        auto m = make_dual_ar_model(c, random_weights(c, 31), at::kCPU, dtype);
+        const at::Tensor prompt = make_prompt(c, 9, 4, 3);
+        GenerateOptions o;
+        o.knobs = SampleKnobs{0.8, 0.8, 30};  // sampled: the sampler's ops run at the frame's count too
+        o.max_new_tokens = 24;
+        o.suppress_im_end = true;
+        o.capture_logits_frames = 24;
+        const Run fixed = run_fresh(*m, prompt, o, 11);
+        // a governor that switches at every probe, a probe every other window of one frame
+        ThreadGovernor flipping(2, ThreadGovernor::Options{1, 1, 1, 1e9, -1e9});
+        o.threads = &flipping;
+        const Run governed = run_fresh(*m, prompt, o, 11);
+        // the counts OpenMP reported inside the frames: both ran
+        const std::set<int> counts(governed.stats.step_threads.begin(), governed.stats.step_threads.end());
+        CHECK(counts == std::set<int>({1, 2}));
+        CHECK_EQ(governed.stats.step_threads.size(), governed.stats.step_ms.size());
+        CHECK(std::set<int>(fixed.stats.step_threads.begin(), fixed.stats.step_threads.end()) == std::set<int>({2}));
+        CHECK(flipping.switches() >= 4);
+        // between frames (the streamed codec's chunks) and after them, the engine thread's own count
+        CHECK(std::set<int>(governed.threads_between.begin(), governed.threads_between.end()) == std::set<int>({2}));
+        CHECK_EQ(at::get_num_threads(), 2);
+        CHECK(at::equal(fixed.codes, governed.codes));
+        CHECK_EQ(fixed.stats.captured_logits.size(), governed.stats.captured_logits.size());
+        for (size_t i = 0; i < fixed.stats.captured_logits.size(); ++i)
+            CHECK(at::equal(fixed.stats.captured_logits[i], governed.stats.captured_logits[i]));
+    }
+    at::set_num_threads(before);
 }
 
 TEST_MAIN()

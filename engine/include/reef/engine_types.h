@@ -60,6 +60,10 @@ struct EngineConfig {
     int device_index = 0;                      // cuda:N
     Precision precision = Precision::Fp32;
     int cpu_threads = 0;                       // 0 = libtorch default
+    // Eager CPU decode frames take fewer of those threads while that measures faster: another
+    // program keeping a core busy stalls every parallel region of a frame (the thread governor,
+    // docs/decode-performance.md "A busy desktop"). false = every frame uses cpu_threads.
+    bool adaptive_threads = true;
     CompileMode compile_mode = CompileMode::Eager;
     SdpaPolicy sdpa_policy = SdpaPolicy::Auto;
     KvMode kv_mode = KvMode::ActivePrefix;
@@ -205,6 +209,7 @@ struct RunMetrics {
     double real_time_factor = 0;      // generation time / audio duration
     MemoryStats memory;
     std::vector<double> step_ms;      // per decode step
+    std::vector<int> step_threads;    // the CPU threads each decode step ran with (adaptive_threads)
     std::vector<BackendUse> backends; // which backend ran at each call site
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
     int batch = 1;                    // the most sequences it decoded together with (synthesize_batch), itself included
@@ -216,6 +221,10 @@ struct RunMetrics {
     double package_load_ms = 0;
     std::string compiled_package;
 };
+
+// How the decode steps' thread counts went (RunMetrics::step_threads), most used first, e.g.
+// "1 thread for 312 frames, 2 for 88"; empty when every step had the same count.
+std::string describe_step_threads(const std::vector<int>& step_threads);
 
 struct SynthesisResult {
     uint64_t request_id = 0;

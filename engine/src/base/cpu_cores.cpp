@@ -79,4 +79,20 @@ int apply_cpu_threads(int requested) {
     return n;
 }
 
+RegionThreads::RegionThreads(int n) {
+#ifdef _OPENMP
+    m_previous = omp_get_max_threads();
+    m_changed = n >= 1 && n != m_previous;
+    if (m_changed) omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
+RegionThreads::~RegionThreads() {
+#ifdef _OPENMP
+    if (m_changed) omp_set_num_threads(m_previous);
+#endif
+}
+
 }  // namespace reef

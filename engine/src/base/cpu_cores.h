@@ -19,4 +19,20 @@ int default_cpu_threads();
 // Returns the count now in effect.
 int apply_cpu_threads(int requested);
 
+// While alive, this thread's parallel regions (at::parallel_for, Reef's kernels) run with n threads:
+// OpenMP's count for this thread alone, which libtorch's global setting and the threads created
+// later do not see. One decode frame at the thread governor's count (base/thread_governor.h); the
+// previous count is back when it goes. Without OpenMP it does nothing.
+class RegionThreads {
+public:
+    explicit RegionThreads(int n);
+    ~RegionThreads();
+    RegionThreads(const RegionThreads&) = delete;
+    RegionThreads& operator=(const RegionThreads&) = delete;
+
+private:
+    int m_previous = 0;
+    bool m_changed = false;
+};
+
 }  // namespace reef

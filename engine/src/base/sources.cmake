@@ -7,4 +7,5 @@ target_sources(reef_engine PRIVATE
   src/base/trim_heap.cpp
   src/base/cuda_memory.cpp
   src/base/cpu_cores.cpp
+  src/base/thread_governor.cpp
 )

@@ -25,6 +25,9 @@ struct Pipeline {
     // their reference once per project.
     PrefixKvStore prefix_store;
     TokenIds ids;
+    // Eager CPU decode frames' thread counts (EngineConfig::adaptive_threads): what it learned
+    // about this machine's other programs carries from one request to the next.
+    ThreadGovernor thread_governor;
     // Compiled decode steps (aot-inductor) loaded so far, by package folder, and the one in use.
     // A step stays loaded for the pipeline's life: libtorch 2.13's package loader does not give a
     // package's constants (a copy of the weights) back when it is destroyed (+1.2 GB per

@@ -109,6 +109,16 @@ void validate_request(const SynthesisRequest& r, size_t max_text_bytes) {
     if (r.stream_chunk_frames < 0) bad("stream_chunk_frames must be >= 0");
 }
 
+ThreadGovernor* thread_governor_for(Pipeline& p, const RunOptions& o) {
+    // Only where a frame's bits do not depend on its thread count, so a busy machine changes the
+    // speed and never the take: Reef's GEMV rows (each row summed alone, nn/gemv.cpp) and Reef's
+    // decode attention (each head alone); libtorch's flash attention splits a decode query's keys
+    // between threads, and its linear's sums depend on the blocking.
+    const bool exact = p.model->device().is_cpu() && gemv_supported(p.model->dtype()) && !o.libtorch_linear &&
+                       o.policy == SdpaPolicy::Reef && o.compile_mode == CompileMode::Eager;
+    return o.adaptive_threads && exact ? &p.thread_governor : nullptr;
+}
+
 GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o) {
     GenerateOptions g;
     g.knobs = {r.sampling.temperature, r.sampling.top_p,
@@ -162,6 +172,7 @@ at::Tensor generate_long(Pipeline& p, const SynthesisRequest& r, const RunOption
         m.prefill_ms += stats.prefill_ms;
         m.prefix_tokens_reused += int(stats.prefix_reused);
         m.step_ms.insert(m.step_ms.end(), stats.step_ms.begin(), stats.step_ms.end());
+        m.step_threads.insert(m.step_threads.end(), stats.step_threads.begin(), stats.step_threads.end());
         m.stop_reason = stats.stop_reason;
         if (capture && b == 0) capture->logits = stats.captured_logits;
         all_codes.push_back(codes);
@@ -280,6 +291,7 @@ SynthesisResult run_synthesis(Pipeline& p, const SynthesisRequest& r, const Call
     GenerateOptions g = generate_options(p, r, o);
     g.should_abort = cb.should_abort;
     g.compiled = o.compile_mode == CompileMode::AotInductor ? p.compiled : nullptr;
+    g.threads = thread_governor_for(p, o);
     g.on_frame = [&](int, const std::vector<int32_t>& column, double frame_ms) { observer(column, frame_ms); };
     at::Generator gen = make_request_generator(p.model->device(), r.sampling.seed);
     const at::Tensor codes = generate_long(p, r, o, g, gen, m, capture);

@@ -19,6 +19,7 @@ struct RunOptions {
     KvMode kv_mode = KvMode::ActivePrefix;
     bool libtorch_linear = false;   // bench ":linear" arms: projections through libtorch (nn/gemv.h GemvPause)
     bool gemv_team = false;         // bench ":team" arms: decode with the GEMV team (nn/gemv_team.h GemvTeamOn)
+    bool adaptive_threads = false;  // EngineConfig::adaptive_threads: the pipeline's thread governor picks each frame's count
     bool decode_ops = false;        // bench ":ops" arms: every decode block through ATen's ops (text2semantic/decode_block.h)
     std::string cpu_target;         // bench "@avx2" arms: the SIMD kernels forced to it for the run ("" = as is)
     int kv_margin = 64;
@@ -50,6 +51,9 @@ void validate_request(const SynthesisRequest& request, size_t max_text_bytes = k
 int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& request);
 // That prompt itself: (N+1, T) int64 on the CPU.
 at::Tensor first_prompt(const Pipeline& p, const SynthesisRequest& request);
+// The pipeline's thread governor where these options let it pick each decode frame's thread count
+// (RunOptions::adaptive_threads, and only where the frames' bits do not depend on it); else null.
+ThreadGovernor* thread_governor_for(Pipeline& p, const RunOptions& options);
 // The generate() options of a request run with these options (sampling, frame limit, KV mode).
 GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& request, const RunOptions& options);
 // The request's voice prefix (its references' part of every prompt, or 0 without references) and

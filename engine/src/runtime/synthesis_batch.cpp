@@ -160,6 +160,7 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
         require_batch_memory(*p.model, first, max_batch);
         if (cb.on_status && !first.empty()) cb.on_status(core_plan(p, requests, std::min(max_batch, int(first.size()))));
         BatchGenerator batch(*p.model, p.ids, max_batch, o.kv_mode);
+        batch.set_thread_governor(thread_governor_for(p, o));
         for (BatchItem& it : first) batch.add(std::move(it));
         // A finished text batch: its codes join the request; the next one is queued, or the request ends.
         auto take = [&]() {
@@ -173,6 +174,8 @@ std::vector<Result<SynthesisResult>> run_synthesis_batch(Pipeline& p, const std:
                     m.prefill_ms += res.stats.prefill_ms;
                     m.prefix_tokens_reused += int(res.stats.prefix_reused);
                     m.step_ms.insert(m.step_ms.end(), res.stats.step_ms.begin(), res.stats.step_ms.end());
+                    m.step_threads.insert(m.step_threads.end(), res.stats.step_threads.begin(),
+                                          res.stats.step_threads.end());
                     m.stop_reason = res.stats.stop_reason;
                     m.batch = std::max(m.batch, res.max_batch_seen);
                     run.codes.push_back(res.codes);

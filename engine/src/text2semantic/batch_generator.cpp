@@ -1,11 +1,13 @@
 #include "text2semantic/batch_generator.h"
 
+#include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
 
 #include <algorithm>
 #include <functional>
 #include <optional>
 
+#include "base/cpu_cores.h"
 #include "check.h"
 #include "nn/gemv.h"
 #include "memory_check.h"
@@ -158,12 +160,23 @@ bool BatchGenerator::step() {
             host[i] = to_host(m.cur);
         }
     };
-    // the frame's GEMVs served by the team (nn/gemv_team.h) where the kernels take them
-    if (m_model.device().is_cpu() && gemv_supported(m_model.dtype()))
-        m_team.run(decode);
-    else
-        decode();
+    int threads = 0;
+    {
+        // a frame of another batch size takes another time: the governor compares like with like
+        if (m_governor && bsz != m_governed_batch) {
+            m_governor->begin(at::get_num_threads());
+            m_governed_batch = bsz;
+        }
+        const RegionThreads frame_threads(m_governor ? m_governor->threads() : 0);
+        threads = at::get_num_threads();
+        // the frame's GEMVs served by the team (nn/gemv_team.h) where the kernels take them
+        if (m_model.device().is_cpu() && gemv_supported(m_model.dtype()))
+            m_team.run(decode);
+        else
+            decode();
+    }
     const double ms = frame_clock.ms();
+    if (m_governor) m_governor->after_frame(ms);
     m_frames.push_back({int(bsz), ms});
 
     std::vector<std::pair<size_t, const char*>> done;
@@ -173,6 +186,7 @@ bool BatchGenerator::step() {
         ++m.input_pos;
         m.columns.push_back(host[i]);
         m.stats.step_ms.push_back(ms);
+        m.stats.step_threads.push_back(threads);
         ++m.stats.frames;
         m.max_batch_seen = std::max(m.max_batch_seen, int(bsz));
         const auto& column = m.columns.back();

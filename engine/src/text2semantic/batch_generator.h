@@ -65,6 +65,9 @@ public:
     // Runs step() until everything queued has finished.
     void run();
     std::vector<BatchItemResult> take_finished();
+    // Each batch frame at this governor's thread count (GenerateOptions::threads for one
+    // sequence); a frame of another batch size starts its windows afresh. null = every thread.
+    void set_thread_governor(ThreadGovernor* governor) { m_governor = governor; }
 
     int active() const;
     int queued() const { return int(m_queue.size()); }
@@ -85,6 +88,8 @@ private:
     std::vector<BatchItemResult> m_finished;
     std::vector<BatchFrameInfo> m_frames;
     GemvTeam m_team;  // learns the batch frame's GEMV order
+    ThreadGovernor* m_governor = nullptr;
+    size_t m_governed_batch = 0;  // the batch size the governor's current windows timed
 };
 
 // Bytes of the slow and fast KV caches of the max_batch items with the largest caches: what a

@@ -1,11 +1,13 @@
 #include "text2semantic/generator.h"
 
+#include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "check.h"
+#include "base/cpu_cores.h"
 #include "nn/gemv.h"
 
 namespace reef {
@@ -182,6 +184,11 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
     const bool keep_logits = opts.static_steps && int(columns.size()) < opts.capture_logits_frames;
     StaticDecodeState state(*ctx.model, first, input_pos, keep_logits);  // also the eager path's windows
     at::Tensor cur = state.cur;
+    // Each eager frame at the governor's count; between frames (the streamed codec's chunks in
+    // on_frame) and after them this thread keeps its own. The GEMV rows' bits do not depend on the
+    // count (nn/gemv.cpp), nor do the codes (tests/unit/tst_generator.cpp).
+    ThreadGovernor* governor = opts.static_steps || opts.compiled ? nullptr : opts.threads;
+    if (governor) governor->begin(at::get_num_threads());
     for (int64_t i = 0; i < num_new_tokens; ++i) {
         if (opts.should_abort && opts.should_abort()) {
             stats.stop_reason = "cancelled";
@@ -190,22 +197,30 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
         const auto t0 = Clock::now();
         const bool capture = int(columns.size()) < opts.capture_logits_frames;
         at::Tensor logits;
+        std::vector<int64_t> column;
+        int threads = 0;
         if (opts.static_steps) {
             const int64_t kv_len = kv_bucket(ctx.kv_mode, input_pos, ctx.caches->slow.capacity());
             opts.static_steps->run(kv_len, [&] { decode_one_token_static(ctx, state, kv_len); });
             cur = state.cur.view({-1});
             if (capture) logits = state.logits.cpu().clone();
+            column = to_host(cur);  // the frame's one device->host read
+            threads = at::get_num_threads();
         } else {
+            const RegionThreads frame_threads(governor ? governor->threads() : 0);
             cur = decode_one_token(ctx, cur.view({1, n_rows, 1}), input_pos, ras_of(ctx, state), rep_of(ctx, state),
                                    capture ? &logits : nullptr);
             accept_column(ctx, state, cur);
+            column = to_host(cur);
+            threads = at::get_num_threads();  // what OpenMP gave this frame's regions
         }
-        const std::vector<int64_t> column = to_host(cur);  // the frame's one device->host read
         if (capture) stats.captured_logits.push_back(logits);
         ++input_pos;
         columns.push_back(column);
         const double ms = ms_since(t0);
+        if (governor) governor->after_frame(ms);
         stats.step_ms.push_back(ms);
+        stats.step_threads.push_back(threads);
         ++stats.frames;
         if (opts.on_frame) opts.on_frame(stats.frames - 1, std::vector<int32_t>(column.begin(), column.end()), ms);
         if (column[0] == ctx.ids.im_end && !opts.suppress_im_end) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_governor.h"
 #include "nn/gemv_team.h"
 #include "reef/engine_types.h"
 #include "text2semantic/dual_ar_model.h"
@@ -76,6 +77,9 @@ struct GenerateOptions {
     int64_t voice_prefix = 0;
     PrefixKvStore* prefix_store = nullptr;
     std::string prefix_context;
+    // Eager decode frames (not static or compiled steps, not the prefill) at the thread count this
+    // governor picks, up to libtorch's count on this thread (base/thread_governor.h); null = all.
+    ThreadGovernor* threads = nullptr;
     std::function<bool()> should_abort;  // checked before every frame
     // frame index (within this generate call), column [main, c0..c_{N-1}], ms of that frame
     std::function<void(int frame, const std::vector<int32_t>& column, double frame_ms)> on_frame;
@@ -86,6 +90,7 @@ struct GenerateStats {
     double prefill_ms = 0;            // prefill forward + the first frame's fast steps
     int64_t prefix_reused = 0;        // voice-prefix rows taken from the prefix store
     std::vector<double> step_ms;      // one per decode frame after the first
+    std::vector<int> step_threads;    // the intra-op threads each of those frames ran with
     int frames = 0;                   // columns generated, the im_end column included
     std::string stop_reason;          // "im_end", "max_new_frames", "cancelled"
     std::vector<at::Tensor> captured_logits;  // [V] float32 CPU, raw (unbiased) slow logits

@@ -1,0 +1,116 @@
+#include "base/thread_governor.h"
+
+#include <algorithm>
+
+namespace reef {
+
+namespace {
+
+// A probe ends after its first kEarlyFrames frames when every one of them is kEarlySlower times
+// slower than the window before it.
+constexpr int kEarlyFrames = 3;
+constexpr double kEarlySlower = 1.25;
+
+double median(std::vector<double> v) {
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    if (v.size() % 2) return v[mid];
+    const double hi = v[mid];
+    return (hi + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid))) / 2;
+}
+
+}  // namespace
+
+ThreadGovernor::ThreadGovernor(int max_threads) : ThreadGovernor(max_threads, Options{}) {}
+
+ThreadGovernor::ThreadGovernor(int max_threads, Options options) : m_options(options) {
+    m_options.window = std::max(1, m_options.window);
+    m_options.first_gap = std::max(1, m_options.first_gap);
+    m_options.max_gap = std::max(m_options.first_gap, m_options.max_gap);
+    reset(max_threads);
+}
+
+void ThreadGovernor::reset(int max_threads) {
+    m_max = std::max(1, max_threads);
+    m_settled = m_running = m_max;
+    m_probe = 0;
+    m_skip = 1;
+    m_since = 0;
+    m_gap_down = m_gap_up = m_options.first_gap;
+    m_reference = m_before = 0;
+    m_halve = false;
+    m_window.clear();
+}
+
+void ThreadGovernor::begin(int max_threads) {
+    if (std::max(1, max_threads) != m_max) return reset(max_threads);
+    // a probe the last generation left open is dropped: its frames would compare across prompts
+    m_running = m_settled;
+    m_probe = 0;
+    m_skip = 1;
+    m_window.clear();
+}
+
+void ThreadGovernor::start_probe(int direction) {
+    m_probe = direction;
+    m_running = m_settled + direction;
+    // Every other timed probe down halves the count: with two busy cores of eight, seven threads
+    // stall as eight do, and only a larger step finds the six that do not (chained steps then
+    // climb back up to them).
+    if (direction < 0 && m_halve && m_settled > 2) m_running = m_settled / 2;
+    m_skip = 1;
+}
+
+void ThreadGovernor::end_probe(double probe_median) {
+    const int direction = m_probe;
+    m_probe = 0;
+    m_since = 0;
+    if (probe_median < (1.0 - m_options.gain) * m_before) {
+        m_settled = m_running;
+        ++m_switches;
+        m_gap_down = m_gap_up = m_options.first_gap;
+        m_reference = 0;            // the new count's first window of its own sets it
+        m_before = probe_median;    // what a chained probe must beat
+        m_halve = false;
+        const int next = m_settled + direction;
+        if (next >= 1 && next <= m_max) return start_probe(direction);
+    } else {
+        gap(direction) = std::min(2 * gap(direction), m_options.max_gap);
+        if (direction < 0) m_halve = !m_halve;
+        // the slowdown that may have started the probe is not contention: compare against it now
+        m_reference = m_before;
+        m_running = m_settled;
+    }
+    m_skip = 1;
+}
+
+void ThreadGovernor::after_frame(double ms) {
+    if (m_max <= 1) return;
+    if (m_skip > 0) {
+        --m_skip;
+        return;
+    }
+    m_window.push_back(ms);
+    // A probe whose first frames are each far slower ends there: a count that stalls (seven
+    // threads with two busy cores of eight: 3.5x) would cost a whole window of such frames.
+    if (m_probe != 0 && int(m_window.size()) == kEarlyFrames && m_options.window > kEarlyFrames &&
+        *std::min_element(m_window.begin(), m_window.end()) > kEarlySlower * m_before) {
+        m_window.clear();
+        return end_probe(m_before);  // did not pay
+    }
+    if (int(m_window.size()) < m_options.window) return;
+    const double med = median(m_window);
+    m_window.clear();
+    if (m_probe != 0) return end_probe(med);
+    m_before = med;
+    if (m_reference <= 0) m_reference = med;
+    m_since += m_options.window;
+    const bool fewer = m_settled > 1, more = m_settled < m_max;
+    if (fewer && med > m_options.slower * m_reference) return start_probe(-1);
+    const bool down_due = fewer && m_since >= m_gap_down, up_due = more && m_since >= m_gap_up;
+    if (down_due && up_due) return start_probe(m_gap_down <= m_gap_up ? -1 : +1);
+    if (down_due) return start_probe(-1);
+    if (up_due) return start_probe(+1);
+}
+
+}  // namespace reef
