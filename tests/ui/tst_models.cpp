@@ -53,6 +53,7 @@ private Q_SLOTS:
         c.device = DeviceKind::Cuda;
         c.precision = Precision::Bf16;
         c.cpu_threads = 6;
+        c.adaptive_threads = false;  // the default is on
         c.compile_mode = CompileMode::CudaGraph;
         c.sdpa_policy = SdpaPolicy::FishSpeech;
         c.kv_mode = KvMode::Full;

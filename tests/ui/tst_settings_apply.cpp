@@ -4,6 +4,7 @@
 // above the usable cores are called out and undone by a reload with "default". What ran is read
 // from independent sources: the attention backends the engine recorded at each call site, and the
 // threads the kernel lists for this process (/proc/self/task).
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -202,6 +203,19 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("%1 ran %2").arg(QLatin1String(to_string(u.site)), QLatin1String(to_string(u.backend)))));
         QVERIFY(!panel().reloadNowButton()->isVisibleTo(&panel()));
         select(panel().sdpaCombo(), "auto");
+    }
+
+    // The thread governor's switch is a load setting like the thread count: the panel's box reaches
+    // the stored config, and the pending line names it until a load applies it.
+    void adaptiveThreadsSwitchIsAPendingEngineSetting() {
+        QCheckBox* box = panel().adaptiveThreadsCheck();
+        QVERIFY(box->isChecked());  // on by default
+        box->setChecked(false);
+        QCOMPARE(m_settings->engineConfig().adaptive_threads, false);
+        QVERIFY2(panel().pendingLabel()->text().contains(QStringLiteral("fewer threads while others are busy off")),
+                 qPrintable(panel().pendingLabel()->text()));
+        box->setChecked(true);
+        QCOMPARE(m_settings->engineConfig().adaptive_threads, true);
     }
 
     // Fault 1: 99 threads on this machine's few cores is called out; after 'default' and a reload

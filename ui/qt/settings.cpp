@@ -73,7 +73,8 @@ bool validLanguage(const QString& code) {
 bool sameConfig(const EngineConfig& a, const EngineConfig& b) {
     return a.model_dir == b.model_dir && a.device == b.device && a.device_index == b.device_index &&
            a.precision == b.precision &&
-           a.cpu_threads == b.cpu_threads && a.compile_mode == b.compile_mode && a.sdpa_policy == b.sdpa_policy &&
+           a.cpu_threads == b.cpu_threads && a.adaptive_threads == b.adaptive_threads &&
+           a.compile_mode == b.compile_mode && a.sdpa_policy == b.sdpa_policy &&
            a.kv_mode == b.kv_mode && a.kv_margin == b.kv_margin && a.load_codec == b.load_codec;
 }
 
@@ -90,6 +91,8 @@ QStringList configChanges(const EngineConfig& loaded, const EngineConfig& wanted
         QString::fromStdString(to_string(DeviceSpec{loaded.device, loaded.device_index})));
     add(Settings::tr("precision"), QLatin1String(to_string(wanted.precision)), QLatin1String(to_string(loaded.precision)));
     add(Settings::tr("CPU threads"), threads(wanted.cpu_threads), threads(loaded.cpu_threads));
+    auto onOff = [](bool on) { return on ? Settings::tr("on") : Settings::tr("off"); };
+    add(Settings::tr("fewer threads while others are busy"), onOff(wanted.adaptive_threads), onOff(loaded.adaptive_threads));
     add(Settings::tr("compile mode"), QLatin1String(to_string(wanted.compile_mode)),
         QLatin1String(to_string(loaded.compile_mode)));
     add(Settings::tr("SDPA policy"), QLatin1String(to_string(wanted.sdpa_policy)), QLatin1String(to_string(loaded.sdpa_policy)));
@@ -127,6 +130,7 @@ void Settings::reload() {
     c.device_index = engineDevice.index;
     c.precision = readEnum(s, "engine/precision", d.precision, &parse_precision);
     c.cpu_threads = readInt(s, "engine/cpu_threads", d.cpu_threads, 0, 1024);
+    c.adaptive_threads = s.value(QStringLiteral("engine/adaptive_threads"), d.adaptive_threads).toBool();
     c.compile_mode = readEnum(s, "engine/compile_mode", d.compile_mode, &parse_compile_mode);
     // unset (or unreadable): the device's and compile mode's default (reef for eager CPU decoding).
     // Files written before that default wrote 'auto', the old default, whether chosen or not (every
@@ -314,6 +318,7 @@ void Settings::writeConfig() {
                QString::fromStdString(to_string(DeviceSpec{m_config.device, m_config.device_index})));
     s.setValue(QStringLiteral("engine/precision"), QLatin1String(to_string(m_config.precision)));
     s.setValue(QStringLiteral("engine/cpu_threads"), m_config.cpu_threads);
+    s.setValue(QStringLiteral("engine/adaptive_threads"), m_config.adaptive_threads);
     s.setValue(QStringLiteral("engine/compile_mode"), QLatin1String(to_string(m_config.compile_mode)));
     s.setValue(QStringLiteral("engine/sdpa_policy"), QLatin1String(to_string(m_config.sdpa_policy)));
     s.setValue(QLatin1String(kSdpaDefaultKey), 2);   // written under default_sdpa_policy: a stored 'auto' was chosen

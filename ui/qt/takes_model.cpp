@@ -24,6 +24,15 @@ QString Take::settingsSummary() const {
         .arg(sampling.seed);
 }
 
+namespace {
+
+QString threadsSummary(const RunMetrics& m) {
+    const std::string split = describe_step_threads(m.step_threads);
+    return split.empty() ? QString() : QStringLiteral(" · threads: ") + QString::fromStdString(split);
+}
+
+}  // namespace
+
 QString Take::statsSummary() const {
     return QStringLiteral("%1 frames · %2 s audio · %3 frames/s · RTF %4 · first audio %5 ms")
         .arg(metrics.frames)
@@ -32,7 +41,9 @@ QString Take::statsSummary() const {
         .arg(metrics.real_time_factor, 0, 'f', 2)
         .arg(metrics.time_to_first_audio_ms, 0, 'f', 0) +
            // decoded together with others (the queue's batch size): its frames/s is its share
-           (metrics.batch > 1 ? QStringLiteral(" · batch of %1").arg(metrics.batch) : QString());
+           (metrics.batch > 1 ? QStringLiteral(" · batch of %1").arg(metrics.batch) : QString()) +
+           // the thread governor moved (other programs kept cores busy): how the frames ran
+           threadsSummary(metrics);
 }
 
 QString Take::backendSummary() const { return attentionSummary(metrics.backends); }

@@ -2222,6 +2222,18 @@ agreement</source>
         <source>Settings → Speech from a server → Key</source>
         <translation>設定 → サーバーで音声を生成 → キー</translation>
     </message>
+    <message>
+        <source>on</source>
+        <translation>オン</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>オフ</translation>
+    </message>
+    <message>
+        <source>fewer threads while others are busy</source>
+        <translation>ほかのプログラムが忙しい間はスレッドを減らす</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SettingsPanel</name>
@@ -2444,6 +2456,14 @@ agreement</source>
     <message>
         <source>%1 weights: %2 in memory; an int8 copy: %3, an int4 copy (group 128): %4 (Engine → Quantize (int8/int4)…)</source>
         <translation>%1 重み: メモリ上 %2、int8 のコピー: %3、int4 のコピー (グループ 128): %4 (エンジン → 量子化 (int8/int4)…)</translation>
+    </message>
+    <message>
+        <source>Fewer while other programs are busy</source>
+        <translation>ほかのプログラムが忙しい間は減らす</translation>
+    </message>
+    <message>
+        <source>While another program keeps a core busy, every thread of a CPU frame waits for the one it holds up: decoding measures fewer threads now and then and keeps them while they are faster (the take&apos;s codes stay the same). Off: every frame uses all the threads above.</source>
+        <translation>ほかのプログラムがコアを使い続けていると、CPU フレームのすべてのスレッドが足止めされたスレッドを待ちます。デコードはときどき少ないスレッド数を計測し、速い間はそれを使い続けます (テイクのコードは変わりません)。オフ: すべてのフレームで上のスレッド数をすべて使います。</translation>
     </message>
 </context>
 <context>

@@ -2222,6 +2222,18 @@ agreement</source>
         <source>Settings → Speech from a server → Key</source>
         <translation>设置 → 在服务器上合成语音 → 密钥</translation>
     </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>fewer threads while others are busy</source>
+        <translation>其他程序繁忙时减少线程</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::SettingsPanel</name>
@@ -2444,6 +2456,14 @@ agreement</source>
     <message>
         <source>%1 weights: %2 in memory; an int8 copy: %3, an int4 copy (group 128): %4 (Engine → Quantize (int8/int4)…)</source>
         <translation>%1 权重：内存中 %2；int8 副本：%3，int4 副本（组 128）：%4（引擎 → 量化 (int8/int4)…）</translation>
+    </message>
+    <message>
+        <source>Fewer while other programs are busy</source>
+        <translation>其他程序繁忙时减少</translation>
+    </message>
+    <message>
+        <source>While another program keeps a core busy, every thread of a CPU frame waits for the one it holds up: decoding measures fewer threads now and then and keeps them while they are faster (the take&apos;s codes stay the same). Off: every frame uses all the threads above.</source>
+        <translation>当其他程序一直占用某个核心时，CPU 帧的每个线程都要等待被拖慢的那个线程：解码会不时测量更少的线程数，并在更快时保留它（录音的编码保持不变）。关：每一帧都使用上面设置的全部线程。</translation>
     </message>
 </context>
 <context>

@@ -199,6 +199,13 @@ QWidget* SettingsPanel::createEngineGroup() {
     });
     f->addRow(tr("Smaller weights"), m_quantize);
     f->addRow(tr("CPU threads"), m_threads);
+    m_adaptiveThreads = new QCheckBox(tr("Fewer while other programs are busy"));
+    m_adaptiveThreads->setObjectName(QStringLiteral("adaptiveThreadsCheck"));
+    m_adaptiveThreads->setToolTip(
+        tr("While another program keeps a core busy, every thread of a CPU frame waits for the one it holds up: decoding "
+           "measures fewer threads now and then and keeps them while they are faster (the take's codes stay the same). "
+           "Off: every frame uses all the threads above."));
+    f->addRow(QString(), m_adaptiveThreads);
     m_threadsWarning = new QLabel;
     m_threadsWarning->setObjectName(QStringLiteral("threadsWarning"));
     m_threadsWarning->setWordWrap(true);
@@ -253,6 +260,7 @@ QWidget* SettingsPanel::createEngineGroup() {
         connect(c, &QComboBox::currentIndexChanged, this, &SettingsPanel::pushEngineConfig);
     for (QSpinBox* s : {m_threads, m_kvMargin})
         connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::pushEngineConfig);
+    connect(m_adaptiveThreads, &QCheckBox::toggled, this, &SettingsPanel::pushEngineConfig);
 
     return box;
 }
@@ -380,6 +388,7 @@ void SettingsPanel::syncFromSettings() {
     selectDevice(c);
     selectEnum(m_precision, c.precision);
     m_threads->setValue(c.cpu_threads);
+    m_adaptiveThreads->setChecked(c.adaptive_threads);
     selectEnum(m_compile, c.compile_mode);
     selectEnum(m_sdpa, c.sdpa_policy);
     selectEnum(m_kvMode, c.kv_mode);
@@ -408,6 +417,7 @@ void SettingsPanel::pushEngineConfig() {
     c.device_index = device.index;
     c.precision = currentEnum(m_precision, &parse_precision, c.precision);
     c.cpu_threads = m_threads->value();
+    c.adaptive_threads = m_adaptiveThreads->isChecked();
     c.compile_mode = currentEnum(m_compile, &parse_compile_mode, c.compile_mode);
     c.sdpa_policy = currentEnum(m_sdpa, &parse_sdpa_policy, c.sdpa_policy);  // a default follows (Settings)
     c.kv_mode = currentEnum(m_kvMode, &parse_kv_mode, c.kv_mode);

@@ -46,6 +46,7 @@ public:
     QSpinBox* threadsSpin() const { return m_threads; }
     // Shown when the CPU threads exceed the cores this process may use (cgroup-aware, from the caps).
     QLabel* threadsWarning() const { return m_threadsWarning; }
+    QCheckBox* adaptiveThreadsCheck() const { return m_adaptiveThreads; }
     // "Reload needed": the engine settings differ from those the loaded model runs with; the
     // label says which, the button reloads with the panel's settings.
     QLabel* pendingLabel() const { return m_pending; }
@@ -104,6 +105,7 @@ private:
     QComboBox *m_device = nullptr, *m_precision = nullptr, *m_compile = nullptr, *m_sdpa = nullptr, *m_kvMode = nullptr;
     QSpinBox *m_threads = nullptr, *m_kvMargin = nullptr;
     QLabel* m_threadsWarning = nullptr;
+    QCheckBox* m_adaptiveThreads = nullptr;
     QLabel* m_servedBy = nullptr;
     QWidget* m_engineGroup = nullptr;
     QWidget* m_engineControls = nullptr;
