@@ -3,7 +3,7 @@
 # script itself, end to end, on the tiny demo model with the fewest frames and repeats, then a check
 # that it wrote the files it promises. Exits 77 when something the script needs is not installed.
 #   short_form.sh CASE REEF_CLI TMP_DIR [BUILD_DIR]
-# CASE: batch_project codec_worker_study compiled_study cpu_study cpu_targets decode_attention_speed
+# CASE: batch_project busy_desktop codec_worker_study compiled_study cpu_study cpu_targets decode_attention_speed
 #       fish_speech_eager quant_study serve_bench study_1337 study_1337_arms screenshots threads_reload update_translations
 # Env: REEF_SCRIPT_PYTHON (the venv Python with torch, for the .py scripts).
 set -euo pipefail
@@ -44,6 +44,20 @@ batch_project)   # 3 segments, one by one and in a batch of 2, 8 frames each
   nonempty "$T/project.md"
   has "$T/project.md" "^# A project of 3 segments"
   has "$T/project.md" "^| 1 | " && has "$T/project.md" "^| 2 | "
+  ;;
+busy_desktop)   # one round of each configuration, idle and busy, 16 frames: the files, and the same codes
+  # everywhere (the script's own check); the speeds are a quiet machine's verdict, not CI's
+  tiny
+  REEF_CLI="$cli" REEF_STUDY_FRAMES=16 bash "$root/bench/busy_desktop.sh" "$T/tiny" "$T/out" 1 >"$T/log.txt" 2>&1 ||
+    { cat "$T/log.txt"; fail "busy_desktop.sh failed"; }
+  nonempty "$T/out/busy-desktop.md" "$T/out/busy-desktop.tsv" "$T/out/busy-desktop.json"
+  python3 - "$T/out/busy-desktop.json" <<'PY' || fail "the study's figures are incomplete"
+import json, sys
+r = json.load(open(sys.argv[1]))
+if not r["same_codes"]: sys.exit("the configurations made different codes")
+m = r["medians"]
+if len(m) != 6 or not all(v["warm_fps"] > 0 and v["wall_fps"] > 0 for v in m.values()): sys.exit(f"medians: {m}")
+PY
   ;;
 codec_worker_study)   # the one-core configurations once, 8 frames, no waiting for a quiet machine: on CI's
   # two shared cores the two-thread decode oversubscribes them and an idle-priority codec starves (seconds a run)
