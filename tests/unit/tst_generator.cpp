@@ -4,8 +4,18 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include <atomic>
+#include <chrono>
 #include <set>
+#include <thread>
+#ifdef __linux__
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
+#include "base/cpu_cores.h"
 #include "check.h"
 #include "nn/sdpa_policy.h"
 #include "t2s_fixtures.h"
@@ -201,8 +211,10 @@ TEST_CASE(frames_at_the_governors_changing_thread_counts_keep_their_bits) {
         o.suppress_im_end = true;
         o.capture_logits_frames = 24;
         const Run fixed = run_fresh(*m, prompt, o, 11);
-        // a governor that switches at every probe, a probe every other window of one frame
-        ThreadGovernor flipping(2, ThreadGovernor::Options{1, 1, 1, 1e9, -1e9});
+        // windows of one frame, each "slower" than the last (slower = 0: a probe down at once), each
+        // probe paying (gain < 0), the way back up on a one-frame timer: the count flips every few
+        // frames whatever the frames' times and waits
+        ThreadGovernor flipping(2, ThreadGovernor::Options{1, 1, 1, 0.0, -1e9});
         o.threads = &flipping;
         const Run governed = run_fresh(*m, prompt, o, 11);
         // the counts OpenMP reported inside the frames: both ran
@@ -220,6 +232,50 @@ TEST_CASE(frames_at_the_governors_changing_thread_counts_keep_their_bits) {
             CHECK(at::equal(fixed.stats.captured_logits[i], governed.stats.captured_logits[i]));
     }
     at::set_num_threads(before);
+}
+
+TEST_CASE(team_run_queue_wait_sees_a_thread_sharing_its_cpu) {
+#ifdef __linux__
+    // The governor's sign of contention, against the kernel's own accounting: a thread at nice 19
+    // sharing one CPU with a busy thread at nice 0 gets ~1.5 % of it, so over 300 ms it waits
+    // nearly all of them and runs a few (reading the run time instead would say a few ms).
+    const int before = at::get_num_threads();
+    at::set_num_threads(1);  // the team: the thread that learns it, alone
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    auto spin = [](std::chrono::milliseconds d) {
+        const auto end = std::chrono::steady_clock::now() + d;
+        std::atomic<uint64_t> n{0};
+        while (std::chrono::steady_clock::now() < end) n.fetch_add(1, std::memory_order_relaxed);
+    };
+    std::atomic<bool> victim_ready{false};
+    double waited = 0;
+    std::thread victim([&] {
+        sched_setaffinity(0, sizeof one, &one);
+        setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), 19);  // this thread only (Linux)
+        TeamRunQueueWait waits;
+        waited = waits.since_last();
+        victim_ready = true;
+        if (waited < 0) return;
+        spin(std::chrono::milliseconds(300));
+        waited = waits.since_last();
+    });
+    while (!victim_ready) std::this_thread::yield();
+    std::thread rival([&] {
+        sched_setaffinity(0, sizeof one, &one);
+        spin(std::chrono::milliseconds(400));
+    });
+    victim.join();
+    rival.join();
+    at::set_num_threads(before);
+    if (waited < 0) return reef_test::skip("this kernel keeps no per-thread schedstat");
+    std::printf("  waited %.1f ms of 300 at nice 19 beside a busy thread on one CPU\n", waited);
+    CHECK(waited > 200);
+    CHECK(waited < 1000);  // ms (until the rival ends, ~400), not µs or ns
+#else
+    reef_test::skip("Linux only");
+#endif
 }
 
 TEST_MAIN()

@@ -13,12 +13,14 @@ using namespace reef;
 namespace {
 
 using Machine = std::function<double(int frame, int threads)>;
+// ms the frame's threads waited runnable for a CPU, given its time; null: the wait is not known
+using Waits = std::function<double(int frame, int threads, double ms)>;
 
 // One generation of `frames` frames: -> the thread count each frame ran at. REEF_GOVERNOR_SEED=k
 // shifts every case's seed (the cases' bounds held for k = 0..40); REEF_GOVERNOR_TRACE=1 prints
 // each run as count@first-frame+frames.
 std::vector<int> run(ThreadGovernor& g, int max_threads, int frames, const Machine& machine, uint32_t seed = 1,
-                     double jitter = 0.15) {
+                     double jitter = 0.15, const Waits& waits = {}) {
     if (const char* shift = std::getenv("REEF_GOVERNOR_SEED")) seed += uint32_t(std::atoi(shift));
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> noise(1.0 - jitter, 1.0 + jitter);
@@ -28,7 +30,8 @@ std::vector<int> run(ThreadGovernor& g, int max_threads, int frames, const Machi
         const int n = g.threads();
         CHECK(n >= 1 && n <= max_threads);
         used.push_back(n);
-        g.after_frame(machine(f, n) * noise(rng));
+        const double ms = machine(f, n) * noise(rng);
+        g.after_frame(ms, waits ? waits(f, n, ms) : -1.0);
     }
     if (std::getenv("REEF_GOVERNOR_TRACE")) {
         for (size_t i = 0, j = 0; i < used.size(); i = j) {
@@ -154,6 +157,41 @@ TEST_CASE(jitter_alone_does_not_move_it) {
     }
     CHECK(switched <= 4);
     CHECK(at_one <= 20 * 1000 / 20);
+}
+
+// With the wait known (Linux schedstat): the two-core machine's threads wait only while the busy
+// loop crowds them, at two threads (a third of the frame, summed over both), never at one.
+double two_core_waits(bool busy, int threads, double ms) { return busy && threads == 2 ? 0.3 * ms : 0.0; }
+
+TEST_CASE(threads_that_never_wait_are_never_probed_down) {
+    ThreadGovernor g(2);
+    const auto used = run(g, 2, 3000, [](int, int n) { return two_cores(false, n); }, 1, 0.15,
+                          [](int, int n, double ms) { return two_core_waits(false, n, ms); });
+    CHECK_EQ(count(used, 1), 0);
+    CHECK_EQ(g.switches(), 0);
+}
+
+TEST_CASE(threads_that_wait_are_probed_down_at_the_first_window) {
+    ThreadGovernor g(2);
+    auto busy_between = [](int f) { return f >= 300 && f < 1200; };
+    const auto used = run(g, 2, 2000, [&](int f, int n) { return two_cores(busy_between(f), n); }, 1, 0.15,
+                          [&](int f, int n, double ms) { return two_core_waits(busy_between(f), n, ms); });
+    CHECK(count(used, 1, 0, 300) == 0);  // idle: no probe down at all
+    const size_t down = first_run(used, 1, 0);
+    CHECK(down > 300);
+    CHECK(down <= 300 + 8 + 8 + 9);  // the first window with the wait, then the probe's
+    CHECK(first_run(used, 2, 1200) < 1200 + 512 + 9);  // back by the timer's probe up
+    CHECK_EQ(g.switches(), 2);
+}
+
+TEST_CASE(threads_that_wait_for_nothing_fewer_can_fix_back_off) {
+    // Sixteen threads with one busy core: they wait, but fifteen are no faster than sixteen
+    // (the frame is bound elsewhere) and fewer are slower. Probes down back off: few frames run
+    // at the slower counts (fifteen is as good as sixteen: a probe may settle there by chance).
+    ThreadGovernor g(16);
+    const auto used = run(g, 16, 3000, [](int, int n) { return n >= 15 ? 10.0 : 150.0 / n; }, 1, 0.15,
+                          [](int, int n, double ms) { return n == 16 ? 0.2 * ms : 0.0; });
+    CHECK(count(used, 16) + count(used, 15) >= 3000 - 3000 / 40);
 }
 
 TEST_MAIN()

@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <thread>
 
 #ifdef __linux__
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 #ifdef _OPENMP
 #include <omp.h>
@@ -93,6 +97,62 @@ RegionThreads::~RegionThreads() {
 #ifdef _OPENMP
     if (m_changed) omp_set_num_threads(m_previous);
 #endif
+}
+
+TeamRunQueueWait::TeamRunQueueWait() {
+#if defined(__linux__) && defined(_OPENMP)
+    std::vector<pid_t> tids;
+    const int n = at::get_num_threads();
+    tids.resize(size_t(n), 0);
+    // libgomp runs this thread's regions on the same pool threads for as long as the count stays
+    // (and fewer of them for fewer threads): these are the threads the frames' regions run on
+#pragma omp parallel num_threads(n)
+    tids[size_t(omp_get_thread_num())] = pid_t(syscall(SYS_gettid));
+    for (const pid_t tid : tids) {
+        if (tid <= 0) continue;
+        const std::string path = "/proc/self/task/" + std::to_string(tid) + "/schedstat";
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            for (const int f : m_files) ::close(f);
+            m_files.clear();
+            return;
+        }
+        m_files.push_back(fd);
+    }
+    m_last_ms = total_ms();
+#endif
+}
+
+TeamRunQueueWait::~TeamRunQueueWait() {
+#ifdef __linux__
+    for (const int f : m_files) ::close(f);
+#endif
+}
+
+double TeamRunQueueWait::total_ms() const {
+    double ns = 0;
+#ifdef __linux__
+    // "<ns on a CPU> <ns waiting on a run queue> <time slices>"
+    for (const int f : m_files) {
+        char buf[96];
+        const ssize_t got = ::pread(f, buf, sizeof buf - 1, 0);
+        if (got <= 0) return -1;
+        buf[got] = 0;
+        unsigned long long run = 0, wait = 0;
+        if (std::sscanf(buf, "%llu %llu", &run, &wait) != 2) return -1;
+        ns += double(wait);
+    }
+#endif
+    return ns / 1e6;
+}
+
+double TeamRunQueueWait::since_last() {
+    if (m_files.empty()) return -1;
+    const double now = total_ms();
+    if (now < 0) return -1;
+    const double waited = now - m_last_ms;
+    m_last_ms = now;
+    return waited;
 }
 
 }  // namespace reef

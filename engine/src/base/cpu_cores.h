@@ -2,6 +2,7 @@
 // The count reads the affinity mask and the cgroup's CPU quota (a container limited to 2 CPUs on
 // a 64-core host has 2), so a thread count above it can be called out before it slows decoding.
 #pragma once
+#include <vector>
 
 namespace reef {
 
@@ -23,6 +24,26 @@ int apply_cpu_threads(int requested);
 // OpenMP's count for this thread alone, which libtorch's global setting and the threads created
 // later do not see. One decode frame at the thread governor's count (base/thread_governor.h); the
 // previous count is back when it goes. Without OpenMP it does nothing.
+// How long this thread's OpenMP team (this thread and the threads its parallel regions run on,
+// for libtorch's thread count now) has waited runnable for a CPU: Linux's per-thread schedstat.
+// The thread governor's sign of other programs crowding the cores. Learns the team by running one
+// empty region; the engine thread only.
+class TeamRunQueueWait {
+public:
+    TeamRunQueueWait();
+    ~TeamRunQueueWait();
+    TeamRunQueueWait(const TeamRunQueueWait&) = delete;
+    TeamRunQueueWait& operator=(const TeamRunQueueWait&) = delete;
+    // ms waited since the last call (the first: since the team was learned), summed over the
+    // team's threads; negative where the kernel does not say (no schedstat, not Linux).
+    double since_last();
+
+private:
+    double total_ms() const;
+    std::vector<int> m_files;  // /proc/self/task/TID/schedstat of each team thread, open
+    double m_last_ms = 0;
+};
+
 class RegionThreads {
 public:
     explicit RegionThreads(int n);

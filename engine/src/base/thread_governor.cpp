@@ -10,6 +10,10 @@ namespace {
 // slower than the window before it.
 constexpr int kEarlyFrames = 3;
 constexpr double kEarlySlower = 1.25;
+// A window is contended when in at least half of its frames the threads waited runnable for a CPU
+// this share of the frame's time: on the Zen 4 VM idle frames wait ~0.5 % (with a rare spike of a
+// few ms from another process), frames beside a busy loop ~50 %.
+constexpr double kContendedShare = 0.05;
 
 double median(std::vector<double> v) {
     const size_t mid = v.size() / 2;
@@ -37,9 +41,16 @@ void ThreadGovernor::reset(int max_threads) {
     m_skip = 1;
     m_since = 0;
     m_gap_down = m_gap_up = m_options.first_gap;
+    m_gap_waited = m_options.window;
     m_reference = m_before = 0;
     m_halve = false;
+    clear_window();
+}
+
+void ThreadGovernor::clear_window() {
     m_window.clear();
+    m_window_waited = 0;
+    m_window_wait_known = true;
 }
 
 void ThreadGovernor::begin(int max_threads) {
@@ -48,7 +59,7 @@ void ThreadGovernor::begin(int max_threads) {
     m_running = m_settled;
     m_probe = 0;
     m_skip = 1;
-    m_window.clear();
+    clear_window();
 }
 
 void ThreadGovernor::start_probe(int direction) {
@@ -69,6 +80,7 @@ void ThreadGovernor::end_probe(double probe_median) {
         m_settled = m_running;
         ++m_switches;
         m_gap_down = m_gap_up = m_options.first_gap;
+        m_gap_waited = m_options.window;
         m_reference = 0;            // the new count's first window of its own sets it
         m_before = probe_median;    // what a chained probe must beat
         m_halve = false;
@@ -76,7 +88,10 @@ void ThreadGovernor::end_probe(double probe_median) {
         if (next >= 1 && next <= m_max) return start_probe(direction);
     } else {
         gap(direction) = std::min(2 * gap(direction), m_options.max_gap);
-        if (direction < 0) m_halve = !m_halve;
+        if (direction < 0) {
+            m_gap_waited = std::min(2 * m_gap_waited, m_options.max_gap);
+            m_halve = !m_halve;
+        }
         // the slowdown that may have started the probe is not contention: compare against it now
         m_reference = m_before;
         m_running = m_settled;
@@ -84,30 +99,39 @@ void ThreadGovernor::end_probe(double probe_median) {
     m_skip = 1;
 }
 
-void ThreadGovernor::after_frame(double ms) {
+void ThreadGovernor::after_frame(double ms, double waited_ms) {
     if (m_max <= 1) return;
     if (m_skip > 0) {
         --m_skip;
         return;
     }
     m_window.push_back(ms);
+    if (waited_ms < 0)
+        m_window_wait_known = false;
+    else if (waited_ms > kContendedShare * ms)
+        ++m_window_waited;
     // A probe whose first frames are each far slower ends there: a count that stalls (seven
     // threads with two busy cores of eight: 3.5x) would cost a whole window of such frames.
     if (m_probe != 0 && int(m_window.size()) == kEarlyFrames && m_options.window > kEarlyFrames &&
         *std::min_element(m_window.begin(), m_window.end()) > kEarlySlower * m_before) {
-        m_window.clear();
+        clear_window();
         return end_probe(m_before);  // did not pay
     }
     if (int(m_window.size()) < m_options.window) return;
     const double med = median(m_window);
-    m_window.clear();
+    const bool wait_known = m_window_wait_known;
+    const bool contended = wait_known && 2 * m_window_waited >= int(m_window.size());
+    clear_window();
     if (m_probe != 0) return end_probe(med);
     m_before = med;
     if (m_reference <= 0) m_reference = med;
     m_since += m_options.window;
     const bool fewer = m_settled > 1, more = m_settled < m_max;
     if (fewer && med > m_options.slower * m_reference) return start_probe(-1);
-    const bool down_due = fewer && m_since >= m_gap_down, up_due = more && m_since >= m_gap_up;
+    // Fewer threads are tried where the threads waited for a CPU (at once, then backing off), or on
+    // the timer where that cannot be read; never on a machine that lets them run.
+    const bool down_due = fewer && (wait_known ? contended && m_since >= m_gap_waited : m_since >= m_gap_down);
+    const bool up_due = more && m_since >= m_gap_up;
     if (down_due && up_due) return start_probe(m_gap_down <= m_gap_up ? -1 : +1);
     if (down_due) return start_probe(-1);
     if (up_due) return start_probe(+1);

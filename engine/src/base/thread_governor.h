@@ -11,10 +11,14 @@
 //   is not counted (OpenMP wakes its threads for it), nor the first of a generation (cold caches).
 // - A count's reference is the median of its first window. A window `slower` times slower than
 //   that probes one thread fewer at once: contention arriving.
-// - Besides, each direction is probed on its own timer: first after `first_gap` frames at a count,
-//   the gap doubling after each probe that did not pay, up to `max_gap`, so an idle machine pays
-//   a probe at the fewer count about once every max_gap frames, and a machine the other program
-//   has left gets its threads back within about max_gap frames.
+// - Fewer threads are probed where the frames' threads waited runnable for a CPU (Linux schedstat;
+//   in half a window's frames or more, each more than 5 % of its time): at the first such window, then after a gap that doubles
+//   with each probe that did not pay. An idle machine, whose threads never wait, is never probed
+//   down. Where the wait cannot be read, a timer stands in: first after `first_gap` frames at a
+//   count, doubling up to `max_gap` (an idle machine then pays a probe about every max_gap frames).
+// - More threads are probed on a timer (first_gap, doubling up to max_gap): the threads of a
+//   count that no longer crowds the cores wait for nothing, so only trying tells whether the other
+//   program has left; a machine it has left gets its threads back within about max_gap frames.
 // - A probe switches when its median is below (1 - gain) times the median of the window right
 //   before it (the same spell of the machine), and then the next count in the same direction is
 //   probed at once. A probe down takes one thread fewer, or, every other time one did not pay,
@@ -48,8 +52,9 @@ public:
     void begin(int max_threads);
     // The thread count for the next frame, 1..max_threads().
     int threads() const { return m_running; }
-    // The frame just decoded at threads() took `ms`.
-    void after_frame(double ms);
+    // The frame just decoded at threads() took `ms`, and its threads waited `waited_ms` in all
+    // runnable for a CPU (summed over the threads; negative: not known).
+    void after_frame(double ms, double waited_ms = -1);
 
     int max_threads() const { return m_max; }
     // Times the settled count changed (probes that paid).
@@ -59,6 +64,7 @@ private:
     void reset(int max_threads);
     void start_probe(int direction);
     void end_probe(double probe_median);
+    void clear_window();
     int& gap(int direction) { return direction < 0 ? m_gap_down : m_gap_up; }
 
     Options m_options;
@@ -69,11 +75,14 @@ private:
     int m_skip = 0;       // frames not to count (a new count, a new generation)
     int m_since = 0;      // counted frames at m_settled since it settled or since the last probe
     int m_gap_down = 0, m_gap_up = 0;
+    int m_gap_waited = 0;    // frames at a count before a probe down where its threads waited for a CPU
     bool m_halve = false;    // the next probe down halves the count instead of taking one thread
     double m_reference = 0;  // median of m_settled's first window (0: none yet)
     double m_before = 0;     // median of m_settled's last window
     int m_switches = 0;
     std::vector<double> m_window;
+    int m_window_waited = 0;          // frames of the window whose threads waited for a CPU
+    bool m_window_wait_known = true;
 };
 
 }  // namespace reef

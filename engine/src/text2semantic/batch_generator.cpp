@@ -166,6 +166,7 @@ bool BatchGenerator::step() {
         if (m_governor && bsz != m_governed_batch) {
             m_governor->begin(at::get_num_threads());
             m_governed_batch = bsz;
+            if (!m_waits) m_waits = std::make_unique<TeamRunQueueWait>();
         }
         const RegionThreads frame_threads(m_governor ? m_governor->threads() : 0);
         threads = at::get_num_threads();
@@ -176,7 +177,7 @@ bool BatchGenerator::step() {
             decode();
     }
     const double ms = frame_clock.ms();
-    if (m_governor) m_governor->after_frame(ms);
+    if (m_governor) m_governor->after_frame(ms, m_waits->since_last());
     m_frames.push_back({int(bsz), ms});
 
     std::vector<std::pair<size_t, const char*>> done;

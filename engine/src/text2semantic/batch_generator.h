@@ -23,6 +23,8 @@
 
 namespace reef {
 
+class TeamRunQueueWait;  // base/cpu_cores.h
+
 struct BatchItem {
     int64_t id = 0;            // the caller's name for it, echoed in its result
     at::Tensor prompt;         // [N+1, T] int64
@@ -90,6 +92,7 @@ private:
     GemvTeam m_team;  // learns the batch frame's GEMV order
     ThreadGovernor* m_governor = nullptr;
     size_t m_governed_batch = 0;  // the batch size the governor's current windows timed
+    std::unique_ptr<TeamRunQueueWait> m_waits;  // the governor's sign of other programs on the cores
 };
 
 // Bytes of the slow and fast KV caches of the max_batch items with the largest caches: what a

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "check.h"
 #include "base/cpu_cores.h"
@@ -189,6 +190,8 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
     // count (nn/gemv.cpp), nor do the codes (tests/unit/tst_generator.cpp).
     ThreadGovernor* governor = opts.static_steps || opts.compiled ? nullptr : opts.threads;
     if (governor) governor->begin(at::get_num_threads());
+    std::optional<TeamRunQueueWait> waits;  // the governor's sign of other programs on the cores
+    if (governor) waits.emplace();
     for (int64_t i = 0; i < num_new_tokens; ++i) {
         if (opts.should_abort && opts.should_abort()) {
             stats.stop_reason = "cancelled";
@@ -218,7 +221,7 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
         ++input_pos;
         columns.push_back(column);
         const double ms = ms_since(t0);
-        if (governor) governor->after_frame(ms);
+        if (governor) governor->after_frame(ms, waits->since_last());
         stats.step_ms.push_back(ms);
         stats.step_threads.push_back(threads);
         ++stats.frames;
