@@ -1,6 +1,6 @@
 // generate(): ActivePrefix == Full (logits and greedy codes), same seed -> same codes, im_end stop,
 // abort within a frame and a working next request, cache growth between requests, S1 decoding,
-// frames at the thread governor's changing counts.
+// frames at the thread governor's changing counts, and the run-queue wait it reads.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 

@@ -11,11 +11,12 @@
 //   is not counted (OpenMP wakes its threads for it), nor the first of a generation (cold caches).
 // - A count's reference is the median of its first window. A window `slower` times slower than
 //   that probes one thread fewer at once: contention arriving.
-// - Fewer threads are probed where the frames' threads waited runnable for a CPU (Linux schedstat;
-//   in half a window's frames or more, each more than 5 % of its time): at the first such window, then after a gap that doubles
-//   with each probe that did not pay. An idle machine, whose threads never wait, is never probed
-//   down. Where the wait cannot be read, a timer stands in: first after `first_gap` frames at a
-//   count, doubling up to `max_gap` (an idle machine then pays a probe about every max_gap frames).
+// - Fewer threads are probed where the frames' threads waited runnable for a CPU (Linux schedstat,
+//   TeamRunQueueWait; in half a window's frames or more, each more than 5 % of its time): at the
+//   first such window, then after a gap that doubles with each probe that did not pay. An idle
+//   machine, whose threads never wait, is never probed down. Where the wait cannot be read, a
+//   timer stands in: first after `first_gap` frames at a count, doubling up to `max_gap` (an idle
+//   machine then pays a probe about every max_gap frames).
 // - More threads are probed on a timer (first_gap, doubling up to max_gap): the threads of a
 //   count that no longer crowds the cores wait for nothing, so only trying tells whether the other
 //   program has left; a machine it has left gets its threads back within about max_gap frames.
@@ -24,11 +25,11 @@
 //   probed at once. A probe down takes one thread fewer, or, every other time one did not pay,
 //   half: with two busy cores of eight, seven threads stall as eight do, and 8 -> 4 -> 5 -> 6
 //   finds the count that does not. A probe whose first three frames are each 1.25x slower than
-//   the window before it ends there: an idle machine pays 4 frames at the fewer count, not 9.
+//   the window before it ends there (4 frames at a count that stalls, not 9).
 // - The count and the gaps outlive a generation (contention outlives one request); a change of
 //   the largest count (the user's thread setting) starts afresh.
 //
-// Plain arithmetic on the frame times it is given; the caller sets the count
+// Plain arithmetic on the frame times and waits it is given; the caller sets the count
 // (tests/unit/tst_thread_governor.cpp plays simulated machines to it).
 #pragma once
 #include <vector>
