@@ -105,6 +105,9 @@ private Q_SLOTS:
         QCOMPARE(w.takesModel().take(0).text, QStringLiteral("Hello from the fake engine."));
         QCOMPARE(qint64(app.playback.samples().size()), qint64(60) * kSamplesPerFrame);
         QVERIFY(w.perfModel().rowCount() >= 2);   // the last run stays visible
+        // the last sample's decode threads (the fake moved from 2 to 1 halfway), beside the backends
+        QTRY_VERIFY2_WITH_TIMEOUT(w.perfChart()->backendText().endsWith(QStringLiteral(" · decode threads: 1 of 2")),
+                                  qPrintable(w.perfChart()->backendText()), 2000);
         // The four call sites' lines stay apart where they share a backend (issue #47): each has its
         // own dash pattern and its own offset within the backend's row.
         QSet<int> styles;

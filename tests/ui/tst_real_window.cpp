@@ -151,6 +151,8 @@ private Q_SLOTS:
         const QString live = w.perfChart()->backendText();
         QVERIFY2(live.contains(QStringLiteral("slow-decode")) && live.contains(QStringLiteral("fast-decode")),
                  qPrintable(live));
+        // the engine's thread count for CPU decode: this window's load asked for one thread
+        QVERIFY2(live.endsWith(QStringLiteral(" · decode threads: 1 of 1")), qPrintable(live));
         QVERIFY(!take.metrics.backends.empty());
         const QString report = w.lastAttentionText();
         QVERIFY2(report.startsWith(QStringLiteral("attention: ")), qPrintable(report));

@@ -1328,6 +1328,10 @@ agreement</source>
         <source>attention: not reported (speech from a server)</source>
         <translation>アテンション：報告なし（サーバーで生成した音声）</translation>
     </message>
+    <message>
+        <source> · decode threads: %1 of %2</source>
+        <translation> · デコードのスレッド: %1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfHistoryModel</name>

@@ -1328,6 +1328,10 @@ agreement</source>
         <source>attention: not reported (speech from a server)</source>
         <translation>注意力：未报告（语音来自服务器）</translation>
     </message>
+    <message>
+        <source> · decode threads: %1 of %2</source>
+        <translation> · 解码线程：%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>reef::ui::PerfHistoryModel</name>

@@ -168,9 +168,15 @@ void PerfChartWidget::rebuild() {
     if (n > 0)
         for (int c = 0; c < kNumCallSites; ++c)
             anyKnown = anyKnown || m_model.sample(n - 1).backend[c] != SdpaBackend::Unknown;
-    m_backendText->setText(sites.isEmpty() ? tr("attention: no run yet")
-                           : anyKnown      ? tr("attention: %1").arg(sites.join(QStringLiteral(", ")))
-                                           : tr("attention: not reported (speech from a server)"));
+    QString text = sites.isEmpty() ? tr("attention: no run yet")
+                   : anyKnown      ? tr("attention: %1").arg(sites.join(QStringLiteral(", ")))
+                                   : tr("attention: not reported (speech from a server)");
+    // CPU decode: the thread governor's count (fewer while other programs crowd the cores)
+    if (n > 0 && m_model.sample(n - 1).threads > 0) {
+        const PerfSample& last = m_model.sample(n - 1);
+        text += tr(" · decode threads: %1 of %2").arg(last.threads).arg(last.max_threads);
+    }
+    m_backendText->setText(text);
     m_memAxis->setRange(0, maxMem * 1.15);
 }
 

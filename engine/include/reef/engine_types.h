@@ -183,6 +183,10 @@ struct PerfSample {
     double frames_per_s = 0;        // recent window
     MemoryStats memory;
     SdpaBackend backend[kNumCallSites] = {};
+    // CPU decode: the threads the last frame ran with, of the most it may use (fewer while the
+    // thread governor measures other programs crowding the cores); 0 where not known (a GPU, a server).
+    int threads = 0;
+    int max_threads = 0;
 };
 
 struct RunMetrics {

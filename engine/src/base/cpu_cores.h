@@ -1,4 +1,5 @@
-// How many CPU cores this process may use, and libtorch's thread count set from a load's config.
+// How many CPU cores this process may use, libtorch's thread count set from a load's config, and the
+// thread governor's two hands on the cores (a frame's own thread count, its threads' run-queue wait).
 // The count reads the affinity mask and the cgroup's CPU quota (a container limited to 2 CPUs on
 // a 64-core host has 2), so a thread count above it can be called out before it slows decoding.
 #pragma once
@@ -20,10 +21,6 @@ int default_cpu_threads();
 // Returns the count now in effect.
 int apply_cpu_threads(int requested);
 
-// While alive, this thread's parallel regions (at::parallel_for, Reef's kernels) run with n threads:
-// OpenMP's count for this thread alone, which libtorch's global setting and the threads created
-// later do not see. One decode frame at the thread governor's count (base/thread_governor.h); the
-// previous count is back when it goes. Without OpenMP it does nothing.
 // How long this thread's OpenMP team (this thread and the threads its parallel regions run on,
 // for libtorch's thread count now) has waited runnable for a CPU: Linux's per-thread schedstat.
 // The thread governor's sign of other programs crowding the cores. Learns the team by running one
@@ -44,6 +41,10 @@ private:
     double m_last_ms = 0;
 };
 
+// While alive, this thread's parallel regions (at::parallel_for, Reef's kernels) run with n threads:
+// OpenMP's count for this thread alone, which libtorch's global setting and the threads created
+// later do not see. One decode frame at the thread governor's count (base/thread_governor.h); the
+// previous count is back when it goes. Without OpenMP it does nothing.
 class RegionThreads {
 public:
     explicit RegionThreads(int n);

@@ -109,14 +109,18 @@ void validate_request(const SynthesisRequest& r, size_t max_text_bytes) {
     if (r.stream_chunk_frames < 0) bad("stream_chunk_frames must be >= 0");
 }
 
-ThreadGovernor* thread_governor_for(Pipeline& p, const RunOptions& o) {
+bool governs_threads(const Pipeline& p, const RunOptions& o) {
     // Only where a frame's bits do not depend on its thread count, so a busy machine changes the
     // speed and never the take: Reef's GEMV rows (each row summed alone, nn/gemv.cpp) and Reef's
     // decode attention (each head alone); libtorch's flash attention splits a decode query's keys
     // between threads, and its linear's sums depend on the blocking.
     const bool exact = p.model->device().is_cpu() && gemv_supported(p.model->dtype()) && !o.libtorch_linear &&
                        o.policy == SdpaPolicy::Reef && o.compile_mode == CompileMode::Eager;
-    return o.adaptive_threads && exact ? &p.thread_governor : nullptr;
+    return o.adaptive_threads && exact;
+}
+
+ThreadGovernor* thread_governor_for(Pipeline& p, const RunOptions& o) {
+    return governs_threads(p, o) ? &p.thread_governor : nullptr;
 }
 
 GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& r, const RunOptions& o) {

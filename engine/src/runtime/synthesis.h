@@ -51,8 +51,10 @@ void validate_request(const SynthesisRequest& request, size_t max_text_bytes = k
 int64_t first_prompt_length(const Pipeline& p, const SynthesisRequest& request);
 // That prompt itself: (N+1, T) int64 on the CPU.
 at::Tensor first_prompt(const Pipeline& p, const SynthesisRequest& request);
-// The pipeline's thread governor where these options let it pick each decode frame's thread count
-// (RunOptions::adaptive_threads, and only where the frames' bits do not depend on it); else null.
+// Whether these options let the pipeline's thread governor pick each decode frame's thread count
+// (RunOptions::adaptive_threads, and only where the frames' bits do not depend on it), and the
+// governor then (else null). A frame's callback still sees the governor at that frame's count.
+bool governs_threads(const Pipeline& p, const RunOptions& options);
 ThreadGovernor* thread_governor_for(Pipeline& p, const RunOptions& options);
 // The generate() options of a request run with these options (sampling, frame limit, KV mode).
 GenerateOptions generate_options(const Pipeline& p, const SynthesisRequest& request, const RunOptions& options);

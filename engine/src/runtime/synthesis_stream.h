@@ -199,6 +199,12 @@ private:
         s.memory = query_memory(m_p.config.device);
         for (int site = 0; site < kNumCallSites; ++site) s.backend[site] = BackendRecorder::current().last(CallSite(site));
         if (m_audio.on_worker()) s.backend[size_t(CallSite::CodecWindow)] = m_audio.worker_codec_backend();
+        if (m_p.model->device().is_cpu()) {
+            // the governor moves on only after this callback: its count is this frame's
+            const bool governed = governs_threads(m_p, m_o);
+            s.max_threads = at::get_num_threads();
+            s.threads = governed ? m_p.thread_governor.threads() : s.max_threads;
+        }
         m_cb.on_perf(s);
     }
 

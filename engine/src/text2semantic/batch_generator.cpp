@@ -161,6 +161,7 @@ bool BatchGenerator::step() {
         }
     };
     int threads = 0;
+    if (m_waits) m_waits->since_last();  // what waited between frames is not this frame's
     {
         // a frame of another batch size takes another time: the governor compares like with like
         if (m_governor && bsz != m_governed_batch) {
@@ -177,7 +178,7 @@ bool BatchGenerator::step() {
             decode();
     }
     const double ms = frame_clock.ms();
-    if (m_governor) m_governor->after_frame(ms, m_waits->since_last());
+    const double waited = m_waits ? m_waits->since_last() : -1.0;
     m_frames.push_back({int(bsz), ms});
 
     std::vector<std::pair<size_t, const char*>> done;
@@ -198,6 +199,7 @@ bool BatchGenerator::step() {
         else if (m.stats.frames >= m.max_new)
             done.emplace_back(i, "max_new_frames");
     }
+    if (m_governor) m_governor->after_frame(ms, waited);  // after the callbacks, which report this frame's count
     for (auto it = done.rbegin(); it != done.rend(); ++it) finish(it->first, it->second);
     return !m_members.empty() || !m_queue.empty();
 }

@@ -198,6 +198,7 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
             return;
         }
         const auto t0 = Clock::now();
+        if (waits) waits->since_last();  // what waited between frames (the streamed codec) is not this frame's
         const bool capture = int(columns.size()) < opts.capture_logits_frames;
         at::Tensor logits;
         std::vector<int64_t> column;
@@ -221,11 +222,12 @@ void decode_n_tokens(DecodeContext& ctx, const std::vector<int64_t>& first, int6
         ++input_pos;
         columns.push_back(column);
         const double ms = ms_since(t0);
-        if (governor) governor->after_frame(ms, waits->since_last());
+        const double waited = waits ? waits->since_last() : -1.0;
         stats.step_ms.push_back(ms);
         stats.step_threads.push_back(threads);
         ++stats.frames;
         if (opts.on_frame) opts.on_frame(stats.frames - 1, std::vector<int32_t>(column.begin(), column.end()), ms);
+        if (governor) governor->after_frame(ms, waited);  // after the callback, which reports this frame's count
         if (column[0] == ctx.ids.im_end && !opts.suppress_im_end) {
             stats.stop_reason = "im_end";
             return;
