@@ -1,6 +1,9 @@
 #include "base/thread_governor.h"
 
 #include <algorithm>
+#include <cstdint>
+
+#include "base/perf.h"
 
 namespace reef {
 
@@ -14,14 +17,6 @@ constexpr double kEarlySlower = 1.25;
 // this share of the frame's time: on the Zen 4 VM idle frames wait ~0.5 % (with a rare spike of a
 // few ms from another process), frames beside a busy loop ~50 %.
 constexpr double kContendedShare = 0.05;
-
-double median(std::vector<double> v) {
-    const size_t mid = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
-    if (v.size() % 2) return v[mid];
-    const double hi = v[mid];
-    return (hi + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid))) / 2;
-}
 
 }  // namespace
 
@@ -40,11 +35,14 @@ void ThreadGovernor::reset(int max_threads) {
     m_probe = 0;
     m_skip = 1;
     m_since = 0;
-    m_gap_down = m_gap_up = m_options.first_gap;
-    m_gap_waited = m_options.window;
+    m_failed_down = m_failed_up = 0;
     m_reference = m_before = 0;
     m_halve = false;
     clear_window();
+}
+
+int ThreadGovernor::gap(int first, int failed) const {
+    return failed >= 30 ? m_options.max_gap : int(std::min<int64_t>(int64_t(first) << failed, m_options.max_gap));
 }
 
 void ThreadGovernor::clear_window() {
@@ -79,18 +77,18 @@ void ThreadGovernor::end_probe(double probe_median) {
     if (probe_median < (1.0 - m_options.gain) * m_before) {
         m_settled = m_running;
         ++m_switches;
-        m_gap_down = m_gap_up = m_options.first_gap;
-        m_gap_waited = m_options.window;
+        m_failed_down = m_failed_up = 0;
         m_reference = 0;            // the new count's first window of its own sets it
         m_before = probe_median;    // what a chained probe must beat
         m_halve = false;
         const int next = m_settled + direction;
         if (next >= 1 && next <= m_max) return start_probe(direction);
     } else {
-        gap(direction) = std::min(2 * gap(direction), m_options.max_gap);
         if (direction < 0) {
-            m_gap_waited = std::min(2 * m_gap_waited, m_options.max_gap);
+            ++m_failed_down;
             m_halve = !m_halve;
+        } else {
+            ++m_failed_up;
         }
         // the slowdown that may have started the probe is not contention: compare against it now
         m_reference = m_before;
@@ -130,9 +128,11 @@ void ThreadGovernor::after_frame(double ms, double waited_ms) {
     if (fewer && med > m_options.slower * m_reference) return start_probe(-1);
     // Fewer threads are tried where the threads waited for a CPU (at once, then backing off), or on
     // the timer where that cannot be read; never on a machine that lets them run.
-    const bool down_due = fewer && (wait_known ? contended && m_since >= m_gap_waited : m_since >= m_gap_down);
-    const bool up_due = more && m_since >= m_gap_up;
-    if (down_due && up_due) return start_probe(m_gap_down <= m_gap_up ? -1 : +1);
+    const int down_gap = gap(m_options.first_gap, m_failed_down), up_gap = gap(m_options.first_gap, m_failed_up);
+    const bool down_due =
+        fewer && (wait_known ? contended && m_since >= gap(m_options.window, m_failed_down) : m_since >= down_gap);
+    const bool up_due = more && m_since >= up_gap;
+    if (down_due && up_due) return start_probe(down_gap <= up_gap ? -1 : +1);
     if (down_due) return start_probe(-1);
     if (up_due) return start_probe(+1);
 }

@@ -66,7 +66,9 @@ private:
     void start_probe(int direction);
     void end_probe(double probe_median);
     void clear_window();
-    int& gap(int direction) { return direction < 0 ? m_gap_down : m_gap_up; }
+    // frames at a count before a probe: `first` (the timer's first_gap, or one window where the
+    // threads waited for a CPU), doubled for each of `failed` probes that did not pay, up to max_gap
+    int gap(int first, int failed) const;
 
     Options m_options;
     int m_max = 1;
@@ -75,8 +77,7 @@ private:
     int m_probe = 0;      // -1 / +1 while probing fewer / more threads, else 0
     int m_skip = 0;       // frames not to count (a new count, a new generation)
     int m_since = 0;      // counted frames at m_settled since it settled or since the last probe
-    int m_gap_down = 0, m_gap_up = 0;
-    int m_gap_waited = 0;    // frames at a count before a probe down where its threads waited for a CPU
+    int m_failed_down = 0, m_failed_up = 0;  // probes in each direction that did not pay since the last switch
     bool m_halve = false;    // the next probe down halves the count instead of taking one thread
     double m_reference = 0;  // median of m_settled's first window (0: none yet)
     double m_before = 0;     // median of m_settled's last window
