@@ -10,6 +10,7 @@
 #include <set>
 
 #include "base/cpu_cores.h"
+#include "base/perf.h"
 #include "check.h"
 #include "memory_check.h"
 #include "runtime/device.h"

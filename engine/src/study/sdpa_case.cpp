@@ -48,13 +48,6 @@ SdpaPolicy policy_for(SdpaBackend backend) {
                     "use math, flash, efficient, cudnn or reef");
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 TimedAttention time_attention(CallSite site, const DecodeAttentionCall& call, SdpaBackend backend, int warmup,
                               int iters) {
     TimedAttention t;

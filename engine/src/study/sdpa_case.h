@@ -49,6 +49,4 @@ TimedAttention time_attention(CallSite site, const DecodeAttentionCall& call, Sd
 // The SDPA policy that forces exactly this backend.
 SdpaPolicy policy_for(SdpaBackend backend);
 
-double median(std::vector<double> v);
-
 }  // namespace reef
