@@ -1,8 +1,9 @@
 // gemv_int4_blocks.h's rows on AVX-512 VNNI CPUs: per 64 bytes of a block (8 weights of each of
 // its 16 rows) a load, the nibbles by mask and shift (one input: by two masks, the high nibbles
 // left in place), and two vpdpbusd against 4 broadcast input bytes each; per group and block the
-// lanes' float work (gemv_int4_blocks.h, the same operations as every other target). Hand-written beside the Highway rows because Highway 1.0.3, Debian 12's,
-// has no byte dot product on its AVX-512 target.
+// lanes' float work (gemv_int4_blocks.h, the same operations as every other target). Hand-written
+// beside the Highway rows because Highway 1.0.3, Debian 12's, has no byte dot product on its
+// AVX-512 target.
 #include "kernels/gemv_int4_blocks.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
